@@ -1,0 +1,234 @@
+"""The tile catalog: the 80 tiles of the game, read from ``scorer/data/tiles.toml``.
+
+Plain data, no Flask. The catalog is loaded once (``catalog()``) and validated; a broken file
+raises ``CatalogError`` naming the line at fault, so the app refuses to start rather than score
+with wrong tiles.
+"""
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from types import MappingProxyType
+from typing import Mapping
+
+STACKS = ("center", "uphill", "downhill", "character")
+
+ITEMS = (
+    "baobab", "volcano", "sunset", "rose", "lamppost", "box", "star",
+    "fox", "elephant", "snake", "sheep_white", "sheep_grey", "sheep_brown",
+)
+SHEEP = ("sheep_white", "sheep_grey", "sheep_brown")
+
+CHARACTERS = (
+    "vain_man", "geographer", "astronomer", "king", "lamplighter", "hunter", "drunkard",
+    "businessman_white", "businessman_grey", "businessman_brown", "gardener",
+    "turkish_astronomer", "little_prince",
+)
+
+# Words a player reads. Items are named in the singular and plural.
+ITEM_NAMES = {
+    "baobab": ("baobab", "baobabs"),
+    "volcano": ("volcano", "volcanoes"),
+    "sunset": ("sunset", "sunsets"),
+    "rose": ("rose", "roses"),
+    "lamppost": ("lamppost", "lampposts"),
+    "box": ("box", "boxes"),
+    "star": ("Large Star", "Large Stars"),
+    "fox": ("fox", "foxes"),
+    "elephant": ("elephant", "elephants"),
+    "snake": ("snake", "snakes"),
+    "sheep_white": ("white sheep", "white sheep"),
+    "sheep_grey": ("grey sheep", "grey sheep"),
+    "sheep_brown": ("brown sheep", "brown sheep"),
+}
+STACK_NAMES = {
+    "center": "planet center",
+    "uphill": "uphill edge",
+    "downhill": "downhill edge",
+    "character": "character",
+}
+CHARACTER_NAMES = {
+    "vain_man": "Vain Man",
+    "geographer": "Geographer",
+    "astronomer": "Astronomer",
+    "king": "King",
+    "lamplighter": "Lamplighter",
+    "hunter": "Hunter",
+    "drunkard": "Drunkard",
+    "businessman_white": "Businessman (white)",
+    "businessman_grey": "Businessman (grey)",
+    "businessman_brown": "Businessman (brown)",
+    "gardener": "Gardener",
+    "turkish_astronomer": "Turkish Astronomer",
+    "little_prince": "Little Prince",
+}
+CHARACTER_RULES = {
+    "vain_man": "4 points per snake",
+    "geographer": "1 point per planet tile without a volcano (face-down tiles count)",
+    "astronomer": "2 points per sunset",
+    "king": "14 points for exactly 1 rose, 7 for exactly 2, else 0",
+    "lamplighter": "1 point per lamppost",
+    "hunter": "3 points per species: fox, elephant, snake, sheep",
+    "drunkard": "3 points per face-down tile",
+    "businessman_white": "2 points per white sheep",
+    "businessman_grey": "3 points per grey sheep",
+    "businessman_brown": "5 points per brown sheep",
+    "gardener": "7 points per face-up baobab",
+    "turkish_astronomer": "1 point per Large Star, character tiles included",
+    "little_prince": "3 points per sheep colour, plus 1 per box",
+}
+
+DEFAULT_PATH = Path(__file__).with_name("data") / "tiles.toml"
+
+
+def item_words(item: str, n: int) -> str:
+    """``"2 roses"``, ``"1 rose"``."""
+    one, many = ITEM_NAMES[item]
+    return f"{n} {one if n == 1 else many}"
+
+
+class CatalogError(ValueError):
+    """The catalog file is broken; the message names the file and line."""
+
+
+@dataclass(frozen=True)
+class Tile:
+    id: str
+    stack: str
+    items: Mapping[str, int] = field(default_factory=dict)
+    character: str | None = None
+
+    def count(self, item: str) -> int:
+        return self.items.get(item, 0)
+
+    @property
+    def has_baobab(self) -> bool:
+        return self.count("baobab") > 0
+
+    @property
+    def has_volcano(self) -> bool:
+        return self.count("volcano") > 0
+
+    def describe(self) -> str:
+        """What a player sees on the tile, e.g. ``"Hunter, 1 Large Star"`` or ``"baobab, 2 white sheep"``."""
+        parts = [CHARACTER_NAMES[self.character]] if self.character else []
+        for item in ITEMS:
+            n = self.count(item)
+            if n:
+                parts.append(ITEM_NAMES[item][0] if n == 1 else item_words(item, n))
+        return ", ".join(parts) if parts else "nothing"
+
+
+@dataclass(frozen=True)
+class Catalog:
+    tiles: Mapping[str, Tile]
+    path: str = ""
+
+    def __contains__(self, tile_id: object) -> bool:
+        return tile_id in self.tiles
+
+    def __getitem__(self, tile_id: str) -> Tile:
+        return self.tiles[tile_id]
+
+    def __iter__(self):
+        return iter(self.tiles.values())
+
+    def __len__(self) -> int:
+        return len(self.tiles)
+
+    def stack(self, stack: str) -> list[Tile]:
+        return [t for t in self.tiles.values() if t.stack == stack]
+
+    def copies_of(self, character: str) -> int:
+        return sum(1 for t in self.tiles.values() if t.character == character)
+
+    def most_on_planet(self, item: str) -> int:
+        """The most of ``item`` any planet can show: the four richest tiles of each stack."""
+        total = 0
+        for stack in STACKS:
+            counts = sorted((t.count(item) for t in self.stack(stack)), reverse=True)
+            total += sum(counts[:4])
+        return total
+
+
+def _line_of(text: str, tile_id: str) -> int | None:
+    pattern = re.compile(rf"^\s*{re.escape(tile_id)}\s*=")
+    for number, line in enumerate(text.splitlines(), start=1):
+        if pattern.match(line):
+            return number
+    return None
+
+
+def parse_catalog(text: str, path: str = "<catalog>") -> Catalog:
+    """Parse and validate catalog text; raise ``CatalogError`` naming the line at fault."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise CatalogError(f"{path}: not a readable catalog: {exc}") from None
+
+    raw = data.get("tiles")
+    if not isinstance(raw, dict):
+        raise CatalogError(f"{path}: there is no [tiles] table")
+
+    def fail(tile_id: str, message: str) -> CatalogError:
+        line = _line_of(text, tile_id)
+        where = f"{path}:{line}" if line else path
+        return CatalogError(f"{where}: tile {tile_id}: {message}")
+
+    tiles: dict[str, Tile] = {}
+    for tile_id, entry in raw.items():
+        if not re.fullmatch(r"[A-Z][0-9]{2}", tile_id):
+            raise fail(tile_id, "an id is a capital letter and two digits, like C07")
+        if not isinstance(entry, dict):
+            raise fail(tile_id, "expected { stack = ..., item = count, ... }")
+        entry = dict(entry)
+        stack = entry.pop("stack", None)
+        if stack not in STACKS:
+            raise fail(tile_id, f"stack must be one of {', '.join(STACKS)}, not {stack!r}")
+        character = entry.pop("character", None)
+        if stack == "character":
+            if character not in CHARACTERS:
+                raise fail(tile_id, f"a character tile needs a known character, not {character!r}")
+        elif character is not None:
+            raise fail(tile_id, "only character tiles carry a character")
+        items: dict[str, int] = {}
+        for item, n in entry.items():
+            if item not in ITEMS:
+                raise fail(tile_id, f"unknown item {item!r}")
+            if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+                raise fail(tile_id, f"{item} must be a whole number ≥ 0, not {n!r}")
+            if n:
+                items[item] = n
+        if items.get("baobab", 0) > 1 or items.get("volcano", 0) > 1:
+            raise fail(tile_id, "no tile carries more than one baobab or one volcano")
+        if stack == "character" and set(items) - {"star"}:
+            raise fail(tile_id, "character tiles show only Large Stars")
+        tiles[tile_id] = Tile(tile_id, stack, MappingProxyType(items), character)
+
+    if len(tiles) != 80:
+        raise CatalogError(f"{path}: the game has 80 tiles, this catalog has {len(tiles)}")
+    per_stack = Counter(t.stack for t in tiles.values())
+    for stack in STACKS:
+        if per_stack[stack] != 20:
+            raise CatalogError(f"{path}: the {stack} stack has {per_stack[stack]} tiles, not 20")
+    return Catalog(MappingProxyType(tiles), path)
+
+
+def load_catalog(path: str | os.PathLike | None = None) -> Catalog:
+    path = Path(path) if path else DEFAULT_PATH
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CatalogError(f"{path}: cannot read the catalog: {exc.strerror}") from None
+    return parse_catalog(text, str(path))
+
+
+@lru_cache(maxsize=1)
+def catalog() -> Catalog:
+    """The catalog in use: ``$PLANET_CATALOG`` if set, else the one shipped with the app."""
+    return load_catalog(os.environ.get("PLANET_CATALOG") or None)
