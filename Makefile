@@ -1,0 +1,39 @@
+# The README's two commands: `make run` and `make test`. Both set up what they need.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+HOST ?= 0.0.0.0
+PORT ?= 5000
+
+.PHONY: run test bench setup setup-test chromium clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+setup: $(PY)
+	$(PY) -m pip install --quiet -e .
+
+setup-test: $(PY)
+	$(PY) -m pip install --quiet -e '.[test]'
+
+# Browser tests drive Debian's Chromium (Playwright's own browser download is not used).
+chromium:
+	@if ! command -v chromium >/dev/null 2>&1; then \
+		echo "Installing Debian's chromium (needs root) ..."; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; \
+	fi
+
+run: setup
+	$(PY) -m scorer serve --host $(HOST) --port $(PORT)
+
+test: setup-test chromium
+	$(PY) -m pytest
+
+bench: setup-test
+	$(PY) -m scorer bench
+	$(PY) -m vision.bench
+
+clean:
+	rm -rf $(VENV) instance .pytest_cache .hypothesis test-artifacts

@@ -1,0 +1,107 @@
+"""Commands: ``python -m scorer score [FILE|-]``, ``serve``, ``bench``."""
+from __future__ import annotations
+
+import argparse
+import json
+import socket
+import sys
+
+
+def cmd_score(args) -> int:
+    from .contract import InputError, parse_json, score_request
+    try:
+        if args.file in (None, "-"):
+            raw = sys.stdin.buffer.read()
+        else:
+            with open(args.file, "rb") as fh:
+                raw = fh.read()
+    except OSError as exc:
+        print(json.dumps({"error": f"Cannot read {args.file}: {exc.strerror}.", "where": "file"}))
+        return 2
+    try:
+        result = score_request(parse_json(raw))
+    except InputError as exc:
+        print(json.dumps(exc.as_json(), ensure_ascii=False))
+        return 2
+    print(json.dumps(result, ensure_ascii=False, indent=2))
+    return 0
+
+
+def lan_addresses() -> list[str]:
+    """Addresses other devices on the same network can reach this machine at."""
+    found = []
+    try:
+        # A UDP "connect" sends nothing; it only asks the kernel which interface would be used.
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))
+            found.append(s.getsockname()[0])
+    except OSError:
+        pass
+    try:
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            found.append(info[4][0])
+    except OSError:
+        pass
+    out = []
+    for addr in found:
+        if addr not in out and not addr.startswith("127."):
+            out.append(addr)
+    return out
+
+
+def cmd_serve(args) -> int:
+    from waitress import serve
+
+    from .catalog import CatalogError
+    from .web import create_app
+    config = {}
+    if args.database:
+        config["DATABASE_URL"] = args.database
+    try:
+        app = create_app(config)
+    except CatalogError as exc:
+        print(f"The tile catalog is broken: {exc}", file=sys.stderr)
+        return 2
+    shown_host = args.host
+    print("Make Me a Planet is running.", flush=True)
+    if args.host in ("0.0.0.0", "::", ""):
+        addrs = lan_addresses()
+        for addr in addrs:
+            print(f"  On phones on the same network, open:  http://{addr}:{args.port}/", flush=True)
+        if not addrs:
+            print("  No network address found; phones cannot reach this machine.", flush=True)
+        shown_host = "localhost"
+    print(f"  On this machine:                      http://{shown_host}:{args.port}/", flush=True)
+    print(f"  Database: {app.config['DATABASE_URL']}", flush=True)
+    print("  Stop with Ctrl+C.", flush=True)
+    serve(app, host=args.host, port=args.port, threads=args.threads, ident="planet",
+          channel_timeout=30, connection_limit=1000, _quiet=True)
+    return 0
+
+
+def cmd_bench(args) -> int:
+    from .bench import main as bench_main
+    return bench_main(args)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m scorer", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("score", help="score a table: JSON on stdin or in FILE")
+    p.add_argument("file", nargs="?", default="-")
+    p.set_defaults(func=cmd_score)
+    p = sub.add_parser("serve", help="start the app with a production WSGI server")
+    p.add_argument("--host", default="0.0.0.0")
+    p.add_argument("--port", type=int, default=5000)
+    p.add_argument("--database", default=None, help="SQLAlchemy URL (default: SQLite in instance/)")
+    p.add_argument("--threads", type=int, default=8)
+    p.set_defaults(func=cmd_serve)
+    p = sub.add_parser("bench", help="print scoring speed: core and POST /api/score")
+    p.add_argument("--seconds", type=float, default=3.0)
+    p.set_defaults(func=cmd_bench)
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

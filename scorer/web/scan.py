@@ -1,0 +1,4 @@
+"""Placeholder blueprint; its feature fills it in."""
+from flask import Blueprint
+
+bp = Blueprint("scan", __name__)

@@ -1,0 +1,136 @@
+"""Shared fixtures: an app on a temporary database, a live server, and a phone-sized browser.
+
+Browser tests drive Debian's Chromium (``/usr/bin/chromium``, installed by ``make test``) through
+Playwright at 390×844. Screenshots go to ``test-artifacts/`` (or ``$PLAYWRIGHT_ARTIFACTS``).
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import threading
+from pathlib import Path
+
+import pytest
+
+from scorer.web import create_app
+
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = Path(os.environ.get("PLAYWRIGHT_ARTIFACTS", ROOT / "test-artifacts"))
+PHONE = {"width": 390, "height": 844}
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--disable-dev-shm-usage",
+]
+
+
+def chromium_path() -> str | None:
+    for candidate in (os.environ.get("CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium")):
+        if candidate and os.path.exists(candidate):
+            return candidate
+    return None
+
+
+@pytest.fixture
+def app(tmp_path):
+    app = create_app({"TESTING": True, "INSTANCE_PATH": tmp_path / "instance",
+                      "DATABASE_URL": f"sqlite:///{tmp_path / 'test.sqlite3'}"})
+    yield app
+    app.extensions["db"].dispose()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def csrf_app(tmp_path):
+    """An app with CSRF checks on, as in production (TESTING does not turn them off, but this
+    fixture makes the intent explicit)."""
+    app = create_app({"TESTING": True, "WTF_CSRF_ENABLED": True, "INSTANCE_PATH": tmp_path / "instance",
+                      "DATABASE_URL": f"sqlite:///{tmp_path / 'csrf.sqlite3'}"})
+    yield app
+    app.extensions["db"].dispose()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class LiveServer:
+    def __init__(self, app):
+        from waitress.server import create_server
+        self.app = app
+        self.port = free_port()
+        self.server = create_server(app, host="127.0.0.1", port=self.port, threads=8)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def start(self):
+        self.thread.start()
+        return self
+
+    def stop(self):
+        self.server.close()
+
+
+@pytest.fixture
+def live_server(tmp_path):
+    app = create_app({"INSTANCE_PATH": tmp_path / "live-instance",
+                      "DATABASE_URL": f"sqlite:///{tmp_path / 'live.sqlite3'}"})
+    server = LiveServer(app).start()
+    yield server
+    server.stop()
+    app.extensions["db"].dispose()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    path = chromium_path()
+    if path is None:
+        pytest.fail("Debian's chromium is not installed; `make test` installs it (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=path, headless=True, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def phone(browser):
+    """A fresh phone-sized browser context (its own cookies), closed after the test."""
+    contexts = []
+
+    def new_context(**kwargs):
+        options = {"viewport": PHONE, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+        options.update(kwargs)
+        ctx = browser.new_context(**options)
+        ctx.set_default_timeout(10_000)
+        contexts.append(ctx)
+        return ctx
+
+    yield new_context
+    for ctx in contexts:
+        ctx.close()
+
+
+@pytest.fixture
+def page(phone):
+    return phone().new_page()
+
+
+@pytest.fixture
+def shot(request):
+    """``shot(page, "name")`` saves a full-page screenshot as a test artifact."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+
+    def take(page, name: str):
+        path = ARTIFACTS / f"{request.node.name}-{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return take
