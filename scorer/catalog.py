@@ -11,7 +11,7 @@ import re
 import tomllib
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Mapping
@@ -103,16 +103,15 @@ class Tile:
     items: Mapping[str, int] = field(default_factory=dict)
     character: str | None = None
 
+    has_baobab: bool = field(init=False, repr=False, compare=False)
+    has_volcano: bool = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "has_baobab", self.items.get("baobab", 0) > 0)
+        object.__setattr__(self, "has_volcano", self.items.get("volcano", 0) > 0)
+
     def count(self, item: str) -> int:
         return self.items.get(item, 0)
-
-    @property
-    def has_baobab(self) -> bool:
-        return self.count("baobab") > 0
-
-    @property
-    def has_volcano(self) -> bool:
-        return self.count("volcano") > 0
 
     def describe(self) -> str:
         """What a player sees on the tile, e.g. ``"Hunter, 1 Large Star"`` or ``"baobab, 2 white sheep"``."""
@@ -124,7 +123,7 @@ class Tile:
         return ", ".join(parts) if parts else "nothing"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Catalog:
     tiles: Mapping[str, Tile]
     path: str = ""
@@ -147,7 +146,14 @@ class Catalog:
     def copies_of(self, character: str) -> int:
         return sum(1 for t in self.tiles.values() if t.character == character)
 
+    @cached_property
+    def _most(self) -> dict:
+        return {item: self._most_on_planet(item) for item in ITEMS}
+
     def most_on_planet(self, item: str) -> int:
+        return self._most[item]
+
+    def _most_on_planet(self, item: str) -> int:
         """The most of ``item`` any planet can show: the four richest tiles of each stack."""
         total = 0
         for stack in STACKS:

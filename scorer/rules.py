@@ -28,7 +28,7 @@ class Contents:
     no_volcano_tiles: int  # planet (non-character) tiles without a face-up volcano
     complete: bool = True
     character_positions: tuple = ()  # parallel to characters (None when unknown)
-    item_positions: dict = field(default_factory=dict)  # item -> positions (with repeats per copy)
+    item_positions: dict = field(default_factory=dict)  # item -> positions of the tiles showing it
     face_down_positions: tuple = ()
     no_volcano_positions: tuple = ()
 
@@ -61,7 +61,7 @@ def contents_of_planet(planet: Planet, cat: Catalog | None = None) -> Contents:
             no_volcano.append(p)
         for item, n in tile.items.items():
             items[item] += n
-            item_positions.setdefault(item, []).extend([p] * n)
+            item_positions.setdefault(item, []).append(p)
     return Contents(
         characters=tuple(characters),
         items=dict(items),
