@@ -11,11 +11,12 @@ $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
+# Quiet when all is well; on a failure the install runs again with its full output.
 setup: $(PY)
-	$(PY) -m pip install --quiet -e .
+	@$(PY) -m pip install --quiet -e . >/dev/null 2>&1 || $(PY) -m pip install -e .
 
 setup-test: $(PY)
-	$(PY) -m pip install --quiet -e '.[test]'
+	@$(PY) -m pip install --quiet -e '.[test]' >/dev/null 2>&1 || $(PY) -m pip install -e '.[test]'
 
 # Browser tests drive Debian's Chromium (Playwright's own browser download is not used).
 chromium:

@@ -53,6 +53,7 @@ def create_app(config: dict | None = None) -> Flask:
     )
     app.config.update(config)
     app.json.sort_keys = False
+    app.json.ensure_ascii = False
 
     catalog()  # a broken catalog stops the app here, naming the line at fault
 
