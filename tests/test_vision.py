@@ -1,0 +1,203 @@
+"""Vision (SPEC §2): render, recognize, refusals, the reference index, a round trip."""
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from PIL import Image
+
+from vision import REFERENCE_DIR, reference_path
+from vision.bench import compare, load_truth, photos, rotations
+from vision.recognize import recognize
+from vision.render import RenderError, render_grid
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "sample_photos"
+PY = sys.executable
+
+GRID = {"cells": [["K01", "U01", "D01", "K07"], ["D02", "C01", "C09", "U07"],
+                  ["U09", "back", "C04", "D13"], ["K13", "D17", "U20", "K20"]]}
+
+
+def run_cli(*args):
+    return subprocess.run([PY, "-m", "vision", *map(str, args)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+
+
+# --- reference art ---------------------------------------------------------------------------
+
+def test_reference_art_is_complete():
+    from scorer.catalog import catalog
+    for tile in catalog():
+        assert reference_path(tile.id).is_file(), tile.id
+    assert reference_path("back").is_file()
+    assert reference_path("C07").parent == REFERENCE_DIR
+
+
+# --- render ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("size", [64, 256, 1000, 1024])
+def test_render_is_exactly_4x4_equal_square_cells(size):
+    img = np.asarray(render_grid(GRID, size))
+    cell = size // 4
+    assert img.shape == (4 * cell, 4 * cell, 3)
+    # each cell is the tile's reference image scaled to the cell, nothing else
+    for p, name in enumerate(c for row in GRID["cells"] for c in row):
+        r, k = divmod(p, 4)
+        ref = np.asarray(Image.open(reference_path(name)).convert("RGB").resize((cell, cell), Image.LANCZOS))
+        got = img[r * cell:(r + 1) * cell, k * cell:(k + 1) * cell]
+        assert np.abs(got.astype(int) - ref.astype(int)).max() <= 1
+
+
+def test_render_empty_cells_and_command(tmp_path):
+    grid = {"cells": [["K01", None, None, None], [None] * 4, [None] * 4, [None, None, None, "back"]]}
+    planet = tmp_path / "p.json"
+    planet.write_text(json.dumps(grid))
+    out = tmp_path / "p.png"
+    r = run_cli("render", planet, out, "--size", 400)
+    assert r.returncode == 0, r.stdout + r.stderr
+    img = np.asarray(Image.open(out).convert("RGB"))
+    assert img.shape == (400, 400, 3)
+    empty = img[100:200, 100:200]
+    assert empty.std() < 40  # a plain empty cell, not a tile
+
+
+def test_render_refuses_bad_grids(tmp_path):
+    with pytest.raises(RenderError):
+        render_grid({"cells": [["K01"]]})
+    with pytest.raises(RenderError):
+        render_grid({"cells": [["X99"] * 4] * 4})
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    r = run_cli("render", bad, tmp_path / "o.png")
+    assert r.returncode == 2
+    assert json.loads(r.stdout)["ok"] is False
+
+
+# --- recognize: sample photos ----------------------------------------------------------------
+
+SAMPLE_PHOTOS = photos(SAMPLES)
+
+
+def test_there_are_enough_sample_photos():
+    planets = [p for p in SAMPLE_PHOTOS if load_truth(p.with_suffix(".json")) is not None]
+    empties = [p for p in SAMPLE_PHOTOS if load_truth(p.with_suffix(".json")) is None]
+    assert len(planets) >= 30 and len(empties) >= 5
+
+
+def test_sample_truths_are_legal_planets():
+    from scorer.contract import score_request
+    for p in SAMPLE_PHOTOS:
+        truth = json.loads(p.with_suffix(".json").read_text())
+        if truth.get("planet", "x") is None:
+            continue
+        score_request({"players": [{"name": "x", "planet": truth}]})  # raises when illegal
+        cells = [c for row in truth["cells"] for c in row]
+        assert all(cells[i].startswith("K") for i in (0, 3, 12, 15))
+        assert cells.count("back") % 3 == 0
+
+
+@pytest.mark.parametrize("photo", SAMPLE_PHOTOS, ids=[p.name for p in SAMPLE_PHOTOS])
+def test_sample_photo(photo):
+    truth = load_truth(photo.with_suffix(".json"))
+    reading = recognize(photo.read_bytes())
+    if truth is None:
+        assert not reading.ok and reading.error
+        return
+    assert reading.ok, reading.error
+    right, k = compare(reading.cells, truth)
+    doubtful = rotations(reading.doubtful)[k]
+    wrong_sure = [i for i in range(16) if not right[i] and not doubtful[i]]
+    assert not wrong_sure, f"wrong cells not marked doubtful: {wrong_sure}\n{reading.describe()}"
+    corners = [reading.cells[i] for i in (0, 3, 12, 15)]
+    assert all(c and c.startswith("K") for c in corners)
+    ids = [c for c in reading.cells if c not in (None, "back")]
+    assert len(ids) == len(set(ids))
+
+
+def test_recognize_command_json():
+    photo = next(p for p in SAMPLE_PHOTOS if load_truth(p.with_suffix(".json")) is not None)
+    r = run_cli("recognize", photo, "--json")
+    assert r.returncode == 0, r.stdout + r.stderr
+    out = json.loads(r.stdout)
+    assert out["ok"] is True and isinstance(out["ms"], int)
+    assert len(out["cells"]) == 4 and all(len(row) == 4 for row in out["cells"])
+    for row in out["cells"]:
+        for cell in row:
+            assert 0 <= cell["confidence"] <= 1
+            assert cell["tile"] is None or isinstance(cell["tile"], str)
+
+
+# --- refusals --------------------------------------------------------------------------------
+
+def _jpeg(img, q=90):
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, q])
+    return buf.tobytes()
+
+
+def _bad_inputs():
+    real = next(p for p in SAMPLE_PHOTOS if load_truth(p.with_suffix(".json")) is not None).read_bytes()
+    rng = np.random.default_rng(3)
+    # a decompression bomb: a tiny PNG that claims 20000×20000 pixels
+    bomb = io.BytesIO()
+    Image.new("L", (20000, 20000)).save(bomb, "PNG")
+    return {
+        "zero bytes": b"",
+        "not an image": b"hello, this is text and not a photo\n" * 20,
+        "truncated jpeg": real[: len(real) // 3],
+        "corrupt header": b"\xff\xd8\xff\xe0" + bytes(rng.integers(0, 256, 5000, dtype=np.uint8)),
+        "huge pixels": bomb.getvalue(),
+        "blank": _jpeg(np.full((900, 1200, 3), 200, np.uint8)),
+        "noise": _jpeg(rng.integers(0, 256, (900, 1200, 3), dtype=np.uint8)),
+        "tiny": _jpeg(np.full((20, 20, 3), 90, np.uint8)),
+    }
+
+
+@pytest.mark.parametrize("name", list(_bad_inputs()))
+def test_unusable_inputs_are_refused(name, tmp_path):
+    data = _bad_inputs()[name]
+    reading = recognize(data)
+    assert not reading.ok
+    assert reading.error and len(reading.error) > 10
+    assert reading.as_json() == {"ok": False, "error": reading.error, "ms": reading.ms}
+    if name in ("zero bytes", "truncated jpeg", "not an image"):
+        f = tmp_path / "x.jpg"
+        f.write_bytes(data)
+        r = run_cli("recognize", f)
+        assert r.returncode == 2
+        out = json.loads(r.stdout)
+        assert out["ok"] is False and out["error"]
+
+
+def test_missing_file_exits_2(tmp_path):
+    r = run_cli("recognize", tmp_path / "nope.jpg")
+    assert r.returncode == 2 and json.loads(r.stdout)["ok"] is False
+
+
+# --- the index follows the reference folder --------------------------------------------------
+
+def test_index_rebuilds_when_a_reference_changes(tmp_path, monkeypatch):
+    from vision.index import get_index
+    monkeypatch.setenv("VISION_CACHE_DIR", str(tmp_path / "cache"))
+    refs = tmp_path / "refs"
+    shutil.copytree(REFERENCE_DIR, refs)
+    a = get_index(refs)
+    assert get_index(refs) is a  # cached
+    i = a.names.index("C07")
+    before = a.desc[i].copy()
+    img = cv2.imread(str(refs / "C07.png"))
+    cv2.imwrite(str(refs / "C07.png"), cv2.rotate(img, cv2.ROTATE_180))
+    os.utime(refs / "C07.png", ns=(1, 2_000_000_000_000_000_000))
+    b = get_index(refs)
+    assert b is not a
+    assert not np.allclose(b.desc[b.names.index("C07")], before)
+    (refs / "C07.png").unlink()
+    assert "C07" not in get_index(refs).names

@@ -1,0 +1,169 @@
+"""Measure the recognizer on a folder of photos with their truth.
+
+``python -m vision.bench [DIR]`` (default ``sample_photos/``): every ``NAME.jpg|png|jpeg`` with a
+``NAME.json`` beside it (a planet grid, or ``{"planet": null}`` for a photo without a planet).
+Prints cell accuracy, planets read exactly (and scored exactly, by ``scorer.contract``), photos
+without a planet refused, honest confidence (wrong cells not marked doubtful), time per photo,
+and the ratio of recognition time to a full ``cv2.imdecode`` of the same file.
+"""
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+EXTS = (".jpg", ".jpeg", ".png")
+
+
+def content_key(cell):
+    """What a cell shows: tiles with the same stack, items and character count as the same."""
+    from scorer.catalog import catalog
+    if cell is None or cell == "back":
+        return cell
+    cat = catalog()
+    if cell not in cat:
+        return ("unknown", cell)
+    t = cat[cell]
+    return (t.stack, t.character, tuple(sorted(t.items.items())))
+
+
+def rotations(cells16):
+    g = np.array(cells16, dtype=object).reshape(4, 4)
+    return [list(np.rot90(g, k).reshape(-1)) for k in range(4)]
+
+
+def compare(read16, truth16):
+    """Best quarter turn of the reading against the truth: (right flags, turn)."""
+    best = None
+    for k, rot in enumerate(rotations(read16)):
+        right = [content_key(a) == content_key(b) for a, b in zip(rot, truth16)]
+        if best is None or sum(right) > sum(best[0]):
+            best = (right, k)
+    return best
+
+
+def score_of(cells16):
+    from scorer.contract import InputError, score_request
+    grid = {"cells": [list(cells16[r * 4:(r + 1) * 4]) for r in range(4)]}
+    try:
+        return score_request({"players": [{"name": "x", "planet": grid}]})["players"][0]["total"]
+    except InputError:
+        return None
+
+
+def load_truth(path: Path):
+    t = json.loads(path.read_text())
+    if t.get("planet", "x") is None or "cells" not in t:
+        return None
+    return [c for row in t["cells"] for c in row]
+
+
+def photos(folder: Path):
+    out = []
+    for p in sorted(folder.iterdir()):
+        if p.suffix.lower() in EXTS and p.with_suffix(".json").exists():
+            out.append(p)
+    return out
+
+
+def run(folder: Path, verbose: bool = False) -> dict:
+    from .imageio import _jpeg_info
+    from .recognize import recognize
+    from .index import get_index
+    get_index()  # build (or load) the index before timing
+    cells_total = cells_right = 0
+    planets = planets_exact = planets_scored = 0
+    empties = refused = 0
+    wrong_not_doubtful = 0
+    wrong = 0
+    times, ratios_big = [], []
+    failures = []
+    for p in photos(folder):
+        data = p.read_bytes()
+        truth = load_truth(p.with_suffix(".json"))
+        buf = np.frombuffer(data, np.uint8)
+        t = time.perf_counter()
+        cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        t_dec = time.perf_counter() - t
+        t = time.perf_counter()
+        reading = recognize(data)
+        t_rec = time.perf_counter() - t
+        # a second decode sample, interleaved, to steady the ratio
+        t = time.perf_counter()
+        cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        t_dec = min(t_dec, time.perf_counter() - t)
+        times.append(t_rec * 1000)
+        info = _jpeg_info(data) if data[:2] == b"\xff\xd8" else None
+        if info and info[0] * info[1] >= 11_000_000:
+            ratios_big.append(t_rec / t_dec)
+        if truth is None:
+            empties += 1
+            if not reading.ok:
+                refused += 1
+            else:
+                failures.append(f"{p.name}: no planet, but read one (score {reading.score:.2f})")
+            continue
+        planets += 1
+        if not reading.ok:
+            cells_total += 16
+            wrong += 16
+            failures.append(f"{p.name}: refused: {reading.error}")
+            continue
+        right, k = compare(reading.cells, truth)
+        cells_total += 16
+        cells_right += sum(right)
+        rot_doubt = rotations(reading.doubtful)[k]
+        for ok, doubt in zip(right, rot_doubt):
+            if not ok:
+                wrong += 1
+                if not doubt:
+                    wrong_not_doubtful += 1
+        if all(right):
+            planets_exact += 1
+        if score_of(reading.cells) == score_of(truth):
+            planets_scored += 1
+        if not all(right) or verbose:
+            failures.append(f"{p.name}: {16 - sum(right)} wrong, {sum(reading.doubtful)} doubtful, "
+                            f"score {reading.score:.2f}\n" + reading.describe())
+    return {
+        "cells_total": cells_total, "cells_right": cells_right, "planets": planets,
+        "planets_exact": planets_exact, "planets_scored": planets_scored, "empties": empties,
+        "refused": refused, "wrong": wrong, "wrong_not_doubtful": wrong_not_doubtful,
+        "times": times, "ratios_big": ratios_big, "failures": failures,
+    }
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    verbose = "-v" in argv
+    args = [a for a in argv if a != "-v"]
+    folder = Path(args[0]) if args else Path(__file__).resolve().parent.parent / "sample_photos"
+    r = run(folder, verbose)
+    pct = lambda a, b: f"{100 * a / b:.2f}%" if b else "n/a"
+    for line in r["failures"]:
+        print(line)
+    times = sorted(r["times"])
+    print(f"photos:                       {len(times)} ({r['planets']} planets, {r['empties']} without a planet)")
+    print(f"cell accuracy:                {r['cells_right']}/{r['cells_total']} = {pct(r['cells_right'], r['cells_total'])}")
+    print(f"planets read exactly:         {r['planets_exact']}/{r['planets']} = {pct(r['planets_exact'], r['planets'])}")
+    print(f"planets scored exactly:       {r['planets_scored']}/{r['planets']} = {pct(r['planets_scored'], r['planets'])}")
+    print(f"no-planet photos refused:     {r['refused']}/{r['empties']} = {pct(r['refused'], r['empties'])}")
+    print(f"wrong cells not doubtful:     {r['wrong_not_doubtful']}/{r['wrong']}")
+    if times:
+        p95 = times[min(len(times) - 1, int(np.ceil(.95 * len(times))) - 1)]
+        print(f"ms per photo:                 median {statistics.median(times):.0f}, p95 {p95:.0f}")
+    if r["ratios_big"]:
+        print(f"recognize / full imdecode:    median {statistics.median(r['ratios_big']):.2f}x "
+              f"over {len(r['ratios_big'])} 12 MP photos (max {max(r['ratios_big']):.2f}x)")
+    else:
+        print("recognize / full imdecode:    n/a (no 12 MP photos)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,148 @@
+"""The reference index: one normalized descriptor per reference image, for each cell size used.
+
+Built from whatever ``<id>.png`` files (and ``back.png``) are in the reference folder, so scans
+of real tiles can replace the drawn art. Cached in memory and on disk, keyed on the files'
+names, sizes and modification times (and a hash of their bytes for the disk cache), so a changed
+file rebuilds the index.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import re
+import tempfile
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from . import REFERENCE_DIR
+
+CELL = 48          # side of a tile in the rectified planet, in pixels
+INNER = 0.07       # the part of the tile border left out of the descriptor
+BLUR = 0.9         # sigma of the blur applied to both sides before comparing
+INDEX_VERSION = 3
+
+
+def _inner(img: np.ndarray) -> np.ndarray:
+    c = img.shape[0]
+    a = int(round(c * INNER))
+    return img[a:c - a, a:c - a]
+
+
+def describe(patch: np.ndarray) -> np.ndarray:
+    """A cell-sized BGR patch (CELL×CELL) → unit vector: blurred, each channel centred and scaled
+    (so light and white balance don't matter), inner part only."""
+    f = patch.astype(np.float32)
+    f = cv2.GaussianBlur(f, (0, 0), BLUR)
+    f = _inner(f)
+    f = f - f.mean(axis=(0, 1), keepdims=True)
+    sd = f.std(axis=(0, 1), keepdims=True)
+    f = f / (sd + 8.0)
+    v = f.reshape(-1)
+    return v / (np.linalg.norm(v) + 1e-6)
+
+
+def describe_many(patches: np.ndarray) -> np.ndarray:
+    return np.stack([describe(p) for p in patches]) if len(patches) else np.zeros((0, 1), np.float32)
+
+
+@dataclass
+class Index:
+    names: list            # tile ids and "back"
+    desc: np.ndarray       # (n, d) unit descriptors at CELL
+    ring: np.ndarray       # CELL×CELL float32 template for locating a tile in its window
+    key: tuple
+
+
+_lock = threading.Lock()
+_cache: dict = {}
+
+
+def _files(folder: Path) -> list[Path]:
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return []
+    return [folder / n for n in names if re.fullmatch(r"([A-Z][0-9]{2}|back)\.png", n)]
+
+
+def _key(files: list[Path]) -> tuple:
+    out = []
+    for p in files:
+        st = p.stat()
+        out.append((p.name, st.st_size, st.st_mtime_ns))
+    return tuple(out)
+
+
+def _load(path: Path) -> np.ndarray | None:
+    img = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if img is None:
+        return None
+    h, w = img.shape[:2]
+    s = min(h, w)  # a scan that is not square: keep its middle square
+    img = img[(h - s) // 2:(h - s) // 2 + s, (w - s) // 2:(w - s) // 2 + s]
+    return cv2.resize(img, (CELL, CELL), interpolation=cv2.INTER_AREA)
+
+
+def build(folder: Path) -> Index:
+    files = _files(folder)
+    names, descs, imgs = [], [], []
+    for p in files:
+        img = _load(p)
+        if img is None:
+            continue
+        names.append(p.stem)
+        descs.append(describe(img))
+        imgs.append(img.astype(np.float32))
+    if not names:
+        raise FileNotFoundError(f"no reference images in {folder}")
+    # the ring: the mean reference over the four turns, grey, used to find a tile's position
+    mean = np.mean(imgs, axis=0).mean(axis=2)
+    mean = (mean + np.rot90(mean, 1) + np.rot90(mean, 2) + np.rot90(mean, 3)) / 4
+    return Index(names, np.stack(descs).astype(np.float32), mean.astype(np.float32), _key(files))
+
+
+def _disk_cache_path(folder: Path, digest: str) -> Path:
+    base = Path(os.environ.get("VISION_CACHE_DIR") or Path(tempfile.gettempdir()) / "planet-vision-cache")
+    return base / f"index-v{INDEX_VERSION}-{digest}.pkl"
+
+
+def get_index(folder: Path | str | None = None) -> Index:
+    """The index for the reference folder, rebuilt when its files change."""
+    folder = Path(folder) if folder else REFERENCE_DIR
+    files = _files(folder)
+    key = _key(files)
+    with _lock:
+        hit = _cache.get(str(folder))
+        if hit is not None and hit.key == key:
+            return hit
+        h = hashlib.sha256()
+        for p in files:
+            h.update(p.name.encode())
+            h.update(p.read_bytes())
+        h.update(f"{CELL},{INNER},{BLUR}".encode())
+        digest = h.hexdigest()[:24]
+        cpath = _disk_cache_path(folder, digest)
+        index = None
+        try:
+            with open(cpath, "rb") as f:
+                index = pickle.load(f)
+            index.key = key
+        except Exception:
+            index = None
+        if index is None:
+            index = build(folder)
+            try:
+                cpath.parent.mkdir(parents=True, exist_ok=True)
+                tmp = cpath.with_suffix(f".{os.getpid()}.tmp")
+                with open(tmp, "wb") as f:
+                    pickle.dump(index, f)
+                os.replace(tmp, cpath)
+            except OSError:
+                pass
+        _cache[str(folder)] = index
+        return index

@@ -1,0 +1,393 @@
+"""Read a planet from a photo: ``recognize(data: bytes) -> Reading``. No Flask.
+
+How it works, in short:
+1. Decode reduced (JPEG DCT scaling), apply EXIF orientation, refuse unusable files first.
+2. Find candidate outlines of the planet at low resolution: the part of the photo that does not
+   look like the table (colour model of the photo's border), the part full of edges, and the
+   colourful part; each gives a quadrilateral.
+3. For each candidate, straighten the planet to a small square (4×4 cells of ``CELL`` pixels),
+   find each tile within its cell (tiles are laid by hand: shifted, turned, with gaps), and
+   compare it with every reference image (normalized correlation: light and white balance do
+   not matter). Re-fit the outline from where the tiles were found, and read again.
+4. Use the rules: characters only at corners, each position's stack, each tile id at most once
+   (best assignment per stack), and the four quarter turns of the whole planet. The best
+   candidate wins; if even the best does not look like a planet, the photo is refused.
+5. Confidence is the margin between the chosen tile and the best tile with *different* contents
+   that could lie there, and how well it matches at all; cells below 0.5 are ``doubtful``.
+"""
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from .imageio import UnusableImage, decode
+from .index import CELL, describe, get_index
+
+WORK = 512             # long side of the image used to find the planet
+MARGIN = 16            # margin around the straightened planet (pixels at CELL scale)
+SEARCH = 15            # how far a tile may sit from its ideal place (pixels at CELL scale)
+PLANET_MIN = 0.42      # mean match of the 16 cells below which there is no planet
+DOUBT = 0.5
+
+NO_PLANET = ("I could not find a planet in this photo. Lay the 16 tiles in a 4×4 square, "
+             "take the photo from above with the whole planet in view, and try again.")
+
+
+@dataclass
+class Reading:
+    ok: bool
+    cells: list = field(default_factory=lambda: [None] * 16)        # tile id, "back" or None
+    confidences: list = field(default_factory=lambda: [0.0] * 16)
+    doubtful: list = field(default_factory=lambda: [True] * 16)
+    error: str | None = None
+    ms: int = 0
+    score: float = 0.0            # how much the photo looks like a planet (mean cell match)
+    quad: list | None = None      # the planet's corners in the (upright) photo, for debugging
+
+    def grid(self) -> dict:
+        return {"cells": [self.cells[r * 4:(r + 1) * 4] for r in range(4)]}
+
+    def as_json(self) -> dict:
+        if not self.ok:
+            return {"ok": False, "error": self.error, "ms": self.ms}
+        rows = []
+        for r in range(4):
+            rows.append([{"tile": self.cells[p], "confidence": round(float(self.confidences[p]), 3),
+                          "doubtful": bool(self.doubtful[p])} for p in range(r * 4, r * 4 + 4)])
+        return {"ok": True, "cells": rows, "ms": self.ms}
+
+    def describe(self) -> str:
+        if not self.ok:
+            return self.error or "no reading"
+        lines = []
+        for r in range(4):
+            lines.append("  ".join(
+                f"{(self.cells[p] or '-'):>4}{'?' if self.doubtful[p] else ' '}{self.confidences[p]:.2f}"
+                for p in range(r * 4, r * 4 + 4)))
+        return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------
+# the rules, as constraints
+
+
+@lru_cache(maxsize=4)
+def _rules(names: tuple):
+    """For an index's names: the allowed reference rows per position and a contents key per row."""
+    from scorer.catalog import catalog
+    from scorer.planet import STACK_AT
+    cat = catalog()
+    content = []
+    for n in names:
+        if n == "back":
+            content.append(("back",))
+        elif n in cat:
+            t = cat[n]
+            content.append((t.stack, t.character, tuple(sorted(t.items.items()))))
+        else:
+            content.append(("unknown", n))
+    allowed = {}
+    for stack in ("character", "center", "uphill", "downhill"):
+        rows = [i for i, n in enumerate(names) if n in cat and cat[n].stack == stack]
+        if stack != "character":
+            rows += [i for i, n in enumerate(names) if n == "back"]
+        allowed[stack] = np.array(rows, dtype=np.int64)
+    positions = {s: [p for p in range(16) if STACK_AT[p] == s] for s in allowed}
+    return allowed, positions, content
+
+
+def _assign(scores: np.ndarray, rows: np.ndarray, back_rows: set, top: int = 6):
+    """Best assignment of reference rows to the 4 positions of one stack (each row once, the
+    back any number of times). ``scores`` is (4, len(rows)). Returns (chosen rows, total)."""
+    n = len(rows)
+    k = min(top, n)
+    order = np.argsort(-scores, axis=1)[:, :k]
+    combos = np.array(list(itertools.product(range(k), repeat=4)))
+    picks = order[np.arange(4)[None, :], combos]            # (m, 4) columns
+    chosen = rows[picks]
+    total = scores[np.arange(4)[None, :], picks].sum(axis=1)
+    # forbid the same tile twice (the back may repeat)
+    dup = np.zeros(len(combos), bool)
+    for a in range(4):
+        for b in range(a + 1, 4):
+            same = chosen[:, a] == chosen[:, b]
+            if back_rows:
+                same &= ~np.isin(chosen[:, a], list(back_rows))
+            dup |= same
+    total = np.where(dup, -np.inf, total)
+    best = int(np.argmax(total))
+    return chosen[best], float(total[best])
+
+
+# ---------------------------------------------------------------------------------------------
+# finding the planet
+
+
+def _largest_blob(mask: np.ndarray, min_frac: float = 0.02):
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if n <= 1:
+        return None
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    i = int(np.argmax(areas)) + 1
+    if areas[i - 1] < min_frac * mask.size:
+        return None
+    return (labels == i).astype(np.uint8) * 255
+
+
+def _fill_holes(mask: np.ndarray) -> np.ndarray:
+    h, w = mask.shape
+    ff = cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    m2 = np.zeros((h + 4, w + 4), np.uint8)
+    cv2.floodFill(ff, m2, (0, 0), 255)
+    holes = cv2.bitwise_not(ff)[1:-1, 1:-1]
+    return mask | holes
+
+
+def _order(quad: np.ndarray) -> np.ndarray:
+    """Corners in clockwise order (image coordinates, y down), starting top-left-most."""
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    c = q.mean(axis=0)
+    ang = np.arctan2(q[:, 1] - c[1], q[:, 0] - c[0])
+    q = q[np.argsort(ang)]  # increasing angle = clockwise on screen
+    start = int(np.argmin(q.sum(axis=1)))
+    return np.roll(q, -start, axis=0)
+
+
+def _quads_from_mask(mask: np.ndarray) -> list:
+    blob = _largest_blob(mask)
+    if blob is None:
+        return []
+    blob = _fill_holes(blob)
+    cnts, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not cnts:
+        return []
+    cnt = max(cnts, key=cv2.contourArea)
+    hull = cv2.convexHull(cnt)
+    out = []
+    peri = cv2.arcLength(hull, True)
+    for eps in (0.02, 0.04, 0.06, 0.09, 0.12):
+        ap = cv2.approxPolyDP(hull, eps * peri, True)
+        if len(ap) == 4:
+            out.append(_order(ap))
+            break
+    box = cv2.boxPoints(cv2.minAreaRect(cnt))
+    out.append(_order(box))
+    return out
+
+
+def _masks(work: np.ndarray) -> list:
+    h, w = work.shape[:2]
+    blur = cv2.GaussianBlur(work, (0, 0), 2.0)
+    lab = cv2.cvtColor(blur, cv2.COLOR_BGR2LAB)
+    bw = max(3, int(0.04 * min(h, w)))
+    ring = np.ones((h, w), bool)
+    ring[bw:h - bw, bw:w - bw] = False
+    masks = []
+    k = max(3, int(0.025 * min(h, w))) | 1
+    close = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    open_ = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+
+    def clean(m):
+        m = cv2.morphologyEx(m, cv2.MORPH_OPEN, open_)
+        return cv2.morphologyEx(m, cv2.MORPH_CLOSE, close)
+
+    # 1. not the table: the border's colours (chroma mostly), by histogram
+    q = (lab[..., 0] // 43).astype(np.int32) * 256 + (lab[..., 1] // 16).astype(np.int32) * 16 + (lab[..., 2] // 16)
+    hist = np.bincount(q[ring], minlength=6 * 256).astype(np.float32).reshape(6, 16, 16)
+    hist = np.maximum.reduce([np.roll(hist, s, axis=a) for a in (1, 2) for s in (-1, 0, 1)])
+    hist = np.maximum.reduce([hist, np.roll(hist, 1, axis=0), np.roll(hist, -1, axis=0)])
+    frac = hist / max(1, ring.sum())
+    fg = (frac.reshape(-1)[q] < 0.002).astype(np.uint8) * 255
+    masks.append(clean(fg))
+    # 2. far from the table's typical colour (Otsu on a Lab distance)
+    med = np.median(lab[ring].astype(np.float32), axis=0)
+    d = lab.astype(np.float32) - med
+    dist = np.sqrt(0.3 * d[..., 0] ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
+    dist = np.clip(dist * 255 / max(1.0, float(dist.max())), 0, 255).astype(np.uint8)
+    _, fg2 = cv2.threshold(dist, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    masks.append(clean(fg2))
+    # 3. full of edges (tile art), against a calmer table
+    gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
+    g = cv2.GaussianBlur(gray, (0, 0), 1.2)
+    edges = cv2.Canny(g, 40, 120)
+    dens = cv2.blur(edges.astype(np.float32), (k * 2 + 1, k * 2 + 1))
+    _, fg3 = cv2.threshold(np.clip(dens, 0, 255).astype(np.uint8), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    masks.append(clean(fg3))
+    # 4. colourful
+    sat = cv2.cvtColor(blur, cv2.COLOR_BGR2HSV)[..., 1]
+    _, fg4 = cv2.threshold(sat, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    masks.append(clean(fg4))
+    return masks
+
+
+# ---------------------------------------------------------------------------------------------
+# reading a candidate
+
+
+LATTICE = np.array([[MARGIN + CELL * (c + .5), MARGIN + CELL * (r + .5)] for r in range(4) for c in range(4)],
+                   np.float32)
+SIDE = 4 * CELL + 2 * MARGIN
+DST = np.array([[MARGIN, MARGIN], [MARGIN + 4 * CELL, MARGIN], [MARGIN + 4 * CELL, MARGIN + 4 * CELL],
+                [MARGIN, MARGIN + 4 * CELL]], np.float32)
+
+
+def _rectify(img: np.ndarray, quad: np.ndarray):
+    """The planet straightened to SIDE×SIDE; returns it and the homography (photo → straight)."""
+    side = float(np.sqrt(max(1.0, cv2.contourArea(quad.astype(np.float32)))))
+    target = 4 * CELL * 1.5
+    src_img, q = img, quad
+    if side > target * 1.4:
+        f = target / side
+        x0, y0 = np.floor(quad.min(axis=0) - side * .2).astype(int)
+        x1, y1 = np.ceil(quad.max(axis=0) + side * .2).astype(int)
+        x0, y0 = max(0, x0), max(0, y0)
+        x1, y1 = min(img.shape[1], x1), min(img.shape[0], y1)
+        crop = img[y0:y1, x0:x1]
+        if crop.size == 0:
+            return None, None
+        src_img = cv2.resize(crop, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+        q = (quad - [x0, y0]) * f
+        H = cv2.getPerspectiveTransform(q.astype(np.float32), DST)
+        S = np.array([[f, 0, -x0 * f], [0, f, -y0 * f], [0, 0, 1]], np.float64)
+        Hfull = H @ S
+    else:
+        H = cv2.getPerspectiveTransform(q.astype(np.float32), DST)
+        Hfull = H
+    straight = cv2.warpPerspective(src_img, H, (SIDE, SIDE), flags=cv2.INTER_LINEAR,
+                                   borderMode=cv2.BORDER_REPLICATE)
+    return straight, Hfull
+
+
+def _cells(straight: np.ndarray, ring: np.ndarray):
+    """Find each tile in its cell; return 16 patches (CELL×CELL BGR) and their centres."""
+    gray = cv2.cvtColor(straight, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    patches, centres, fits = [], [], []
+    for r in range(4):
+        for c in range(4):
+            x0 = MARGIN + c * CELL - SEARCH
+            y0 = MARGIN + r * CELL - SEARCH
+            xa, ya = max(0, x0), max(0, y0)
+            xb, yb = min(SIDE, x0 + CELL + 2 * SEARCH), min(SIDE, y0 + CELL + 2 * SEARCH)
+            win = gray[ya:yb, xa:xb]
+            res = cv2.matchTemplate(win, ring, cv2.TM_CCOEFF_NORMED)
+            # prefer the ideal place a little: tiles are rarely far from it
+            hy, hx = res.shape
+            yy, xx = np.mgrid[0:hy, 0:hx]
+            ix, iy = (MARGIN + c * CELL) - xa, (MARGIN + r * CELL) - ya
+            res = res - 0.002 * ((xx - ix) ** 2 + (yy - iy) ** 2) ** .5
+            _, mx, _, loc = cv2.minMaxLoc(res)
+            px, py = xa + loc[0], ya + loc[1]
+            patches.append(straight[py:py + CELL, px:px + CELL])
+            centres.append((px + CELL / 2, py + CELL / 2))
+            fits.append(mx)
+    return patches, np.array(centres, np.float32), np.array(fits, np.float32)
+
+
+def _read(img: np.ndarray, quad: np.ndarray, index, refine: int = 1):
+    straight, H = _rectify(img, quad)
+    if straight is None:
+        return None
+    patches, centres, fits = _cells(straight, index.ring)
+    if refine:
+        # re-fit the outline from where the tiles were found, then read again
+        Hinv = np.linalg.inv(H)
+        found = cv2.perspectiveTransform(centres.reshape(-1, 1, 2), Hinv).reshape(-1, 2)
+        Hl, inl = cv2.findHomography(LATTICE, found, cv2.RANSAC, 3.0 * np.sqrt(abs(np.linalg.det(Hinv[:2, :2]))) + 1)
+        if Hl is not None and inl is not None and inl.sum() >= 8:
+            newq = cv2.perspectiveTransform(DST.reshape(-1, 1, 2), Hl).reshape(4, 2)
+            if cv2.contourArea(newq.astype(np.float32)) > 0.3 * cv2.contourArea(quad.astype(np.float32)):
+                again = _read(img, newq, index, refine - 1)
+                if again is not None:
+                    return again
+    return _classify(patches, fits, index, quad)
+
+
+def _classify(patches, fits, index, quad):
+    names = tuple(index.names)
+    allowed, positions, content = _rules(names)
+    back_rows = {i for i, n in enumerate(names) if n == "back"}
+    descs = np.stack([describe(np.ascontiguousarray(np.rot90(p, k))) for p in patches for k in range(4)])
+    D = descs @ index.desc.T  # (16*4, n)
+    grid = np.arange(16).reshape(4, 4)
+    best = None
+    for k in range(4):
+        rot = np.rot90(grid, k).reshape(-1)  # canonical position p ← straightened cell rot[p]
+        total = 0.0
+        chosen = [None] * 16
+        for stack, rows in allowed.items():
+            pos = positions[stack]
+            if len(rows) == 0:
+                continue
+            sc = np.stack([D[rot[p] * 4 + k, rows] for p in pos])
+            picked, tot = _assign(sc, rows, back_rows)
+            total += tot
+            for p, row in zip(pos, picked):
+                chosen[p] = int(row)
+        if best is None or total > best[0]:
+            best = (total, k, chosen, rot)
+    total, k, chosen, rot = best
+    cells, confs, sims = [], [], []
+    for p in range(16):
+        row = chosen[p]
+        stack = next(s for s, ps in positions.items() if p in ps)
+        rows = allowed[stack]
+        s = D[rot[p] * 4 + k]
+        s1 = float(s[row])
+        others = [float(s[j]) for j in rows if content[j] != content[row]]
+        alt = max(others) if others else -1.0
+        margin = s1 - alt
+        conf = float(np.clip(margin / 0.12, 0, 1) * np.clip((s1 - 0.2) / 0.25, 0, 1))
+        cells.append(names[row])
+        confs.append(conf)
+        sims.append(s1)
+    return {"total": total, "k": k, "cells": cells, "confs": confs, "sims": np.array(sims),
+            "fits": fits, "quad": quad}
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def recognize(data: bytes, reference_dir=None) -> Reading:
+    """Read the planet in a photo (the file's bytes). Never raises for a bad photo: the
+    Reading says ``ok=False`` with a message for a person."""
+    t0 = time.perf_counter()
+
+    def done(reading: Reading) -> Reading:
+        reading.ms = int(round((time.perf_counter() - t0) * 1000))
+        return reading
+
+    try:
+        img, _ = decode(data)
+    except UnusableImage as exc:
+        return done(Reading(ok=False, error=str(exc)))
+    index = get_index(reference_dir)
+    h, w = img.shape[:2]
+    if min(h, w) < 64:
+        return done(Reading(ok=False, error="The photo is too small to read a planet from."))
+    f = WORK / max(h, w)
+    work = cv2.resize(img, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 else img
+    f = min(f, 1.0)
+    quads = []
+    for m in _masks(work):
+        for q in _quads_from_mask(m):
+            if all(np.abs(q - o).max() > 4 for o in quads):
+                quads.append(q)
+    best = None
+    for q in quads:
+        res = _read(img, q / f, index)
+        if res is None:
+            continue
+        res["score"] = float(np.mean(res["sims"]))
+        if best is None or res["score"] > best["score"]:
+            best = res
+    if best is None or best["score"] < PLANET_MIN:
+        return done(Reading(ok=False, error=NO_PLANET, score=best["score"] if best else 0.0))
+    confs = best["confs"]
+    return done(Reading(ok=True, cells=best["cells"], confidences=[round(c, 3) for c in confs],
+                        doubtful=[c < DOUBT for c in confs], score=best["score"],
+                        quad=np.asarray(best["quad"]).tolist()))

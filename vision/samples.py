@@ -1,0 +1,335 @@
+"""Synthetic test photos of planets on a table, with their truth.
+
+``python -m vision.samples OUTDIR [--seed N] [--count N] [--empty N] [--big N]`` writes
+``pNN.jpg`` + ``pNN.json`` (the planet grid, SPEC §2) and ``nNN.jpg`` + ``nNN.json``
+(``{"planet": null}``: photos without a planet).
+
+Each photo varies what a phone photo of a hand-laid planet varies: tiles shifted and turned a
+little with gaps (or laid edge to edge, as ``python -m vision render`` draws them), the whole
+planet turned by any angle, the camera tilted up to 30°, the planet filling 30–90% of the
+frame's short side, uneven light and a shadow, blur, sensor noise, JPEG quality, table
+backgrounds (wood, cloth, felt, noise, stone), and some 12-megapixel photos stored sideways with
+an EXIF orientation tag. Truths are legal planets: built by taking tiles in a random order, so
+baobabs flip face down in threes as in the game.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from pathlib import Path
+
+import cv2
+import numpy as np
+from PIL import Image
+
+from . import REFERENCE_DIR, reference_path
+
+
+# --------------------------------------------------------------------------------------------
+# planets
+
+
+def random_planet(rng: np.random.Generator, backs: bool | None = None) -> dict:
+    """A legal finished planet grid: tiles taken in a random order, baobab flips applied."""
+    from scorer.catalog import catalog
+    from scorer.planet import POSITIONS_OF, Planet
+    cat = catalog()
+    while True:
+        chosen = []
+        for stack in ("character", "center", "uphill", "downhill"):
+            ids = [t.id for t in cat.stack(stack)]
+            chosen += list(rng.choice(ids, 4, replace=False))
+        n_baobab = sum(cat[t].has_baobab for t in chosen)
+        if backs is True and n_baobab < 3:
+            continue
+        if backs is False and n_baobab >= 3:
+            continue
+        break
+    order = list(rng.permutation(chosen))
+    planet = Planet()
+    for tile_id in order:
+        stack = cat[tile_id].stack
+        free = planet.free_positions(stack)
+        planet, _ = planet.place(str(tile_id), int(rng.choice(free)), cat=cat)
+    return planet.as_grid()
+
+
+# --------------------------------------------------------------------------------------------
+# tables
+
+
+def _smooth_noise(rng, h, w, scale):
+    small = rng.standard_normal((max(2, h // scale), max(2, w // scale))).astype(np.float32)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
+
+
+def table(rng, h, w, kind: str) -> np.ndarray:
+    """A BGR uint8 table texture."""
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    if kind == "wood":
+        base = np.array(rng.choice([[40, 80, 140], [60, 110, 170], [30, 55, 95], [90, 140, 190]]), np.float32)
+        a = rng.uniform(0, math.pi)
+        u = xx * math.cos(a) + yy * math.sin(a)
+        warp = _smooth_noise(rng, h, w, max(8, w // 12)) * w / 40
+        grain = np.sin((u + warp) / (w / rng.uniform(60, 160)) * 2 * math.pi)
+        fine = _smooth_noise(rng, h, w, 3) * .3
+        f = 1 + .18 * grain + .08 * fine
+        img = base[None, None, :] * f[..., None]
+    elif kind == "cloth":
+        c1 = np.array(rng.integers(40, 230, 3), np.float32)
+        c2 = np.array(rng.integers(40, 230, 3), np.float32)
+        period = rng.uniform(w / 60, w / 15)
+        a = rng.uniform(0, math.pi / 2)
+        u = xx * math.cos(a) + yy * math.sin(a)
+        v = -xx * math.sin(a) + yy * math.cos(a)
+        sx = (np.sin(u / period * 2 * math.pi) > 0).astype(np.float32)
+        sy = (np.sin(v / period * 2 * math.pi) > 0).astype(np.float32)
+        m = (sx + sy) / 2
+        img = c1[None, None] * m[..., None] + c2[None, None] * (1 - m[..., None])
+        weave = np.sin(u / 1.5) * np.sin(v / 1.5) * 12
+        img = img + weave[..., None]
+    elif kind == "felt":
+        base = np.array(rng.choice([[40, 100, 30], [90, 40, 30], [60, 60, 60], [120, 70, 50]]), np.float32)
+        img = base[None, None] * (1 + .06 * _smooth_noise(rng, h, w, 4)[..., None])
+    elif kind == "noise":
+        img = rng.uniform(0, 255, (h // 2 + 1, w // 2 + 1, 3)).astype(np.float32)
+        img = cv2.resize(img, (w, h), interpolation=cv2.INTER_NEAREST)
+    else:  # stone / marble
+        base = np.array(rng.integers(150, 235, 3), np.float32)
+        vein = np.abs(np.sin(_smooth_noise(rng, h, w, max(8, w // 10)) * 4))
+        img = base[None, None] * (.75 + .25 * vein[..., None])
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+# --------------------------------------------------------------------------------------------
+# laying tiles and taking the photo
+
+
+def _tile_rgba(name: str, t: int) -> np.ndarray:
+    img = cv2.imread(str(reference_path(name)), cv2.IMREAD_COLOR)
+    img = cv2.resize(img, (t, t), interpolation=cv2.INTER_AREA)
+    return np.dstack([img, np.full((t, t), 255, np.uint8)])
+
+
+def lay_planet(rng, grid: dict, t: int, hand: bool) -> tuple[np.ndarray, float]:
+    """The planet laid on a transparent plane (BGRA); return it and the margin in pixels."""
+    cells = [c for row in grid["cells"] for c in row]
+    gap = rng.uniform(0.0, 0.08) * t if hand else 0.0
+    pitch = t + gap
+    margin = int(t * .4)
+    side = int(4 * pitch + 2 * margin)
+    plane = np.zeros((side, side, 4), np.uint8)
+    for p, c in enumerate(cells):
+        if c is None:
+            continue
+        r, k = divmod(p, 4)
+        tile = _tile_rgba(c, t)
+        cx = margin + (k + .5) * pitch
+        cy = margin + (r + .5) * pitch
+        ang = rng.uniform(-6, 6) if hand else 0.0
+        if hand:
+            cx += rng.uniform(-.05, .05) * t
+            cy += rng.uniform(-.05, .05) * t
+        M = cv2.getRotationMatrix2D((t / 2, t / 2), ang, 1.0)
+        M[0, 2] += cx - t / 2
+        M[1, 2] += cy - t / 2
+        warped = cv2.warpAffine(tile, M, (side, side), flags=cv2.INTER_LINEAR, borderValue=(0, 0, 0, 0))
+        a = warped[..., 3:4].astype(np.float32) / 255
+        plane[..., :3] = (warped[..., :3] * a + plane[..., :3] * (1 - a)).astype(np.uint8)
+        plane[..., 3] = np.maximum(plane[..., 3], warped[..., 3])
+    return plane, margin
+
+
+def camera_quad(rng, w, h, side_px, angle, tilt, fill):
+    """Where the planet's square lands in the photo: rotation ``angle`` (degrees), camera tilt,
+    scaled so the planet spans ``fill`` of the frame's short side."""
+    f = max(w, h) * 1.0
+    s = 1.0
+    pts = np.array([[-s, -s], [s, -s], [s, s], [-s, s]], np.float64)
+    th = math.radians(angle)
+    R2 = np.array([[math.cos(th), -math.sin(th)], [math.sin(th), math.cos(th)]])
+    pts = pts @ R2.T
+    ph = math.radians(tilt)
+    az = rng.uniform(0, 2 * math.pi)  # direction of the tilt
+    ax = np.array([math.cos(az), math.sin(az), 0.0])
+    K = np.array([[0, -ax[2], ax[1]], [ax[2], 0, -ax[0]], [-ax[1], ax[0], 0]])
+    R3 = np.eye(3) + math.sin(ph) * K + (1 - math.cos(ph)) * K @ K
+    P = np.c_[pts, np.zeros(4)] @ R3.T
+    P[:, 2] += 4.0
+    uv = P[:, :2] / P[:, 2:3]
+    uv -= uv.mean(axis=0)
+    ext = (uv.max(axis=0) - uv.min(axis=0)).max()
+    uv *= fill * min(w, h) / ext
+    lo, hi = uv.min(axis=0), uv.max(axis=0)
+    room_x = (w - (hi[0] - lo[0])) / 2
+    room_y = (h - (hi[1] - lo[1])) / 2
+    cx = w / 2 - (lo[0] + hi[0]) / 2 + rng.uniform(-.8, .8) * max(0, room_x - 4)
+    cy = h / 2 - (lo[1] + hi[1]) / 2 + rng.uniform(-.8, .8) * max(0, room_y - 4)
+    return (uv + [cx, cy]).astype(np.float32)
+
+
+def lighting(rng, h, w, strength):
+    """A smooth multiplicative light field with a soft shadow."""
+    yy, xx = np.mgrid[0:h:8, 0:w:8].astype(np.float32)
+    a = rng.uniform(0, 2 * math.pi)
+    g = (xx * math.cos(a) + yy * math.sin(a)) / max(w, h)
+    field = 1 + strength * (g - g.mean()) * 1.6 + strength * .3 * _smooth_noise(rng, *g.shape, max(2, g.shape[1] // 4))
+    if rng.random() < .7:  # a shadow: a soft dark polygon (a hand, a phone, a lamp)
+        mask = np.zeros(g.shape, np.float32)
+        cxy = rng.uniform([0, 0], [g.shape[1], g.shape[0]])
+        pts = (cxy + rng.normal(0, g.shape[1] / 4, (5, 2))).astype(np.int32)
+        cv2.fillPoly(mask, [cv2.convexHull(pts)], 1.0)
+        k = int(g.shape[1] / 20) * 2 + 1
+        mask = cv2.GaussianBlur(mask, (k, k), 0)
+        field *= 1 - rng.uniform(.25, .5) * mask
+    field = cv2.resize(field, (w, h), interpolation=cv2.INTER_LINEAR)
+    return np.clip(field, .3, 1.6)
+
+
+def take_photo(rng, grid, w, h, *, hand=True, angle=0.0, tilt=0.0, fill=.6, bg="wood",
+               light=.4, blur=0.0, noise=3.0) -> np.ndarray:
+    t = int(np.clip(fill * min(w, h) / 4 * 1.1, 64, 512))
+    plane, margin = lay_planet(rng, grid, t, hand)
+    side = plane.shape[0]
+    src = np.array([[margin, margin], [side - margin, margin], [side - margin, side - margin],
+                    [margin, side - margin]], np.float32)
+    dst = camera_quad(rng, w, h, side, angle, tilt, fill)
+    H = cv2.getPerspectiveTransform(src, dst)
+    # the table at a quarter of the size, then scaled up (fast at 12 MP)
+    bg_img = table(rng, h // 2, w // 2, bg)
+    bg_img = cv2.resize(bg_img, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32)
+    warped = cv2.warpPerspective(plane, H, (w, h), flags=cv2.INTER_LINEAR, borderValue=(0, 0, 0, 0))
+    alpha = warped[..., 3].astype(np.float32) / 255
+    # the tiles' own shadow on the table
+    sh = cv2.GaussianBlur(alpha, (0, 0), max(1.0, min(w, h) / 300))
+    off = int(min(w, h) / 250) + 1
+    sh = np.roll(sh, (off, off), axis=(0, 1))
+    bg_img *= (1 - .35 * sh)[..., None]
+    img = warped[..., :3].astype(np.float32) * alpha[..., None] + bg_img * (1 - alpha[..., None])
+    img *= lighting(rng, h, w, light)[..., None]
+    img *= rng.uniform(.9, 1.1, 3)[None, None, :]  # white balance
+    if blur > 0:
+        img = cv2.GaussianBlur(img, (0, 0), blur)
+    img += rng.normal(0, noise, img.shape).astype(np.float32)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+# --------------------------------------------------------------------------------------------
+# photos without a planet
+
+
+def empty_photo(rng, w, h, kind: str) -> np.ndarray:
+    if kind == "blank":
+        img = np.full((h, w, 3), rng.integers(120, 230), np.float32)
+    elif kind == "noise":
+        img = rng.uniform(0, 255, (h, w, 3)).astype(np.float32)
+    elif kind == "face":
+        img = table(rng, h, w, "stone").astype(np.float32)
+        c = (w // 2, h // 2)
+        r = min(w, h) // 3
+        cv2.ellipse(img, c, (int(r * .8), r), 0, 0, 360, (150, 180, 230), -1)
+        for dx in (-.3, .3):
+            cv2.circle(img, (int(c[0] + dx * r), int(c[1] - .2 * r)), int(r * .1), (60, 40, 30), -1)
+        cv2.ellipse(img, (c[0], int(c[1] + .35 * r)), (int(r * .35), int(r * .15)), 0, 0, 180, (60, 60, 160), int(r * .05))
+        cv2.ellipse(img, (c[0], int(c[1] - .9 * r)), (int(r * .85), int(r * .35)), 0, 180, 360, (30, 50, 90), -1)
+    elif kind == "text":
+        img = np.full((h, w, 3), 245, np.uint8)
+        fs = min(w, h) / 700
+        y = int(60 * fs)
+        words = "the little prince make me a planet baobab volcano sunset rose lamppost sheep fox".split()
+        while y < h:
+            line = " ".join(rng.choice(words, 8))
+            cv2.putText(img, line, (int(30 * fs), y), cv2.FONT_HERSHEY_SIMPLEX, fs, (20, 20, 20), max(1, int(2 * fs)))
+            y += int(40 * fs)
+        img = img.astype(np.float32)
+    else:  # objects on a table
+        img = table(rng, h, w, kind if kind in ("wood", "cloth", "felt") else "wood").astype(np.float32)
+        for _ in range(int(rng.integers(4, 9))):
+            col = tuple(float(v) for v in rng.integers(0, 255, 3))
+            cx, cy = int(rng.uniform(0, w)), int(rng.uniform(0, h))
+            r = int(rng.uniform(.03, .15) * min(w, h))
+            if rng.random() < .5:
+                cv2.circle(img, (cx, cy), r, col, -1)
+            else:
+                box = cv2.boxPoints(((cx, cy), (r * 2, r * 1.3), rng.uniform(0, 90))).astype(np.int32)
+                cv2.fillPoly(img, [box], col)
+    img *= lighting(rng, h, w, .3)[..., None]
+    img += rng.normal(0, 3, img.shape).astype(np.float32)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+# --------------------------------------------------------------------------------------------
+
+
+def save_jpeg(path: Path, bgr: np.ndarray, quality: int, orientation: int = 1) -> None:
+    """Save as JPEG; with ``orientation`` ≠ 1 the pixels are stored turned and the EXIF tag says
+    how to turn them back (as a phone held sideways does)."""
+    rgb = cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
+    im = Image.fromarray(rgb)
+    # stored = displayed turned back; tag 6: display = stored turned 90° clockwise
+    if orientation == 6:
+        im = im.transpose(Image.Transpose.ROTATE_90)   # counter-clockwise
+    elif orientation == 8:
+        im = im.transpose(Image.Transpose.ROTATE_270)
+    elif orientation == 3:
+        im = im.transpose(Image.Transpose.ROTATE_180)
+    exif = Image.Exif()
+    if orientation != 1:
+        exif[0x0112] = orientation
+    im.save(path, "JPEG", quality=quality, exif=exif.tobytes() if orientation != 1 else b"")
+
+
+BACKGROUNDS = ("wood", "cloth", "felt", "noise", "stone")
+
+
+def make_samples(outdir, seed=1, count=32, empty=6, big=4) -> list[Path]:
+    rng = np.random.default_rng(seed)
+    out = Path(outdir)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for i in range(count):
+        is_big = i < big
+        w, h = (4000, 3000) if is_big else ((1600, 1200) if i % 3 else (1200, 1600))
+        grid = random_planet(rng, backs=True if i % 4 == 1 else None)
+        # conditions: cycle through them so each appears, with random strengths
+        angle = float(rng.choice([0, 90, 180, 270])) + (rng.uniform(-180, 180) if i % 3 == 0 else rng.uniform(-4, 4))
+        tilt = float(rng.uniform(0, 30)) if i % 2 == 0 else float(rng.uniform(0, 10))
+        fill = float(rng.uniform(.3, .9))
+        if i % 3 == 0:  # a turned square takes more room
+            fill = min(fill, .7)
+        photo = take_photo(
+            rng, grid, w, h, hand=(i % 5 != 4), angle=angle, tilt=tilt, fill=fill,
+            bg=BACKGROUNDS[i % len(BACKGROUNDS)] if not (is_big and BACKGROUNDS[i % len(BACKGROUNDS)] == "noise") else "stone", light=float(rng.uniform(.1, .7)),
+            blur=float(rng.choice([0, 0, .8, 1.5, 2.5])) * (w / 1600), noise=float(rng.uniform(1, 6)))
+        q = int(rng.integers(80, 86)) if is_big else int(rng.integers(60, 95))
+        orient = int(rng.choice([6, 8, 3])) if is_big and i % 2 == 0 else 1
+        path = out / f"p{i + 1:02d}.jpg"
+        save_jpeg(path, photo, q, orient)
+        (out / f"p{i + 1:02d}.json").write_text(json.dumps(grid) + "\n")
+        written.append(path)
+    kinds = ("wood", "blank", "noise", "face", "text", "cloth", "felt")
+    for i in range(empty):
+        w, h = 1600, 1200
+        photo = empty_photo(rng, w, h, kinds[i % len(kinds)])
+        path = out / f"n{i + 1:02d}.jpg"
+        save_jpeg(path, photo, 85)
+        (out / f"n{i + 1:02d}.json").write_text(json.dumps({"planet": None}) + "\n")
+        written.append(path)
+    return written
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m vision.samples")
+    ap.add_argument("outdir")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--count", type=int, default=32)
+    ap.add_argument("--empty", type=int, default=6)
+    ap.add_argument("--big", type=int, default=4, help="how many 12-megapixel photos")
+    a = ap.parse_args(argv)
+    for p in make_samples(a.outdir, a.seed, a.count, a.empty, a.big):
+        print(p)
+
+
+if __name__ == "__main__":
+    main()
