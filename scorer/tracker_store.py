@@ -1,1 +1,214 @@
-"""Tracker games in the database (owned by the tracker; placeholder until it lands)."""
+"""Tracker games in the database: each game is its setup plus an append-only move log.
+
+A move row is never changed or deleted; an undo is appended as ``{"type": "undo"}``. Each row
+carries the game's version after it (1, 2, …) under a unique (game_id, version) constraint, so
+of two writers that both read version n only one can append n + 1; the other gets ``Stale``
+(HTTP 409) and nothing changes. The state is always ``tracker.replay(setup, log)``.
+"""
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import (
+    DateTime, ForeignKey, Integer, String, Text, UniqueConstraint, select,
+)
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Mapped, mapped_column
+
+from .db import Base, Database, new_id, save_table, utcnow
+from .tracker import Game, MoveError, Setup, check_undo, replay, score_request_of
+
+MODES = ("one", "own")  # one phone passed round the table, or each player on their own phone
+
+
+class TrackerGame(Base):
+    __tablename__ = "tracker_games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True, default=new_id)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    setup_json: Mapped[str] = mapped_column(Text)
+    tokens_json: Mapped[str] = mapped_column(Text)          # one secret per seat
+    host_token: Mapped[str] = mapped_column(String(64))
+    mode: Mapped[str] = mapped_column(String(8), default="own")
+    table_id: Mapped[str | None] = mapped_column(String(32), nullable=True)  # saved result, once finished
+    rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True)
+
+
+class TrackerMove(Base):
+    __tablename__ = "tracker_moves"
+    __table_args__ = (UniqueConstraint("game_id", "version", name="uq_tracker_move_version"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(String(32), ForeignKey("tracker_games.id"), index=True)
+    version: Mapped[int] = mapped_column(Integer)
+    move_json: Mapped[str] = mapped_column(Text)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Stale(MoveError):
+    status = 409
+
+    def __init__(self, current: int):
+        super().__init__(f"Someone moved first: the game is at version {current} now. Nothing was "
+                         "changed; look again and choose.", "version")
+        self.current = current
+
+
+class NotFound(MoveError):
+    status = 404
+
+    def __init__(self):
+        super().__init__("There is no such game. The link may be mistyped.", "id")
+
+
+@dataclass
+class Loaded:
+    """A game as stored: its row's facts and its replayed state."""
+    id: str
+    setup: Setup
+    tokens: list[str]
+    host_token: str
+    mode: str
+    table_id: str | None
+    log: list[dict]
+    game: Game
+
+    @property
+    def version(self) -> int:
+        return len(self.log)
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat a token opens, or None; compared in constant time."""
+        if not token:
+            return None
+        found = None
+        for seat, t in enumerate(self.tokens):
+            if secrets.compare_digest(t, token):
+                found = seat
+        return found
+
+    def is_host(self, token: str | None) -> bool:
+        return bool(token) and secrets.compare_digest(self.host_token, token)
+
+
+# Writers of one process queue per game; the unique constraint guards across processes.
+_locks: dict[str, threading.Lock] = {}
+_locks_guard = threading.Lock()
+
+
+def _lock(game_id: str) -> threading.Lock:
+    with _locks_guard:
+        lock = _locks.get(game_id)
+        if lock is None:
+            lock = _locks[game_id] = threading.Lock()
+        return lock
+
+
+def create_game(db: Database, setup: Setup, mode: str = "own", rematch_of: str | None = None) -> Loaded:
+    if mode not in MODES:
+        mode = "own"
+    tokens = [secrets.token_urlsafe(16) for _ in setup.players]
+    host = secrets.token_urlsafe(16)
+    with db.Session.begin() as session:
+        row = TrackerGame(setup_json=json.dumps(setup.as_json()), tokens_json=json.dumps(tokens),
+                          host_token=host, mode=mode, rematch_of=rematch_of)
+        session.add(row)
+        session.flush()
+        game_id = row.id
+    return Loaded(game_id, setup, tokens, host, mode, None, [], replay(setup, []))
+
+
+def load_game(db: Database, game_id: str) -> Loaded:
+    if not isinstance(game_id, str) or len(game_id) > 32:
+        raise NotFound()
+    with db.Session() as session:
+        row = session.get(TrackerGame, game_id)
+        if row is None:
+            raise NotFound()
+        rows = session.execute(
+            select(TrackerMove.version, TrackerMove.move_json)
+            .where(TrackerMove.game_id == game_id).order_by(TrackerMove.version)).all()
+        data = json.loads(row.setup_json)
+        setup = Setup(tuple(data["players"]), data["seed"], data["hidden_characters"])
+        loaded = Loaded(row.id, setup, json.loads(row.tokens_json), row.host_token, row.mode,
+                        row.table_id, [], None)  # type: ignore[arg-type]
+    log = []
+    for i, (version, move_json) in enumerate(rows, start=1):
+        if version != i:  # cannot happen with the constraint; refuse to guess if it does
+            raise RuntimeError(f"game {game_id}: move log has a gap at version {i}")
+        log.append(json.loads(move_json))
+    loaded.log = log
+    loaded.game = replay(setup, log)
+    return loaded
+
+
+def _append(db: Database, loaded: Loaded, entry: dict) -> None:
+    version = loaded.version + 1
+    try:
+        with db.Session.begin() as session:
+            session.add(TrackerMove(game_id=loaded.id, version=version, move_json=json.dumps(entry)))
+    except IntegrityError:
+        raise Stale(version) from None
+    loaded.log.append(entry)
+
+
+def play(db: Database, game_id: str, version, move, seat: int | None = None) -> Loaded:
+    """Append ``move`` if the game is still at ``version`` and the move is legal.
+
+    ``seat`` (when given) is who is asking: a move for another seat raises ``NotYourTurn``.
+    Raises ``Stale`` (409), ``NotYourTurn`` (403) or ``MoveError`` (400); on any error nothing
+    is stored.
+    """
+    with _lock(game_id):
+        loaded = load_game(db, game_id)
+        if version is not None and version != loaded.version:
+            raise Stale(loaded.version)
+        if isinstance(move, dict) and seat is not None:
+            if "seat" not in move:
+                move = {**move, "seat": seat}
+            elif move["seat"] != seat:
+                from .tracker import NotYourTurn
+                raise NotYourTurn("That move is for another player's seat; your link is for "
+                                  f"{loaded.setup.players[seat]}.", "move.seat")
+        game = loaded.game
+        game.apply(move)
+        _append(db, loaded, game.moves[-1])
+        if game.finished:
+            _save_result(db, loaded)
+        return loaded
+
+
+def undo(db: Database, game_id: str, version=None, seat: int | None = None) -> Loaded:
+    """Take back the last move (a take or an appoint); ``seat`` None is the host."""
+    with _lock(game_id):
+        loaded = load_game(db, game_id)
+        if version is not None and version != loaded.version:
+            raise Stale(loaded.version)
+        check_undo(loaded.game, seat)
+        if loaded.game.finished:
+            raise MoveError("The game is over and scored; it cannot be taken back.", "undo")
+        _append(db, loaded, {"type": "undo"})
+        loaded.game = replay(loaded.setup, loaded.log)
+        return loaded
+
+
+def _save_result(db: Database, loaded: Loaded) -> None:
+    game = loaded.game
+    table_id = save_table(db, score_request_of(game), game.result)
+    with db.Session.begin() as session:
+        row = session.get(TrackerGame, loaded.id)
+        if row.table_id is None:
+            row.table_id = table_id
+        loaded.table_id = row.table_id
+
+
+def ensure_result_saved(db: Database, loaded: Loaded) -> str | None:
+    """The saved table of a finished game (saving it now if a crash came in between)."""
+    if loaded.game.finished and loaded.table_id is None:
+        with _lock(loaded.id):
+            _save_result(db, loaded)
+    return loaded.table_id

@@ -1,5 +1,120 @@
-"""Placeholder blueprint; its feature fills it in."""
-from flask import Blueprint
+"""The tracker as JSON (SPEC §2 "Tracker, as JSON"): bots, tests and the bench use it.
+
+A seat's token goes in ``Authorization: Bearer <token>``; without one the view is public.
+Errors answer ``{"error": ..., "where": ...}``: 400 an illegal move, 403 not this seat's move or a
+bad token, 404 no such game, 409 a stale version (someone moved first; nothing changed).
+"""
+from __future__ import annotations
+
+from flask import Blueprint, jsonify, request
+
+from ..contract import InputError, parse_json
+from ..tracker import MoveError, Setup
+from ..tracker_store import MODES, create_game, load_game, play, undo
+from . import get_db
 
 bp = Blueprint("tracker_api", __name__)
 CSRF_EXEMPT = True
+
+
+def _error(error: str, where: str, status: int):
+    return jsonify({"error": error, "where": where}), status
+
+
+def _body():
+    raw = request.get_data(cache=False)
+    if not raw.strip():
+        return {}
+    return parse_json(raw)
+
+
+def _token() -> str | None:
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() == "bearer" and token.strip():
+        return token.strip()
+    return None
+
+
+def _seat(loaded, required: bool):
+    """The asking seat from the token; a token that opens no seat is a 403."""
+    token = _token()
+    if token is None:
+        if required:
+            raise MoveError("Say which seat you are: send the seat's token as "
+                            "\"Authorization: Bearer <token>\".", "Authorization")
+        return None
+    seat = loaded.seat_of(token)
+    if seat is None:
+        err = MoveError("That token does not open a seat of this game.", "Authorization")
+        err.status = 403
+        raise err
+    return seat
+
+
+@bp.errorhandler(MoveError)
+def move_error(exc: MoveError):
+    return _error(exc.error, exc.where, exc.status)
+
+
+@bp.errorhandler(InputError)
+def input_error(exc: InputError):
+    return _error(exc.error, exc.where or "body", 400)
+
+
+@bp.post("/api/games")
+def new_game():
+    data = _body()
+    setup = Setup.parse(data)
+    mode = data.get("mode", "own") if isinstance(data, dict) else "own"
+    if mode not in MODES:
+        return _error(f"\"mode\" is one of {', '.join(MODES)}.", "mode", 400)
+    loaded = create_game(get_db(), setup, mode)
+    return jsonify({
+        "id": loaded.id,
+        "seats": [{"name": name, "token": token} for name, token in zip(setup.players, loaded.tokens)],
+        "seed": setup.seed,
+        "version": 0,
+    }), 201
+
+
+def _view(loaded, seat):
+    view = loaded.game.view(seat)
+    view["id"] = loaded.id
+    view["table_id"] = loaded.table_id
+    view["table_url"] = f"/tables/{loaded.table_id}" if loaded.table_id else None
+    return view
+
+
+@bp.get("/api/games/<game_id>")
+def show(game_id: str):
+    loaded = load_game(get_db(), game_id)
+    return jsonify(_view(loaded, _seat(loaded, required=False)))
+
+
+@bp.post("/api/games/<game_id>/moves")
+def move(game_id: str):
+    db = get_db()
+    loaded = load_game(db, game_id)
+    seat = _seat(loaded, required=True)
+    data = _body()
+    if not isinstance(data, dict) or "move" not in data:
+        return _error('Post {"version": n, "move": <one of "legal">}.', "body", 400)
+    version = data.get("version")
+    if not isinstance(version, int) or isinstance(version, bool):
+        return _error("\"version\" is the version of the game you saw (a whole number).", "version", 400)
+    loaded = play(db, game_id, version, data["move"], seat=seat)
+    return jsonify(_view(loaded, seat))
+
+
+@bp.post("/api/games/<game_id>/undo")
+def take_back(game_id: str):
+    db = get_db()
+    loaded = load_game(db, game_id)
+    seat = _seat(loaded, required=True)
+    data = _body()
+    version = data.get("version") if isinstance(data, dict) else None
+    if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
+        return _error("\"version\" is the version of the game you saw (a whole number).", "version", 400)
+    loaded = undo(db, game_id, version, seat=seat)
+    return jsonify(_view(loaded, seat))

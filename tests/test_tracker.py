@@ -1,0 +1,429 @@
+"""The tracker's engine: one test per rule, and random legal games played to the end."""
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, settings, strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+
+from scorer.catalog import STACKS, catalog
+from scorer.contract import score_request
+from scorer.planet import POSITIONS_OF, STACK_AT
+from scorer.tracker import (
+    HIDDEN, MoveError, NotYourTurn, Setup, SetupError, check_undo, new_game, replay,
+)
+
+NAMES = ("Ann", "Ben", "Cy", "Di", "Ed")
+
+
+def setup(n=3, seed=1, hidden=False):
+    return Setup(NAMES[:n], seed, hidden)
+
+
+def play_random(game, rng, until=None):
+    """Play random legal moves until the game ends (or ``until(game)`` is true)."""
+    while not game.finished and not (until and until(game)):
+        game.apply(rng.choice(game.legal(game.to_act)))
+    return game
+
+
+def all_tiles(game):
+    on_planets = [c.tile for p in game.planets for c in p.cells if c is not None]
+    piles = [t for s in STACKS for t in game.piles[s]]
+    removed = [t for s in STACKS for t in game.removed[s]]
+    return on_planets + piles + removed + list(game.revealed) + list(game.discarded)
+
+
+# -- setup ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("n, removed", [(2, 8), (3, 8), (4, 4), (5, 0)])
+def test_setup_removes_unseen_tiles_by_player_count(n, removed):
+    game = new_game(setup(n))
+    for stack in STACKS:
+        assert len(game.removed[stack]) == removed
+        assert len(game.piles[stack]) == 20 - removed
+        assert all(catalog()[t].stack == stack for t in game.piles[stack] + game.removed[stack])
+    assert sorted(all_tiles(game)) == sorted(t.id for t in catalog())
+    # the public sees how many tiles are left, never which
+    view = game.view(None)
+    assert view["stacks"] == {s: 20 - removed for s in STACKS}
+    assert not any(t in json.dumps(view) for s in STACKS for t in game.piles[s])
+
+
+def test_the_seed_fixes_the_shuffle():
+    a, b, c = new_game(setup(seed=5)), new_game(setup(seed=5)), new_game(setup(seed=6))
+    assert a.piles == b.piles and a.removed == b.removed
+    assert a.piles != c.piles
+
+
+@pytest.mark.parametrize("data, where", [
+    ({"players": ["Ann"]}, "players"),
+    ({"players": ["A", "B", "C", "D", "E", "F"]}, "players"),
+    ({"players": ["Ann", "ann"]}, "players[1]"),
+    ({"players": ["Ann", " "]}, "players[1]"),
+    ({"players": ["Ann", 3]}, "players[1]"),
+    ({"players": ["Ann", "B" * 41]}, "players[1]"),
+    ({"players": ["Ann", "Ben"], "hidden_characters": "yes"}, "hidden_characters"),
+    ({"players": ["Ann", "Ben"], "seed": -1}, "seed"),
+    ({"players": ["Ann", "Ben"], "seed": "x"}, "seed"),
+    ("Ann, Ben", "body"),
+])
+def test_bad_setups_are_refused_with_a_reason(data, where):
+    with pytest.raises(SetupError) as exc:
+        Setup.parse(data)
+    assert exc.value.where == where and exc.value.error
+
+
+def test_setup_tidies_names_and_picks_a_seed():
+    s = Setup.parse({"players": ["  Ann  ", "Ben  Bo"]})
+    assert s.players == ("Ann", "Ben Bo") and isinstance(s.seed, int) and not s.hidden_characters
+
+
+# -- 3 to 5 players ------------------------------------------------------------------------------
+
+def test_youngest_starts_and_only_the_player_to_act_has_moves():
+    game = new_game(setup(4))
+    assert game.to_act == 0 and game.start == 0 and game.round == 1
+    assert [m["stack"] for m in game.legal(0)] == list(STACKS)
+    assert game.legal(1) == [] and game.legal(None) == []
+    with pytest.raises(NotYourTurn):
+        game.apply({"type": "choose", "seat": 2, "stack": "center"})
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_choosing_reveals_one_tile_per_player(n):
+    game = new_game(setup(n))
+    top = game.piles["uphill"][:n]
+    game.apply({"type": "choose", "seat": 0, "stack": "uphill"})
+    assert game.revealed == top and game.view(None)["revealed"] == top
+    assert game.phase == "take" and game.to_act == 0
+    assert {m["position"] for m in game.legal(0)} == set(POSITIONS_OF["uphill"])
+
+
+def test_start_player_takes_then_appoints_someone_who_has_not_taken():
+    game = new_game(setup(4))
+    game.apply({"type": "choose", "seat": 0, "stack": "center"})
+    tile = game.revealed[1]
+    game.apply({"type": "take", "seat": 0, "tile": tile, "position": 6})
+    assert game.planets[0].cells[6].tile == tile and tile not in game.revealed
+    assert game.phase == "appoint" and game.to_act == 0
+    assert [m["to"] for m in game.legal(0)] == [1, 2, 3]
+    with pytest.raises(MoveError, match="already taken"):
+        game.apply({"type": "appoint", "seat": 0, "to": 0})
+    game.apply({"type": "appoint", "seat": 0, "to": 2})
+    assert game.to_act == 2 and game.phase == "take"
+    game.apply({"type": "take", "seat": 2, "tile": game.revealed[0], "position": 5})
+    with pytest.raises(MoveError, match="Ann has already taken"):
+        game.apply({"type": "appoint", "seat": 2, "to": 0})
+
+
+def test_the_last_player_takes_the_last_tile_and_starts_the_next_round():
+    game = new_game(setup(3))
+    game.apply({"type": "choose", "seat": 0, "stack": "character"})
+    game.apply({"type": "take", "seat": 0, "tile": game.revealed[0], "position": 0})
+    game.apply({"type": "appoint", "seat": 0, "to": 2})
+    game.apply({"type": "take", "seat": 2, "tile": game.revealed[0], "position": 3})
+    # only Ben is left: he is appointed without a move and must take the last tile
+    assert game.to_act == 1 and game.phase == "take"
+    assert [m["tile"] for m in game.legal(1)] == [game.revealed[0]] * 4
+    game.apply({"type": "take", "seat": 1, "tile": game.revealed[0], "position": 15})
+    assert game.round == 2 and game.start == 1 and game.to_act == 1 and game.phase == "choose"
+    assert game.view(None)["start_player"] == 1
+
+
+def test_a_tile_goes_to_a_free_place_of_its_kind():
+    game = new_game(setup(3))
+    game.apply({"type": "choose", "seat": 0, "stack": "center"})
+    tile = game.revealed[0]
+    with pytest.raises(MoveError, match="cannot go at row 1, column 1"):
+        game.apply({"type": "take", "seat": 0, "tile": tile, "position": 0})
+    with pytest.raises(MoveError, match="position"):
+        game.apply({"type": "take", "seat": 0, "tile": tile, "position": 16})
+    with pytest.raises(MoveError, match="not one of the tiles"):
+        game.apply({"type": "take", "seat": 0, "tile": "C99", "position": 5})
+    game.apply({"type": "take", "seat": 0, "tile": tile, "position": 5})
+    game.apply({"type": "appoint", "seat": 0, "to": 1})
+    game.apply({"type": "take", "seat": 1, "tile": game.revealed[0], "position": 5})
+    game.apply({"type": "take", "seat": 2, "tile": game.revealed[0], "position": 10})
+    game.apply({"type": "choose", "seat": 2, "stack": "center"})
+    game.apply({"type": "take", "seat": 2, "tile": game.revealed[0], "position": 9})
+    game.apply({"type": "appoint", "seat": 2, "to": 1})
+    with pytest.raises(MoveError, match="already taken"):
+        game.apply({"type": "take", "seat": 1, "tile": game.revealed[0], "position": 5})
+
+
+@pytest.mark.parametrize("move, where", [
+    ("take", "move"), ({"type": "jump", "seat": 0}, "move.type"), ({"type": "choose"}, "move.seat"),
+    ({"type": "choose", "seat": 0, "stack": "moon"}, "move.stack"),
+    ({"type": "take", "seat": 0, "tile": "C01", "position": 5}, "move.type"),
+])
+def test_malformed_moves_are_refused_with_a_reason(move, where):
+    game = new_game(setup(3))
+    with pytest.raises(MoveError) as exc:
+        game.apply(move)
+    assert exc.value.where == where
+    assert game.moves == [] and game.phase == "choose"
+
+
+def test_each_stack_is_chosen_four_times_and_an_empty_stack_cannot_be_chosen():
+    game = new_game(setup(3))
+    rng = random.Random(3)
+    for _ in range(4):  # four center rounds empty the center stack
+        game.apply({"type": "choose", "seat": game.to_act, "stack": "center"})
+        play_random(game, rng, until=lambda g: g.phase == "choose")
+    assert game.piles["center"] == [] and game.chosen["center"] == 4
+    assert "center" not in [m["stack"] for m in game.legal(game.to_act)]
+    with pytest.raises(MoveError, match="center stack is empty"):
+        game.apply({"type": "choose", "seat": game.to_act, "stack": "center"})
+
+
+# -- 2 players -------------------------------------------------------------------------------
+
+def test_two_players_a_draws_three_alone_hides_one_b_takes_a_takes_one_is_discarded():
+    game = new_game(setup(2, seed=9))
+    drawn = game.piles["downhill"][:3]
+    game.apply({"type": "choose", "seat": 0, "stack": "downhill"})
+    assert game.phase == "hide" and game.to_act == 0
+    assert game.view(0)["revealed"] == drawn
+    assert game.view(1)["revealed"] == [HIDDEN] * 3 and game.view(None)["revealed"] == [HIDDEN] * 3
+    for t in drawn:
+        assert t not in json.dumps(game.view(1)) and t not in json.dumps(game.view(None))
+    game.apply({"type": "hide", "seat": 0, "tile": drawn[1]})
+    assert game.to_act == 1
+    b_view = game.view(1)
+    assert b_view["revealed"] == [drawn[0], HIDDEN, drawn[2]] and b_view["face_down"] == HIDDEN
+    assert drawn[1] not in json.dumps(b_view) and drawn[1] not in json.dumps(game.view(None))
+    assert game.view(0)["face_down"] == drawn[1]
+    assert {m["tile"] for m in b_view["legal"]} == {drawn[0], HIDDEN, drawn[2]}
+    with pytest.raises(MoveError):  # B cannot name the face-down tile he has not seen
+        game.apply({"type": "take", "seat": 1, "tile": drawn[1], "position": 2})
+    game.apply({"type": "take", "seat": 1, "tile": HIDDEN, "position": 2})
+    assert game.planets[1].cells[2].tile == drawn[1] and game.to_act == 0
+    assert {m["tile"] for m in game.legal(0)} == {drawn[0], drawn[2]}
+    game.apply({"type": "take", "seat": 0, "tile": drawn[2], "position": 4})
+    assert game.discarded == [drawn[0]]
+    # roles swap: B is player A of round 2
+    assert game.round == 2 and game.start == 1 and game.to_act == 1 and game.phase == "choose"
+
+
+def test_two_player_roles_alternate_every_round():
+    game = new_game(setup(2, seed=4))
+    rng = random.Random(4)
+    starts = []
+    while not game.finished:
+        starts.append(game.start)
+        play_random(game, rng, until=lambda g, r=game.round: g.round != r)
+    assert starts == [0, 1] * 8
+
+
+# -- baobabs -----------------------------------------------------------------------------------
+
+def test_a_third_baobab_turns_three_tiles_face_down_at_once_and_says_so():
+    for seed in range(200):
+        game = play_random(new_game(setup(3, seed=seed)), random.Random(seed))
+        flips = [e for e in game.events if e["kind"] == "flip"]
+        if flips:
+            break
+    else:
+        pytest.fail("no game had a flip")
+    flip = flips[0]
+    assert len(flip["positions"]) == 3
+    assert all(catalog()[t].has_baobab for t in flip["tiles"])
+    planet = game.planets[flip["seat"]]
+    assert all(planet.cells[p].face_down for p in flip["positions"])
+    text = game.event_view(flip, None)["text"]
+    assert "Third baobab" in text and "face down" in text
+    # the flip came right after the take that caused it
+    take = game.events[flip["n"] - 1]
+    assert take["kind"] == "take" and take["seat"] == flip["seat"] and take["tile"] in flip["tiles"]
+    cells = game.view(None)["planets"][flip["seat"]]["cells"]
+    assert all(cells[p // 4][p % 4] == "back" for p in flip["positions"])
+
+
+# -- hidden characters -----------------------------------------------------------------------
+
+def test_hidden_characters_are_known_to_their_owner_alone_until_the_end():
+    game = new_game(setup(3, seed=2, hidden=True))
+    game.apply({"type": "choose", "seat": 0, "stack": "character"})
+    drawn = list(game.revealed)
+    # the tiles go round face down: only the player about to take sees them
+    assert game.view(0)["revealed"] == drawn
+    assert game.view(1)["revealed"] == [HIDDEN] * 3 and game.view(None)["revealed"] == [HIDDEN] * 3
+    game.apply({"type": "take", "seat": 0, "tile": drawn[0], "position": 12})
+    assert game.view(0)["revealed"] == [HIDDEN] * 2  # appointing, not taking
+    game.apply({"type": "appoint", "seat": 0, "to": 1})
+    assert game.view(1)["revealed"] == drawn[1:]
+    mine = game.view(0)["planets"][0]["cells"]
+    assert mine[3][0] == drawn[0]
+    for viewer in (1, 2, None):
+        view = game.view(viewer)
+        assert view["planets"][0]["cells"][3][0] == HIDDEN
+        assert drawn[0] not in json.dumps(view)
+    play_random(game, random.Random(2))
+    assert game.view(1)["planets"][0]["cells"][3][0] == drawn[0]  # shown at the final scoring
+
+
+# -- the end ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_the_end_is_scored_from_the_planets(n):
+    game = play_random(new_game(setup(n, seed=n)), random.Random(n))
+    assert game.round == 16 and game.to_act is None and game.legal(0) == []
+    expected = score_request({"players": [{"name": NAMES[i], "planet": p.as_grid()}
+                                          for i, p in enumerate(game.planets)]})
+    assert game.result == expected
+    assert game.view(None)["result"] == expected
+    with pytest.raises(MoveError, match="over"):
+        game.apply({"type": "choose", "seat": 0, "stack": "center"})
+
+
+# -- undo and replay ---------------------------------------------------------------------------
+
+def test_undo_takes_back_a_take_but_not_a_reveal():
+    s = setup(3, seed=8)
+    log = [{"type": "choose", "seat": 0, "stack": "center"}]
+    game = replay(s, log)
+    with pytest.raises(MoveError, match="cannot be taken back"):
+        check_undo(game, 0)
+    tile = game.revealed[0]
+    log.append({"type": "take", "seat": 0, "tile": tile, "position": 5})
+    game = replay(s, log)
+    with pytest.raises(NotYourTurn):
+        check_undo(game, 1)
+    check_undo(game, 0)
+    game = replay(s, log + [{"type": "undo"}])
+    assert game.revealed[0] == tile and game.planets[0].tile_count == 0 and game.phase == "take"
+
+
+def test_replay_rebuilds_the_same_state():
+    game = play_random(new_game(setup(4, seed=12)), random.Random(12))
+    again = replay(game.setup, game.moves)
+    assert again.view(2) == game.view(2)
+    assert json.loads(json.dumps(game.moves)) == game.moves
+
+
+# -- random games ------------------------------------------------------------------------------
+
+class RandomGames(RuleBasedStateMachine):
+    """Random legal games for 2–5 players, with and without hidden characters, to the end."""
+
+    @initialize(n=st.integers(2, 5), hidden=st.booleans(), seed=st.integers(0, 2**31))
+    def start(self, n, hidden, seed):
+        self.game = new_game(Setup(NAMES[:n], seed, hidden))
+        self.log = []
+        self.starts = {1: 0}
+        self.last_taker = {}
+
+    def _play(self, move):
+        game = self.game
+        before_round = game.round
+        game.apply(move)
+        self.log.append(move)
+        takes = [e for e in game.events if e["kind"] == "take" and e["round"] == before_round]
+        if takes:
+            self.last_taker[before_round] = takes[-1]["seat"]
+        if game.round != before_round:
+            self.starts[game.round] = game.start
+
+    @precondition(lambda self: not self.game.finished)
+    @rule(pick=st.integers(0, 10**6))
+    def move(self, pick):
+        legal = self.game.legal(self.game.to_act)
+        assert legal
+        self._play(dict(legal[pick % len(legal)]))
+
+    @precondition(lambda self: not self.game.finished)
+    @rule(pick=st.integers(0, 10**6))
+    def a_round(self, pick):
+        rng = random.Random(pick)
+        r = self.game.round
+        while not self.game.finished and self.game.round == r:
+            self._play(dict(rng.choice(self.game.legal(self.game.to_act))))
+
+    @precondition(lambda self: self.game.can_undo())
+    @rule()
+    def undo(self):
+        self.log.append({"type": "undo"})
+        self.game = replay(self.game.setup, self.log)
+        # rebuild the round bookkeeping from the replayed events
+        self.starts = {1: 0}
+        self.last_taker = {}
+        for e in self.game.events:
+            if e["kind"] == "take":
+                self.last_taker[e["round"]] = e["seat"]
+            if e["kind"] == "round":
+                self.starts[e["round"]] = e["seat"]
+
+    @invariant()
+    def tiles_are_conserved(self):
+        tiles = all_tiles(self.game)
+        assert len(tiles) == 80 and len(set(tiles)) == 80
+
+    @invariant()
+    def only_the_player_to_act_has_moves(self):
+        g = self.game
+        for seat in range(g.n):
+            if seat != g.to_act:
+                assert g.legal(seat) == []
+
+    @invariant()
+    def no_view_leaks_hidden_information(self):
+        g = self.game
+        if g.finished:
+            return
+        secrets_of = {}  # seat -> ids that seat must not see
+        for owner, planet in enumerate(g.planets):
+            if g.setup.hidden_characters:
+                for p in POSITIONS_OF["character"]:
+                    cell = planet.cells[p]
+                    if cell is not None:
+                        for viewer in [None, *range(g.n)]:
+                            if viewer != owner:
+                                secrets_of.setdefault(viewer, set()).add(cell.tile)
+        if g.two_player and (g.phase == "hide" or g.face_down in g.revealed):
+            private = g.revealed if g.phase == "hide" else [g.face_down]
+            for viewer in (None, 1 - g.start):
+                secrets_of.setdefault(viewer, set()).update(private)
+        for viewer, secret in secrets_of.items():
+            text = json.dumps(g.view(viewer, recent=len(g.events)))
+            for tile in secret:
+                assert f'"{tile}"' not in text and f"{tile} " not in text, (viewer, tile)
+
+    @invariant()
+    def last_taker_starts_the_next_round_and_two_player_roles_alternate(self):
+        g = self.game
+        for r, start in self.starts.items():
+            if r == 1:
+                assert start == 0
+            elif g.two_player:
+                assert start == (r - 1) % 2
+            else:
+                assert start == self.last_taker[r - 1]
+
+    def teardown(self):
+        g = self.game
+        rng = random.Random(len(self.log))
+        while not g.finished:
+            self._play(dict(rng.choice(g.legal(g.to_act))))
+            self.last_taker_starts_the_next_round_and_two_player_roles_alternate()
+        self.tiles_are_conserved()
+        assert dict(g.chosen) == {s: 4 for s in STACKS}
+        assert all(g.piles[s] == [] for s in STACKS)
+        for planet in g.planets:
+            assert planet.complete
+            for p, cell in enumerate(planet.cells):
+                assert catalog()[cell.tile].stack == STACK_AT[p]
+            kinds = Counter(catalog()[c.tile].stack for c in planet.cells)
+            assert kinds == {s: 4 for s in STACKS}
+        assert len(g.discarded) == (16 if g.two_player else 0)
+        assert g.result is not None and len(g.result["players"]) == g.n
+        assert replay(g.setup, self.log).view(None) == g.view(None)
+
+
+RandomGames.TestCase.settings = settings(
+    max_examples=40, stateful_step_count=40, deadline=None,
+    suppress_health_check=[HealthCheck.too_slow])
+test_random_games = RandomGames.TestCase
