@@ -1,0 +1,200 @@
+"""The scoring form: 2–5 players, each entered by hand counts or tile by tile.
+
+WTForms checks the shape of what was typed (a number is a number, a name fits); the rules
+themselves (at most 2 face-up baobabs, face-down tiles in threes, …) are the core's: the form turns
+into a scoring request (``table_request``) and an ``InputError`` from the core is shown beside the
+field its ``where`` names (``field_for_where``).
+
+Steppers, "add a player" and "remove" are submit buttons, so the whole form works without
+JavaScript: ``apply_action`` rewrites the posted data before the form is built, keeping whatever
+else was typed.
+"""
+from __future__ import annotations
+
+import re
+
+from flask_wtf import FlaskForm
+from werkzeug.datastructures import MultiDict
+from wtforms import Form, StringField
+from wtforms.fields import FieldList, FormField, IntegerField
+from wtforms.validators import Length
+
+from .catalog import ITEMS
+from .contract import MAX_NAME, MAX_PLAYERS
+
+MIN_PLAYERS = 2
+FACE_DOWN_STEP = 3
+COUNT_FIELDS = ITEMS + ("face_down",)
+STEP = {"face_down": FACE_DOWN_STEP}
+MODES = (("counts", "Count items"), ("grid", "Tile by tile"))
+
+
+class CountField(IntegerField):
+    """A whole number; an empty box counts as 0. Anything else is kept as typed and explained."""
+
+    def process_formdata(self, valuelist):
+        if not valuelist:
+            return
+        raw = (valuelist[0] or "").strip()
+        if raw == "":
+            self.data = 0
+            return
+        if re.fullmatch(r"[+-]?[0-9]{1,6}", raw):
+            self.data = int(raw)
+            return
+        self.data = None
+        raise ValueError("Type a whole number, like 2 (or use − and +).")
+
+    def _value(self):
+        if self.raw_data:
+            return self.raw_data[0]
+        return "0" if self.data is None else str(self.data)
+
+
+class PlayerForm(Form):
+    name = StringField("Name", validators=[Length(max=MAX_NAME, message=f"A name fits in {MAX_NAME} characters.")])
+    mode = StringField("Enter this planet by", default="counts")  # one of MODES; else counts
+    # One of CHARACTERS or "" (the page draws each as a picker of radio cards; the core names
+    # anything else).
+    characters = FieldList(StringField("Character", default=""), min_entries=4, max_entries=4)
+    cells = FieldList(StringField("Tile"), min_entries=16, max_entries=16)
+
+
+for _item in COUNT_FIELDS:
+    setattr(PlayerForm, _item, CountField(_item, default=0))
+
+
+class ScoreForm(FlaskForm):
+    players = FieldList(FormField(PlayerForm), min_entries=MIN_PLAYERS, max_entries=MAX_PLAYERS)
+
+
+# ---------------------------------------------------------------------------------------------
+# posted data → clean data, and the stepper buttons
+
+_KEY = re.compile(r"players-([0-9]{1,3})-(.+)\Z", re.ASCII)
+_ACTION = re.compile(r"(inc|dec)-([0-9]{1,3})-([a-z_]+)\Z|remove-([0-9]{1,3})\Z|add-player\Z|update\Z", re.ASCII)
+
+
+def normalise(formdata) -> MultiDict:
+    """Posted data with the players numbered 0..n-1 (at most 5) and stray keys dropped."""
+    out = MultiDict()
+    players: dict[int, list[tuple[str, str]]] = {}
+    for key, value in formdata.items(multi=True):
+        if not isinstance(value, str):
+            continue
+        m = _KEY.match(key)
+        if m:
+            players.setdefault(int(m.group(1)), []).append((m.group(2), value[:200]))
+        elif not key.startswith("players"):
+            out.add(key, value[:200])
+    for new, old in enumerate(sorted(players)[:MAX_PLAYERS]):
+        for rest, value in players[old]:
+            out.add(f"players-{new}-{rest}", value)
+    return out
+
+
+def count_players(data: MultiDict) -> int:
+    seen = {int(m.group(1)) for k in data if (m := _KEY.match(k))}
+    return max(MIN_PLAYERS, len(seen))
+
+
+def find_action(formdata) -> tuple[str, tuple] | None:
+    """The button pressed: ("inc"/"dec", player, item), ("remove", player), ("add",)."""
+    for key in formdata:
+        m = _ACTION.match(key)
+        if not m:
+            continue
+        if m.group(1):
+            if m.group(3) in COUNT_FIELDS:
+                return m.group(1), (int(m.group(2)), m.group(3))
+        elif m.group(4) is not None:
+            return "remove", (int(m.group(4)),)
+        elif key == "update":
+            return "update", ()
+        else:
+            return "add", ()
+    return None
+
+
+def apply_action(data: MultiDict, action) -> MultiDict:
+    """Do what a stepper / add / remove button asks, on the posted data."""
+    kind, args = action
+    data = MultiDict(data)
+    n = count_players(data)
+    if kind in ("inc", "dec"):
+        i, item = args
+        if i < n:
+            key = f"players-{i}-{item}"
+            raw = (data.get(key) or "0").strip() or "0"
+            if re.fullmatch(r"[+-]?[0-9]{1,6}", raw):
+                step = STEP.get(item, 1) * (1 if kind == "inc" else -1)
+                data[key] = str(max(0, int(raw) + step))
+            data[f"players-{i}-mode"] = "counts"
+    elif kind == "add" and n < MAX_PLAYERS:
+        data[f"players-{n}-name"] = ""
+        if n < MIN_PLAYERS:  # an untouched form: make sure the ones before exist too
+            for j in range(n):
+                data.setdefault(f"players-{j}-name", "")
+    elif kind == "remove" and n > MIN_PLAYERS:
+        (i,) = args
+        kept = MultiDict()
+        for key, value in data.items(multi=True):
+            m = _KEY.match(key)
+            if not m:
+                kept.add(key, value)
+            elif int(m.group(1)) != i:
+                kept.add(key, value)
+        data = normalise(kept)
+    return data
+
+
+# ---------------------------------------------------------------------------------------------
+# form → scoring request, and the core's complaints → fields
+
+
+def player_request(entry: PlayerForm, index: int) -> dict:
+    name = (entry.form.name.data or "").strip() or f"Player {index + 1}"
+    if entry.form.mode.data == "grid":
+        cells = [(c.data or "").strip() or None for c in entry.form.cells]
+        cells = [c.upper() if c and c.lower() != "back" else (c.lower() if c else None) for c in cells]
+        return {"name": name, "planet": {"cells": [cells[r * 4:(r + 1) * 4] for r in range(4)]}}
+    counts: dict = {"characters": [c.data for c in entry.form.characters if c.data]}
+    for item in COUNT_FIELDS:
+        value = getattr(entry.form, item).data or 0
+        if value:
+            counts[item] = value
+    return {"name": name, "counts": counts}
+
+
+def table_request(form: ScoreForm) -> dict:
+    return {"players": [player_request(e, i) for i, e in enumerate(form.players)]}
+
+
+_WHERE = re.compile(r"players\[([0-9]+)\](?:\.(name|counts|planet)(?:\.([a-z_]+))?"
+                    r"(?:\[([0-9]+)\])?(?:\[([0-9]+)\])?)?")
+
+
+def field_for_where(form: ScoreForm, where: str):
+    """The form field an ``InputError.where`` points at (``players[1].counts.baobab``), or the
+    player's sub-form, or None for the table as a whole."""
+    m = _WHERE.match(where or "")
+    if not m:
+        return None
+    i = int(m.group(1))
+    if i >= len(form.players):
+        return None
+    player = form.players[i].form
+    part, key, a, b = m.group(2), m.group(3), m.group(4), m.group(5)
+    if part == "name":
+        return player.name
+    if part == "counts":
+        if key == "characters":
+            return player.characters[int(a)] if a is not None and int(a) < 4 else player.characters
+        if key in COUNT_FIELDS:
+            return getattr(player, key)
+        return player
+    if part == "planet":
+        if key == "cells" and a is not None and b is not None and int(a) < 4 and int(b) < 4:
+            return player.cells[int(a) * 4 + int(b)]
+        return player.cells
+    return player

@@ -1,0 +1,188 @@
+/* Small enhancements for the scoring pages; everything works without them (plain form posts).
+   - steppers change their number at once (the live score then follows via htmx)
+   - character pickers show the pick and move on to the next empty one
+   - grid cells show the chosen tile, and tiles used at the table are greyed out
+   - live-score errors are placed beside their fields
+   - results: tap a character to light up what it counted; copy the results text */
+(function () {
+  "use strict";
+  document.documentElement.classList.add("js");
+
+  function all(sel, root) { return Array.prototype.slice.call((root || document).querySelectorAll(sel)); }
+
+  // -- steppers ------------------------------------------------------------------------------
+  document.addEventListener("click", function (e) {
+    var b = e.target.closest && e.target.closest("button[data-step]");
+    if (!b) return;
+    var input = document.getElementById(b.getAttribute("data-for"));
+    if (!input) return;
+    e.preventDefault();
+    var v = parseInt(input.value, 10);
+    if (isNaN(v)) v = 0;
+    input.value = String(Math.max(0, v + parseInt(b.getAttribute("data-step"), 10)));
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+  });
+
+  // -- character pickers ---------------------------------------------------------------------
+  function showPick(radio) {
+    var details = radio.closest("details");
+    var label = radio.closest(".pick");
+    var summary = details.querySelector("summary");
+    var name = label.getAttribute("data-name") || "";
+    var box = summary.querySelector(".art-box");
+    summary.querySelector(".picker-chosen").textContent = name || "Choose…";
+    var pickers = all("details[data-picker]", details.parentNode);
+    var index = pickers.indexOf(details);
+    box.textContent = "";
+    var ini = document.createElement("span");
+    ini.className = "initials";
+    ini.textContent = label.getAttribute("data-initials") || String(index + 1);
+    box.appendChild(ini);
+    if (label.getAttribute("data-art")) {
+      var img = document.createElement("img");
+      img.alt = "";
+      img.src = label.getAttribute("data-art");
+      box.appendChild(img);
+    }
+    details.classList.toggle("chosen", !!name);
+    details.open = false;
+    if (!name) return;
+    for (var j = index + 1; j < pickers.length; j++) {
+      if (!pickers[j].classList.contains("chosen")) {
+        pickers[j].open = true;
+        pickers[j].querySelector("summary").focus({ preventScroll: true });
+        pickers[j].scrollIntoView({ block: "nearest" });
+        return;
+      }
+    }
+    summary.focus({ preventScroll: true });
+  }
+
+  document.addEventListener("toggle", function (e) {
+    var d = e.target;
+    if (d.matches && d.matches("details[data-picker]") && d.open) {
+      all("details[data-picker][open]").forEach(function (o) { if (o !== d) o.open = false; });
+    }
+  }, true);
+
+  // -- grid editor ---------------------------------------------------------------------------
+  function showCell(select) {
+    var cell = select.closest(".gcell");
+    var face = cell.querySelector(".gcell-face");
+    var img = face.querySelector("img");
+    var id = face.querySelector(".gcell-id");
+    var v = select.value;
+    if (v && v !== "back") {
+      if (!img) { img = document.createElement("img"); img.alt = ""; face.insertBefore(img, id); }
+      img.src = "/art/" + encodeURIComponent(v) + ".png";
+    } else if (img) {
+      img.remove();
+    }
+    id.textContent = v === "back" ? "face down" : (v || cell.getAttribute("data-stack-name"));
+    cell.classList.toggle("filled", !!v);
+    cell.classList.toggle("back", v === "back");
+    var opt = select.options[select.selectedIndex];
+    cell.title = opt && v ? opt.textContent : cell.getAttribute("data-stack-name");
+  }
+
+  function inGridMode(select) {
+    var player = select.closest(".player");
+    if (!player) return true;
+    var checked = player.querySelector(".mode input:checked");
+    return !checked || checked.value === "grid";
+  }
+
+  function refreshUsed() {
+    var selects = all(".gcell select");
+    var used = {};
+    selects.forEach(function (s) {
+      if (s.value && s.value !== "back" && inGridMode(s)) used[s.value] = true;
+    });
+    selects.forEach(function (s) {
+      all("option", s).forEach(function (o) {
+        if (!o.value || o.value === "back") return;
+        var off = !!used[o.value] && o.value !== s.value;
+        if (o.disabled !== off) {
+          o.disabled = off;
+          var base = o.textContent.replace(/ \(used\)$/, "");
+          o.textContent = off ? base + " (used)" : base;
+        }
+      });
+    });
+  }
+
+  document.addEventListener("change", function (e) {
+    var t = e.target;
+    if (!t.matches) return;
+    if (t.matches(".pick input[type=radio]")) showPick(t);
+    else if (t.matches(".gcell select")) { showCell(t); refreshUsed(); }
+    else if (t.matches(".mode input")) refreshUsed();
+  });
+
+  // -- live score errors, beside their fields --------------------------------------------------
+  document.addEventListener("htmx:afterSwap", function (e) {
+    var live = e.detail && e.detail.target;
+    if (!live || live.id !== "live-score") return;
+    all(".field-error").forEach(function (p) { p.hidden = true; p.textContent = ""; });
+    all("#score-form [aria-invalid=true]").forEach(function (x) { x.removeAttribute("aria-invalid"); });
+    all(".stepper-row.invalid, .gcell.invalid").forEach(function (r) { r.classList.remove("invalid"); });
+    all(".live-errors li", live).forEach(function (li) {
+      var slot = document.getElementById(li.getAttribute("data-slot") + "-error");
+      if (slot) { slot.textContent = li.textContent; slot.hidden = false; }
+      var field = document.getElementById(li.getAttribute("data-for"));
+      if (field) {
+        if (field.matches("input, select")) field.setAttribute("aria-invalid", "true");
+        var row = field.closest(".stepper-row, .gcell");
+        if (row) row.classList.add("invalid");
+      }
+    });
+  });
+
+  // -- results: what a character counted ------------------------------------------------------
+  document.addEventListener("click", function (e) {
+    var a = e.target.closest && e.target.closest("a.char-score[data-planet]");
+    if (!a) return;
+    var planet = document.getElementById(a.getAttribute("data-planet"));
+    if (!planet) return;
+    e.preventDefault();
+    var on = a.getAttribute("aria-current") !== "true";
+    all("a.char-score[data-planet='" + a.getAttribute("data-planet") + "']").forEach(function (x) {
+      x.setAttribute("aria-current", "false");
+      x.classList.remove("on");
+    });
+    var lit = on ? (a.getAttribute("data-positions") || "").split(" ") : [];
+    all(".pcell", planet).forEach(function (c) {
+      c.classList.toggle("lit", lit.indexOf(c.getAttribute("data-pos")) >= 0);
+    });
+    if (on) { a.setAttribute("aria-current", "true"); a.classList.add("on"); }
+  });
+
+  // -- copy results ---------------------------------------------------------------------------
+  function copied(button, ok) {
+    var status = button.parentNode.querySelector(".copy-done");
+    if (status) status.textContent = ok ? "Copied. Paste it in your group chat." : "Select the text above and copy it.";
+  }
+  document.addEventListener("click", function (e) {
+    var b = e.target.closest && e.target.closest("[data-copy]");
+    if (!b) return;
+    var box = document.getElementById(b.getAttribute("data-copy"));
+    if (!box) return;
+    var fallback = function () {
+      box.focus();
+      box.select();
+      var ok = false;
+      try { ok = document.execCommand("copy"); } catch (err) { ok = false; }
+      copied(b, ok);
+    };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(box.value).then(function () { copied(b, true); }, fallback);
+    } else {
+      fallback();
+    }
+  });
+
+  document.addEventListener("DOMContentLoaded", function () {
+    all("[data-copy]").forEach(function (b) { b.hidden = false; });
+    refreshUsed();
+  });
+})();
