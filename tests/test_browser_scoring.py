@@ -21,7 +21,7 @@ INTERACTIVE = ("a, button, select, summary, input:not([type=hidden]):not([type=r
 
 def pick_character(page, player: int, slot: int, name: str):
     picker = page.locator(f"#players-{player} details[data-picker]").nth(slot)
-    if not picker.evaluate("d => d.open"):
+    if picker.get_attribute("open") is None:
         picker.locator("summary").click()
     picker.locator("label.pick", has=page.get_by_text(name, exact=True)).click()
 
@@ -99,3 +99,118 @@ def test_rulebook_example_by_counts(live_server, page, shot):
     url = page.url
     page.goto(url)
     expect(page.locator("h1")).to_contain_text("Antoine wins")
+
+
+def legal_planet():
+    from scorer.catalog import catalog
+    from scorer.planet import POSITIONS_OF
+    cells = [None] * 16
+    for stack, positions in POSITIONS_OF.items():
+        tiles = [t.id for t in catalog().stack(stack) if not t.has_baobab][:4]
+        for p, t in zip(positions, tiles):
+            cells[p] = t
+    return cells
+
+
+def test_build_one_planet_tile_by_tile(live_server, page, shot):
+    from scorer.contract import score_request
+    cells = legal_planet()
+    cells[2] = "back"; cells[11] = "back"; cells[13] = "back"  # three baobab tiles turned over
+    expected = score_request({"players": [
+        {"name": "Ann", "planet": {"cells": [cells[r * 4:r * 4 + 4] for r in range(4)]}},
+        {"name": "Ben", "counts": {"characters": ["king"], "rose": 1}}]})
+    page.goto(live_server.url + "/score")
+    page.fill("#players-0-name", "Ann")
+    page.locator("#players-0 label.seg", has_text="Tile by tile").click()
+    expect(page.locator("#players-0 .grid-editor")).to_be_visible()
+    expect(page.locator("#players-0 .by-counts")).to_be_hidden()
+    shot(page, "empty-grid")
+    for p, tile in enumerate(cells):
+        page.locator(f"#players-0-cells-{p}").select_option(tile)
+    # the cell shows its tile, and a used tile is greyed out for the other player
+    expect(page.locator("#players-0 [data-cell='0'] .gcell-id")).to_have_text(cells[0])
+    page.fill("#players-1-name", "Ben")
+    pick_character(page, 1, 0, "King")
+    press(page, 1, "rose", 1)
+    page.locator("#players-1 label.seg", has_text="Tile by tile").click()
+    assert page.locator(f"#players-1-cells-5 option[value='{cells[5]}']").is_disabled()
+    page.locator("#players-1 label.seg", has_text="Count items").click()
+    ann = expected["players"][0]["total"]
+    expect(page.locator("#live-score li", has_text="Ann")).to_contain_text(str(ann))
+    assert_layout(page, "grid")
+    shot(page, "grid-filled")
+    page.get_by_role("button", name="See results").click()
+    page.wait_for_url(re.compile(r"/tables/"))
+    expect(page.locator("#player-0 .pcell")).to_have_count(16)
+    # tap a character: the cells it counted light up
+    first = expected["players"][0]["characters"][0]
+    page.locator("#player-0 a.char-score").first.click()
+    expect(page.locator("#player-0 .pcell.lit")).to_have_count(len(first["positions"]))
+    assert_layout(page, "results-grid")
+    shot(page, "results-grid")
+
+
+def test_trigger_and_fix_a_validation_error(live_server, page, shot):
+    page.goto(live_server.url + "/score")
+    page.fill("#players-0-name", "Bruno")
+    press(page, 0, "baobab", 3)
+    error = page.locator("#players-0-baobab-error")
+    expect(error).to_be_visible()
+    expect(error).to_contain_text("the third baobab turns all three face down")
+    expect(page.locator("#players-0-baobab")).to_have_attribute("aria-invalid", "true")
+    shot(page, "error")
+    press(page, 0, "baobab", 1, sign="dec")
+    expect(error).to_be_hidden()
+    expect(page.locator("#live-score li", has_text="Bruno")).to_be_visible()
+    # a final post with an error keeps what was typed and says why, beside the field
+    page.fill("#players-0-face_down", "4")
+    page.get_by_role("button", name="See results").click()
+    expect(page.locator("#players-0-face_down-error")).to_contain_text("three at a time")
+    expect(page.locator("#players-0-face_down")).to_have_value("4")
+    expect(page.locator("#players-0-name")).to_have_value("Bruno")
+    shot(page, "error-after-post")
+    press(page, 0, "face_down", 1, sign="dec")  # 4 - 3 = 1 ... still wrong
+    page.fill("#players-0-face_down", "3")
+    page.get_by_role("button", name="See results").click()
+    page.wait_for_url(re.compile(r"/tables/"))
+
+
+def test_whole_flow_without_javascript(live_server, phone, shot):
+    page = phone(java_script_enabled=False).new_page()
+    page.goto(live_server.url + "/")
+    page.get_by_role("link", name="Score a table of 2 players").click()
+    page.fill("#players-0-name", "Bruno")
+    page.fill("#players-1-name", "Antoine")
+    for i, data in ((0, BRUNO), (1, ANTOINE)):
+        for k, ch in enumerate(data["characters"]):
+            pick_character(page, i, k, ch)
+    # server-side steppers: each press is a plain form post that keeps everything typed
+    press(page, 0, "volcano", 6)
+    expect(page.locator("#players-0-volcano")).to_have_value("6")
+    expect(page.locator("#players-0-name")).to_have_value("Bruno")
+    press(page, 1, "face_down", 1)
+    expect(page.locator("#players-1-face_down")).to_have_value("3")
+    for i, data in ((0, BRUNO), (1, ANTOINE)):
+        for item, n in data["counts"].items():
+            if item not in ("volcano", "face_down"):
+                page.fill(f"#players-{i}-{item}", str(n))
+    page.fill("#players-1-volcano", "3")
+    page.get_by_role("button", name="Update", exact=True).click()
+    expect(page.locator("#live-score li", has_text="Bruno")).to_contain_text("39")
+    expect(page.locator("#live-score li.lead")).to_contain_text("41")
+    expect(page.locator("details[data-picker]").first).to_contain_text("Hunter")
+    assert_layout(page, "score-nojs")
+    shot(page, "score-nojs")
+    page.get_by_role("button", name="See results").click()
+    page.wait_for_url(re.compile(r"/tables/"))
+    expect(page.locator("h1")).to_contain_text("Antoine wins")
+    expect(page.locator("#copy-text")).to_have_value(re.compile("Antoine: 41"))
+    assert_layout(page, "results-nojs")
+    shot(page, "results-nojs")
+
+
+def test_error_page_layout(live_server, page, shot):
+    page.goto(live_server.url + "/tables/nope")
+    expect(page.locator("h1")).to_contain_text("nothing here")
+    assert_layout(page, "404")
+    shot(page, "404")

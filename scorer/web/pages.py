@@ -112,8 +112,10 @@ def grid_editor(prefix: str, cells, used=(), doubtful=(), errors=None, label: st
     return {"prefix": prefix, "label": label, "cells": out}
 
 
-def planet_view(grid: dict | None, highlight=(), volcanoes=()) -> list[dict] | None:
-    """A planet grid JSON (result ``planet``) as 16 cells for ``partials/planet_view.html``."""
+def planet_view(grid: dict | None, highlight=(), volcanoes=(), self_position=None) -> list[dict] | None:
+    """A planet grid JSON (result ``planet``) as 16 cells for ``partials/planet_view.html``;
+    ``highlight``: positions lit (what a character counted), ``self_position``: that character's
+    own tile (outlined)."""
     if not grid or not isinstance(grid.get("cells"), list):
         return None
     flat = [v for row in grid["cells"] for v in row]
@@ -122,7 +124,8 @@ def planet_view(grid: dict | None, highlight=(), volcanoes=()) -> list[dict] | N
     for p, value in enumerate(flat):
         shown = value if isinstance(value, str) and (value == BACK or value in catalog()) else None
         cells.append({"position": p, "value": value, "art": art_url(shown), "text": tile_label(shown),
-                      "stack": STACK_AT[p], "lit": p in highlight, "volcano": p in set(volcanoes or ())})
+                      "stack": STACK_AT[p], "lit": p in highlight, "self": p == self_position,
+                      "volcano": p in set(volcanoes or ())})
     return cells
 
 
@@ -259,14 +262,14 @@ def table(table_id: str):
     try:
         pi, ci = (int(x) for x in show.split(".", 1))
         character = result["players"][pi]["characters"][ci]
-        lit = {pi: (ci, set(character.get("positions") or ()))}
+        lit = {pi: (ci, set(character.get("positions") or ()), character.get("position"))}
     except (ValueError, IndexError, KeyError, TypeError):
         lit = {}
     planets = []
     for pi, player in enumerate(result["players"]):
         chosen = lit.get(pi)
         planets.append(planet_view(player.get("planet"), chosen[1] if chosen else (),
-                                   player.get("volcano_positions")))
+                                   player.get("volcano_positions"), chosen[2] if chosen else None))
     return render_template("results.html", table_id=table_id, result=result, planets=planets,
                            lit={k: v[0] for k, v in lit.items()}, copy_text=copy_text(result),
                            link=url_for("pages.table", table_id=table_id, _external=True))
@@ -304,6 +307,18 @@ def request_to_formdata(req: dict) -> MultiDict:
             for item in COUNT_FIELDS:
                 data[f"players-{i}-{item}"] = str(counts.get(item, 0))
     return data
+
+
+SOFT_BREAKS = (("Businessman", "Business\u00adman"), ("Lamplighter", "Lamp\u00adlighter"),
+               ("Geographer", "Geo\u00adgrapher"), ("Astronomer", "Astro\u00adnomer"))
+
+
+@bp.app_template_filter("soft_breaks")
+def soft_breaks(name: str) -> str:
+    """Long character names with soft hyphens, so a narrow picker breaks them where a reader would."""
+    for word, soft in SOFT_BREAKS:
+        name = name.replace(word, soft)
+    return name
 
 
 @bp.app_template_filter("without_name")

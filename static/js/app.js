@@ -72,7 +72,7 @@
     var img = face.querySelector("img");
     var id = face.querySelector(".gcell-id");
     var v = select.value;
-    if (v && v !== "back") {
+    if (v) {
       if (!img) { img = document.createElement("img"); img.alt = ""; face.insertBefore(img, id); }
       img.src = "/art/" + encodeURIComponent(v) + ".png";
     } else if (img) {
@@ -151,8 +151,10 @@
       x.classList.remove("on");
     });
     var lit = on ? (a.getAttribute("data-positions") || "").split(" ") : [];
+    var self = on ? a.getAttribute("data-self") : null;
     all(".pcell", planet).forEach(function (c) {
       c.classList.toggle("lit", lit.indexOf(c.getAttribute("data-pos")) >= 0);
+      c.classList.toggle("self", c.getAttribute("data-pos") === self);
     });
     if (on) { a.setAttribute("aria-current", "true"); a.classList.add("on"); }
   });
