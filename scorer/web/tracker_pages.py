@@ -1,4 +1,465 @@
-"""Placeholder blueprint; its feature fills it in."""
-from flask import Blueprint
+"""The tracker's pages: a new game, one phone passed round the table, or each player on their own.
+
+A thin layer over the same core and store as the JSON API (``scorer.tracker``,
+``scorer.tracker_store``); every page renders from ``Game.view(seat)``, so a page can never show
+more than that seat's JSON would.
+
+- ``/games/new``: names in seat order (youngest first), hidden characters, one phone or own phones.
+- ``/games/<id>``: the host's page (the browser that made the game keeps its host key in the
+  session). One phone: the turn of whoever is to act, behind a "pass the phone" screen when there
+  is private information. Own phones: a QR code and a link per seat, and the table as everyone sees it.
+- ``/play/<id>/<token>``: a seat's own phone. ``…/live?v=N`` answers 204 while nothing changed, or
+  the board again, for htmx to poll every 2 s.
+"""
+from __future__ import annotations
+
+import json
+from urllib.parse import urlsplit, urlunsplit
+
+import segno
+from flask import (
+    Blueprint, Response, abort, flash, get_flashed_messages, redirect, render_template, request,
+    session, url_for,
+)
+from flask_wtf import FlaskForm
+from markupsafe import Markup
+from wtforms import BooleanField, RadioField, StringField
+from wtforms.validators import Length, Optional
+
+from ..catalog import CHARACTER_NAMES, STACK_NAMES, STACKS, catalog
+from ..planet import POSITIONS_OF, STACK_AT, position_words
+from ..tracker import HIDDEN, MAX_NAME, MAX_PLAYERS, MIN_PLAYERS, MoveError, Setup
+from ..tracker_store import (
+    NotFound, Stale, create_game, ensure_result_saved, load_game, play, undo,
+)
+from . import get_db
 
 bp = Blueprint("tracker_pages", __name__)
+
+SESSION_HOSTS = "tracker_hosts"   # game id -> host token, for games this browser made
+SESSION_LOOK = "tracker_look"     # game id -> the seat the one phone was handed to
+
+STACK_SHORT = {"center": "Centers", "uphill": "Uphill edges", "downhill": "Downhill edges",
+               "character": "Characters"}
+
+
+# ---------------------------------------------------------------------------------------------
+# forms
+
+
+class NewGameForm(FlaskForm):
+    p0 = StringField("Youngest player (starts)", validators=[Optional(), Length(max=MAX_NAME)])
+    p1 = StringField("Player 2", validators=[Optional(), Length(max=MAX_NAME)])
+    p2 = StringField("Player 3", validators=[Optional(), Length(max=MAX_NAME)])
+    p3 = StringField("Player 4", validators=[Optional(), Length(max=MAX_NAME)])
+    p4 = StringField("Player 5", validators=[Optional(), Length(max=MAX_NAME)])
+    hidden = BooleanField("Hidden characters")
+    mode = RadioField("Phones", choices=[("one", "One phone, passed round"), ("own", "Everyone on their own phone")],
+                      default="one")
+
+    def names(self):
+        return [f.data.strip() for f in (self.p0, self.p1, self.p2, self.p3, self.p4) if (f.data or "").strip()]
+
+
+class MoveForm(FlaskForm):
+    """Only the CSRF check; the move's fields are read by hand so that nothing can be a 500."""
+
+    class Meta:
+        csrf = True
+
+
+# ---------------------------------------------------------------------------------------------
+# helpers
+
+
+def _hosts() -> dict:
+    return session.get(SESSION_HOSTS, {})
+
+
+def _remember_host(loaded) -> None:
+    hosts = dict(_hosts())
+    hosts[loaded.id] = loaded.host_token
+    if len(hosts) > 20:  # keep the cookie small
+        hosts = dict(list(hosts.items())[-20:])
+    session[SESSION_HOSTS] = hosts
+
+
+def _is_host(loaded) -> bool:
+    return loaded.is_host(_hosts().get(loaded.id))
+
+
+def _load(game_id: str):
+    try:
+        return load_game(get_db(), game_id)
+    except NotFound:
+        abort(404)
+
+
+def _seat_or_404(loaded, token: str) -> int:
+    seat = loaded.seat_of(token)
+    if seat is None:
+        abort(404)
+    return seat
+
+
+def tile_info(value) -> dict:
+    """A tile as the pages draw it: art, words, and what kind it is."""
+    if value is None:
+        return {"value": None, "kind": "empty", "text": "", "label": "", "art": None}
+    if value == HIDDEN:
+        return {"value": HIDDEN, "kind": "hidden", "text": "Hidden tile", "label": "?", "art": None}
+    if value == "back":
+        return {"value": "back", "kind": "back", "text": "Face down (baobab)", "label": "face down",
+                "art": url_for("art.tile_art", name="back")}
+    tile = catalog()[value]
+    return {"value": value, "kind": tile.stack, "text": tile.describe(), "label": value,
+            "art": url_for("art.tile_art", name=value),
+            "character": CHARACTER_NAMES.get(tile.character) if tile.character else None}
+
+
+def planet_cells(cells) -> list[dict]:
+    out = []
+    for p in range(16):
+        info = tile_info(cells[p // 4][p % 4])
+        info.update(position=p, stack=STACK_AT[p], where=position_words(p))
+        out.append(info)
+    return out
+
+
+def phone_url(url: str) -> str:
+    """An absolute link that other phones can open: ``localhost`` becomes this machine's address."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if host in ("localhost", "127.0.0.1", "::1"):
+        from ..__main__ import lan_addresses
+        addrs = lan_addresses()
+        if addrs:
+            netloc = addrs[0] + (f":{parts.port}" if parts.port else "")
+            return urlunsplit(parts._replace(netloc=netloc))
+    return url
+
+
+def qr_svg(url: str) -> Markup:
+    return Markup(segno.make(url, error="m").svg_inline(scale=5, dark="#0d1530", light="#ffffff",
+                                                       title="QR code of the link below"))
+
+
+def board_context(loaded, seat, *, mode: str, live_url: str | None, move_url: str | None,
+                  undo_url: str | None, rematch_url: str | None = None) -> dict:
+    """What ``tracker/_board.html`` needs, all of it from ``Game.view(seat)``."""
+    game = loaded.game
+    view = game.view(seat, recent=8)
+    planets = []
+    order = list(range(len(view["planets"])))
+    if seat is not None:
+        order = [seat] + [s for s in order if s != seat]
+    for s in order:
+        p = view["planets"][s]
+        planets.append({"seat": s, "name": p["name"], "cells": planet_cells(p["cells"]), "tiles": p["tiles"],
+                        "mine": s == seat, "to_act": s == view["to_act"], "start": s == view["start_player"]})
+    legal = view["legal"]
+    take_tiles, positions = [], []
+    if legal and legal[0]["type"] == "take":
+        for m in legal:
+            if m["tile"] not in take_tiles:
+                take_tiles.append(m["tile"])
+            if m["position"] not in positions:
+                positions.append(m["position"])
+    flips = [e for e in view["events"] if e["kind"] == "flip" and e["round"] >= view["round"] - 1]
+    recent_flip = None
+    if view["events"]:
+        last_moves = [e for e in view["events"] if e["kind"] in ("take", "flip")]
+        if last_moves and last_moves[-1]["kind"] == "flip":
+            recent_flip = last_moves[-1]
+    last_move = game.moves[-1] if game.moves else None
+    can_undo = view["can_undo"] and undo_url and (seat is None or (last_move and last_move["seat"] == seat))
+    return {
+        "game_id": loaded.id, "view": view, "seat": seat, "mode": mode,
+        "you": view["players"][seat] if seat is not None else None,
+        "rematch_url": rematch_url,
+        "planets": planets, "legal": legal, "take_tiles": [tile_info(t) for t in take_tiles],
+        "positions": positions, "flips": flips, "recent_flip": recent_flip,
+        "revealed": [tile_info(t) for t in view["revealed"]],
+        "face_down": view["face_down"],
+        "discarded": [tile_info(t) for t in view["discarded"][-2:]],
+        "stacks": [{"id": s, "name": STACK_SHORT[s], "left": view["stacks"][s], "chosen": view["chosen"][s]}
+                   for s in STACKS],
+        "stack_names": STACK_NAMES, "live_url": live_url, "move_url": move_url,
+        "undo_url": undo_url if can_undo else None,
+        "table_url": f"/tables/{loaded.table_id}" if loaded.table_id else None,
+        "messages": get_flashed_messages(with_categories=True),
+        "form": MoveForm(),
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# new game
+
+
+@bp.route("/games/new", methods=["GET", "POST"])
+def new_game():
+    form = NewGameForm()
+    error = None
+    if request.method == "GET":
+        rematch = request.args.get("players")
+        if rematch:
+            for field, name in zip((form.p0, form.p1, form.p2, form.p3, form.p4), rematch.split(",")[:MAX_PLAYERS]):
+                field.data = name
+    if form.validate_on_submit():
+        names = form.names()
+        try:
+            setup = Setup.parse({"players": names, "hidden_characters": bool(form.hidden.data)})
+        except MoveError as exc:
+            error = exc.error
+            if len(names) < MIN_PLAYERS:
+                error = f"Write at least {MIN_PLAYERS} names: the game is for {MIN_PLAYERS} to {MAX_PLAYERS} players."
+        else:
+            loaded = create_game(get_db(), setup, form.mode.data or "one")
+            _remember_host(loaded)
+            return redirect(url_for(".host", game_id=loaded.id))
+    elif request.method == "POST":
+        error = "Please check the form: " + "; ".join(
+            f"{getattr(form, k).label.text}: {' '.join(v)}" for k, v in form.errors.items())
+    return render_template("tracker/new.html", form=form, error=error), (400 if error else 200)
+
+
+# ---------------------------------------------------------------------------------------------
+# the host's page: one phone, or the invitations and the table
+
+
+@bp.get("/games/<game_id>")
+def host(game_id: str):
+    loaded = _load(game_id)
+    is_host = _is_host(loaded)
+    if loaded.game.finished:
+        ensure_result_saved(get_db(), loaded)
+    if loaded.mode == "one" and is_host:
+        return _one_phone(loaded)
+    ctx = board_context(loaded, None, mode="table",
+                        live_url=url_for(".table_live", game_id=loaded.id), move_url=None, undo_url=None,
+                        rematch_url=url_for(".host_rematch", game_id=loaded.id) if is_host else None)
+    seats = []
+    if is_host and loaded.mode == "own":
+        for s, (name, token) in enumerate(zip(loaded.setup.players, loaded.tokens)):
+            link = phone_url(url_for(".seat", game_id=loaded.id, token=token, _external=True))
+            seats.append({"seat": s, "name": name, "link": link, "qr": qr_svg(link)})
+    return render_template("tracker/table.html", seats=seats, is_host=is_host, **ctx)
+
+
+@bp.get("/games/<game_id>/live")
+def table_live(game_id: str):
+    loaded = _load(game_id)
+    if request.args.get("v") == str(loaded.version):
+        return Response(status=204)
+    ctx = board_context(loaded, None, mode="table", live_url=url_for(".table_live", game_id=loaded.id),
+                        move_url=None, undo_url=None)
+    return render_template("tracker/_board.html", **ctx)
+
+
+def _private(loaded) -> bool:
+    return loaded.game.two_player or loaded.setup.hidden_characters
+
+
+def _one_phone(loaded):
+    game = loaded.game
+    to_act = game.to_act
+    look = session.get(SESSION_LOOK, {}).get(loaded.id)
+    gate = None
+    seat = to_act
+    if to_act is not None and _private(loaded) and look != [to_act, loaded.version]:
+        gate = {"seat": to_act, "name": game.name(to_act)}
+        seat = None
+    ctx = board_context(loaded, seat, mode="one", live_url=None,
+                        move_url=url_for(".host_move", game_id=loaded.id) if seat is not None else None,
+                        undo_url=url_for(".host_undo", game_id=loaded.id),
+                        rematch_url=url_for(".host_rematch", game_id=loaded.id))
+    if gate:
+        ctx["legal"] = []
+        ctx["undo_url"] = None
+    return render_template("tracker/one.html", gate=gate, **ctx)
+
+
+@bp.post("/games/<game_id>/look")
+def host_look(game_id: str):
+    loaded = _load(game_id)
+    if not _is_host(loaded) or not MoveForm().validate_on_submit():
+        abort(403)
+    to_act = loaded.game.to_act
+    try:
+        seat = int(request.form.get("seat", ""))
+    except ValueError:
+        seat = None
+    if to_act is not None and seat == to_act:
+        looks = dict(session.get(SESSION_LOOK, {}))
+        looks[loaded.id] = [to_act, loaded.version]
+        session[SESSION_LOOK] = looks
+    else:
+        flash("The turn has moved on; here is the game now.", "warn")
+    return redirect(url_for(".host", game_id=loaded.id))
+
+
+def _move_from_form(seat):
+    form = request.form
+    move = {"type": form.get("type", ""), "seat": seat}
+    for key in ("stack", "tile"):
+        if key in form:
+            move[key] = form[key]
+    for key in ("position", "to"):
+        if key in form:
+            try:
+                move[key] = int(form[key])
+            except ValueError:
+                move[key] = form[key]
+    try:
+        version = int(form.get("version", ""))
+    except ValueError:
+        version = -1
+    return version, move
+
+
+def _do(loaded, seat, back: str, *, acting_for_host: bool):
+    if not MoveForm().validate_on_submit():
+        flash("This page had expired. Here is the game now; try again.", "warn")
+        return redirect(back)
+    version, move = _move_from_form(seat)
+    if move["type"] == "take" and not move.get("tile"):
+        flash("First tap the tile you take, then the place on your planet.", "warn")
+        return redirect(back)
+    try:
+        after = play(get_db(), loaded.id, version, move, seat=None if acting_for_host else seat)
+    except Stale:
+        flash("Someone moved first — nothing was changed. Here is the game now.", "stale")
+        return redirect(back)
+    except MoveError as exc:
+        flash(exc.error, "warn")
+        return redirect(back)
+    if acting_for_host and after.game.to_act == seat:
+        # the same player goes on (appoints after taking): keep the phone open for them
+        looks = dict(session.get(SESSION_LOOK, {}))
+        looks[loaded.id] = [seat, after.version]
+        session[SESSION_LOOK] = looks
+    return redirect(back)
+
+
+@bp.post("/games/<game_id>/move")
+def host_move(game_id: str):
+    loaded = _load(game_id)
+    if not _is_host(loaded):
+        abort(403)
+    back = url_for(".host", game_id=loaded.id)
+    seat = loaded.game.to_act
+    if seat is None:
+        flash("The game is over.", "warn")
+        return redirect(back)
+    if _private(loaded) and session.get(SESSION_LOOK, {}).get(loaded.id) != [seat, loaded.version]:
+        flash("Someone moved first — nothing was changed. Here is the game now.", "stale")
+        return redirect(back)
+    return _do(loaded, seat, back, acting_for_host=True)
+
+
+@bp.post("/games/<game_id>/undo")
+def host_undo(game_id: str):
+    loaded = _load(game_id)
+    if not _is_host(loaded):
+        abort(403)
+    return _undo(loaded, None, url_for(".host", game_id=loaded.id))
+
+
+def _undo(loaded, seat, back):
+    if not MoveForm().validate_on_submit():
+        flash("This page had expired. Here is the game now; try again.", "warn")
+        return redirect(back)
+    try:
+        version = int(request.form.get("version", ""))
+    except ValueError:
+        version = -1
+    try:
+        after = undo(get_db(), loaded.id, version, seat=seat)
+    except Stale:
+        flash("Someone moved first — nothing was changed. Here is the game now.", "stale")
+        return redirect(back)
+    except MoveError as exc:
+        flash(exc.error, "warn")
+        return redirect(back)
+    if seat is None and after.game.to_act is not None:
+        looks = dict(session.get(SESSION_LOOK, {}))
+        looks[loaded.id] = [after.game.to_act, after.version]
+        session[SESSION_LOOK] = looks
+    flash("Taken back.", "ok")
+    return redirect(back)
+
+
+@bp.post("/games/<game_id>/rematch")
+def host_rematch(game_id: str):
+    loaded = _load(game_id)
+    if not (_is_host(loaded) and MoveForm().validate_on_submit()):
+        abort(403)
+    return _rematch(loaded)
+
+
+def _rematch(loaded):
+    setup = Setup.parse({"players": list(loaded.setup.players),
+                         "hidden_characters": loaded.setup.hidden_characters})
+    new = create_game(get_db(), setup, loaded.mode, rematch_of=loaded.id)
+    _remember_host(new)
+    return redirect(url_for(".host", game_id=new.id))
+
+
+# ---------------------------------------------------------------------------------------------
+# a seat's own phone
+
+
+@bp.get("/play/<game_id>/<token>")
+def seat(game_id: str, token: str):
+    loaded = _load(game_id)
+    s = _seat_or_404(loaded, token)
+    if loaded.game.finished:
+        ensure_result_saved(get_db(), loaded)
+    ctx = _seat_context(loaded, s, token)
+    return render_template("tracker/seat.html", **ctx)
+
+
+def _seat_context(loaded, s, token):
+    return board_context(loaded, s, mode="own",
+                         live_url=url_for(".seat_live", game_id=loaded.id, token=token),
+                         move_url=url_for(".seat_move", game_id=loaded.id, token=token),
+                         undo_url=url_for(".seat_undo", game_id=loaded.id, token=token),
+                         rematch_url=url_for(".seat_rematch", game_id=loaded.id, token=token))
+
+
+@bp.get("/play/<game_id>/<token>/live")
+def seat_live(game_id: str, token: str):
+    loaded = _load(game_id)
+    s = _seat_or_404(loaded, token)
+    if request.args.get("v") == str(loaded.version):
+        return Response(status=204)
+    if loaded.game.finished:
+        ensure_result_saved(get_db(), loaded)
+    return render_template("tracker/_board.html", **_seat_context(loaded, s, token))
+
+
+@bp.post("/play/<game_id>/<token>/move")
+def seat_move(game_id: str, token: str):
+    loaded = _load(game_id)
+    s = _seat_or_404(loaded, token)
+    return _do(loaded, s, url_for(".seat", game_id=loaded.id, token=token), acting_for_host=False)
+
+
+@bp.post("/play/<game_id>/<token>/undo")
+def seat_undo(game_id: str, token: str):
+    loaded = _load(game_id)
+    s = _seat_or_404(loaded, token)
+    return _undo(loaded, s, url_for(".seat", game_id=loaded.id, token=token))
+
+
+@bp.post("/play/<game_id>/<token>/rematch")
+def seat_rematch(game_id: str, token: str):
+    loaded = _load(game_id)
+    _seat_or_404(loaded, token)
+    if not MoveForm().validate_on_submit():
+        abort(400)
+    return _rematch(loaded)
+
+
+def json_dumps(value) -> str:
+    return json.dumps(value, separators=(",", ":"))

@@ -1,0 +1,177 @@
+"""The tracker's pages through the test client (CSRF on): every phase renders, nothing leaks,
+stale forms say "someone moved first", bad input is never a 500."""
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from scorer.tracker_store import load_game
+
+CSRF = re.compile(r'name="csrf_token" (?:type="hidden" )?value="([^"]+)"')
+
+
+def csrf(html: str) -> str:
+    m = CSRF.search(html) or re.search(r'id="csrf_token" name="csrf_token" type="hidden" value="([^"]+)"', html)
+    assert m, "the page has a CSRF token"
+    return m.group(1)
+
+
+def start(client, names, mode="one", hidden=False):
+    page = client.get("/games/new")
+    assert page.status_code == 200
+    data = {"csrf_token": csrf(page.text), "mode": mode}
+    for i, n in enumerate(names):
+        data[f"p{i}"] = n
+    if hidden:
+        data["hidden"] = "y"
+    r = client.post("/games/new", data=data)
+    assert r.status_code == 302, r.text
+    return r.location.rsplit("/", 1)[-1]
+
+
+def form_for(move, version, token):
+    data = {"csrf_token": token, "version": str(version), "type": move["type"]}
+    for key in ("stack", "tile", "position", "to"):
+        if key in move:
+            data[key] = str(move[key])
+    return data
+
+
+def game_of(app, gid):
+    with app.app_context():
+        return load_game(app.extensions["db"], gid)
+
+
+def test_new_game_form_refuses_bad_input_with_a_message(client):
+    page = client.get("/games/new")
+    token = csrf(page.text)
+    for data in ({"p0": "Ann"}, {"p0": "Ann", "p1": "ann"}, {"p0": "A" * 41, "p1": "B"}, {"mode": "x", "p0": "A", "p1": "B"}):
+        r = client.post("/games/new", data={"csrf_token": token, **data})
+        assert r.status_code == 400 and 'id="form-error"' in r.text
+    assert client.post("/games/new", data={"p0": "Ann", "p1": "Ben"}).status_code == 400  # no CSRF token
+
+
+def test_one_phone_three_players_whole_game_through_the_pages(client, app):
+    gid = start(client, ["Ann", "Ben", "Cy"])
+    rng = random.Random(3)
+    page = client.get(f"/games/{gid}")
+    assert "Your turn, Ann" in page.text and "choose a stack" in page.text and "gate" not in page.text
+    while True:
+        loaded = game_of(app, gid)
+        if loaded.game.finished:
+            break
+        page = client.get(f"/games/{gid}")
+        assert page.status_code == 200
+        assert f"Round {loaded.game.round} of 16" in page.text
+        move = rng.choice(loaded.game.legal(loaded.game.to_act))
+        r = client.post(f"/games/{gid}/move", data=form_for(move, loaded.version, csrf(page.text)))
+        assert r.status_code == 302
+        assert game_of(app, gid).version == loaded.version + 1
+    page = client.get(f"/games/{gid}")
+    assert "Game over" in page.text and f'href="/tables/{loaded.table_id}"' in page.text
+    assert "Rematch" in page.text
+    r = client.post(f"/games/{gid}/rematch", data={"csrf_token": csrf(page.text)})
+    assert r.status_code == 302 and r.location != f"/games/{gid}"
+    again = client.get(r.location)
+    assert "Round 1 of 16" in again.text and "Ann" in again.text
+
+
+def test_one_phone_private_game_passes_the_phone_before_showing_private_things(client, app):
+    gid = start(client, ["Ann", "Ben"], hidden=True)
+    page = client.get(f"/games/{gid}")
+    assert "Pass the phone to Ann" in page.text and 'action="/games/%s/move"' % gid not in page.text
+    r = client.post(f"/games/{gid}/look", data={"csrf_token": csrf(page.text), "seat": "0"})
+    assert r.status_code == 302
+    page = client.get(f"/games/{gid}")
+    assert "Pass the phone" not in page.text and "Choose a stack" in page.text
+    loaded = game_of(app, gid)
+    client.post(f"/games/{gid}/move", data=form_for({"type": "choose", "stack": "character"}, 0, csrf(page.text)))
+    page = client.get(f"/games/{gid}")  # still Ann: she hides one of the three she drew
+    drawn = game_of(app, gid).game.revealed
+    assert "Put one tile face down" in page.text and all(t in page.text for t in drawn)
+    client.post(f"/games/{gid}/move", data=form_for({"type": "hide", "tile": drawn[0]}, 1, csrf(page.text)))
+    page = client.get(f"/games/{gid}")
+    assert "Pass the phone to Ben" in page.text
+    assert drawn[0] not in page.text  # the face-down tile: not on the pass screen
+    # a move posted without Ben having taken the phone is refused, nothing changes
+    r = client.post(f"/games/{gid}/move", data=form_for({"type": "take", "tile": "hidden", "position": 0}, 2, csrf(page.text)))
+    assert game_of(app, gid).version == 2
+    client.post(f"/games/{gid}/look", data={"csrf_token": csrf(page.text), "seat": "1"})
+    page = client.get(f"/games/{gid}")
+    assert "Take a tile" in page.text and drawn[0] not in page.text and "The face-down tile (blind)" in page.text
+
+
+def test_own_phones_links_qr_codes_polling_and_someone_moved_first(client, app):
+    gid = start(client, ["Ann", "Ben", "Cy"], mode="own")
+    host = client.get(f"/games/{gid}")
+    assert host.text.count("<svg") >= 3 and "scan your code" in host.text
+    links = re.findall(r'href="https?://[^"/]+(/play/[^"]+)"', host.text)
+    assert len(links) == 3
+    ann, ben = client.get(links[0]), client.get(links[1])
+    assert "Your turn, Ann" in ann.text and "Choose a stack" in ann.text
+    assert "Ann’s turn" in ben.text and "Choose a stack" not in ben.text
+    assert 'hx-trigger="every 2s"' in ben.text
+    assert client.get(links[1] + "/live?v=0").status_code == 204
+    r = client.post(links[0] + "/move", data=form_for({"type": "choose", "stack": "center"}, 0, csrf(ann.text)))
+    assert r.status_code == 302
+    fresh = client.get(links[1] + "/live?v=0")
+    assert fresh.status_code == 200 and 'id="board"' in fresh.text and "?v=1" in fresh.text
+    # the same form posted again (a second phone at the same moment): nothing changes
+    r = client.post(links[0] + "/move", data=form_for({"type": "choose", "stack": "uphill"}, 0, csrf(ann.text)),
+                    follow_redirects=True)
+    assert "Someone moved first" in r.text and game_of(app, gid).version == 1
+    # Ben cannot act for Ann
+    loaded = game_of(app, gid)
+    move = loaded.game.legal(0)[0]
+    client.post(links[1] + "/move", data=form_for(move, 1, csrf(ann.text)))
+    assert game_of(app, gid).version == 1
+    assert client.get(f"/play/{gid}/not-a-token").status_code == 404
+
+
+@pytest.mark.parametrize("data", [
+    {"type": "take", "tile": "C01", "position": "x"},
+    {"type": "take", "position": "5"},
+    {"type": "choose", "stack": "moon"},
+    {"type": "", "stack": "center"},
+    {"type": "choose", "stack": "center", "version": "abc"},
+    {"type": "appoint", "to": "99"},
+])
+def test_no_500_on_any_input(client, app, data):
+    gid = start(client, ["Ann", "Ben", "Cy"])
+    page = client.get(f"/games/{gid}")
+    r = client.post(f"/games/{gid}/move", data={"csrf_token": csrf(page.text), "version": "0", **data},
+                    follow_redirects=True)
+    assert r.status_code == 200 and 'role="alert"' in r.text
+    assert game_of(app, gid).version == 0
+    for url in (f"/games/nope", f"/games/nope/live", f"/play/{gid}/x/live", f"/games/{gid}/live?v=zz"):
+        assert client.get(url).status_code in (200, 204, 404)
+    assert client.post(f"/games/{gid}/undo", data={"csrf_token": csrf(page.text), "version": "0"},
+                       follow_redirects=True).status_code == 200
+
+
+def test_a_public_table_page_shows_no_hidden_character(client, app):
+    gid = start(client, ["Ann", "Ben", "Cy"], mode="own", hidden=True)
+    loaded = game_of(app, gid)
+    rng = random.Random(1)
+    other = app.test_client()  # not the host: the public table
+    from scorer.tracker_store import play
+    with app.app_context():
+        db = app.extensions["db"]
+        for _ in range(30):
+            loaded = load_game(db, gid)
+            play(db, gid, loaded.version, rng.choice(loaded.game.legal(loaded.game.to_act)))
+        loaded = load_game(db, gid)
+    held = [c.tile for p in loaded.game.planets for pos, c in enumerate(p.cells) if c and pos in (0, 3, 12, 15)]
+    assert held
+    text = other.get(f"/games/{gid}").text
+    for tile in held:
+        assert tile not in text
+    for seat, token in enumerate(loaded.tokens):
+        text = client.get(f"/play/{gid}/{token}").text
+        for s, p in enumerate(loaded.game.planets):
+            for pos in (0, 3, 12, 15):
+                c = p.cells[pos]
+                if c and s != seat:
+                    assert c.tile not in text
