@@ -42,6 +42,8 @@ SESSION_LOOK = "tracker_look"     # game id -> the seat the one phone was handed
 STACK_SHORT = {"center": "Centers", "uphill": "Uphill edges", "downhill": "Downhill edges",
                "character": "Characters"}
 
+STACK_TINY = {"center": "Center", "uphill": "Uphill", "downhill": "Downhill", "character": "Character"}
+
 
 # ---------------------------------------------------------------------------------------------
 # forms
@@ -107,7 +109,7 @@ def tile_info(value) -> dict:
     if value is None:
         return {"value": None, "kind": "empty", "text": "", "label": "", "art": None}
     if value == HIDDEN:
-        return {"value": HIDDEN, "kind": "hidden", "text": "Hidden tile", "label": "?", "art": None}
+        return {"value": HIDDEN, "kind": "hidden", "text": "Hidden tile", "label": "", "art": None}
     if value == "back":
         return {"value": "back", "kind": "back", "text": "Face down (baobab)", "label": "face down",
                 "art": url_for("art.tile_art", name="back")}
@@ -182,7 +184,8 @@ def board_context(loaded, seat, *, mode: str, live_url: str | None, move_url: st
         "revealed": [tile_info(t) for t in view["revealed"]],
         "face_down": view["face_down"],
         "discarded": [tile_info(t) for t in view["discarded"][-2:]],
-        "stacks": [{"id": s, "name": STACK_SHORT[s], "left": view["stacks"][s], "chosen": view["chosen"][s]}
+        "stacks": [{"id": s, "name": STACK_SHORT[s], "short": STACK_TINY[s], "left": view["stacks"][s],
+                    "chosen": view["chosen"][s]}
                    for s in STACKS],
         "stack_names": STACK_NAMES, "live_url": live_url, "move_url": move_url,
         "undo_url": undo_url if can_undo else None,
