@@ -21,10 +21,10 @@ import numpy as np
 
 from . import REFERENCE_DIR
 
-CELL = 48          # side of a tile in the rectified planet, in pixels
+CELL = 64          # side of a tile in the rectified planet, in pixels
 INNER = 0.07       # the part of the tile border left out of the descriptor
 BLUR = 0.9         # sigma of the blur applied to both sides before comparing
-INDEX_VERSION = 3
+INDEX_VERSION = 4
 
 
 def _inner(img: np.ndarray) -> np.ndarray:
@@ -46,8 +46,21 @@ def describe(patch: np.ndarray) -> np.ndarray:
     return v / (np.linalg.norm(v) + 1e-6)
 
 
-def describe_many(patches: np.ndarray) -> np.ndarray:
-    return np.stack([describe(p) for p in patches]) if len(patches) else np.zeros((0, 1), np.float32)
+def describe_turns(patches) -> np.ndarray:
+    """Descriptors of each patch turned by 0, 1, 2, 3 quarter turns (np.rot90): (n*4, d), in
+    the order patch 0 turn 0, patch 0 turn 1, … — the same as ``describe`` one by one."""
+    blurred = [cv2.GaussianBlur(p.astype(np.float32), (0, 0), BLUR) for p in patches]
+    a = int(round(CELL * INNER))
+    stack = []
+    for b in blurred:
+        inner = b[a:CELL - a, a:CELL - a]
+        for k in range(4):
+            stack.append(np.rot90(inner, k))
+    f = np.stack(stack)                                  # (n*4, s, s, 3)
+    f = f - f.mean(axis=(1, 2), keepdims=True)
+    f = f / (f.std(axis=(1, 2), keepdims=True) + 8.0)
+    v = f.reshape(len(stack), -1)
+    return v / (np.linalg.norm(v, axis=1, keepdims=True) + 1e-6)
 
 
 @dataclass
@@ -55,6 +68,7 @@ class Index:
     names: list            # tile ids and "back"
     desc: np.ndarray       # (n, d) unit descriptors at CELL
     ring: np.ndarray       # CELL×CELL float32 template for locating a tile in its window
+    imgs: np.ndarray       # (n, CELL, CELL, 3) uint8: the references at CELL
     key: tuple
 
 
@@ -103,7 +117,8 @@ def build(folder: Path) -> Index:
     # the ring: the mean reference over the four turns, grey, used to find a tile's position
     mean = np.mean(imgs, axis=0).mean(axis=2)
     mean = (mean + np.rot90(mean, 1) + np.rot90(mean, 2) + np.rot90(mean, 3)) / 4
-    return Index(names, np.stack(descs).astype(np.float32), mean.astype(np.float32), _key(files))
+    return Index(names, np.stack(descs).astype(np.float32), mean.astype(np.float32),
+                 np.stack(imgs).astype(np.uint8), _key(files))
 
 
 def _disk_cache_path(folder: Path, digest: str) -> Path:

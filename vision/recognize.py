@@ -26,11 +26,11 @@ import cv2
 import numpy as np
 
 from .imageio import UnusableImage, decode
-from .index import CELL, describe, get_index
+from .index import CELL, describe_turns, get_index
 
 WORK = 512             # long side of the image used to find the planet
-MARGIN = 16            # margin around the straightened planet (pixels at CELL scale)
-SEARCH = 15            # how far a tile may sit from its ideal place (pixels at CELL scale)
+MARGIN = 22            # margin around the straightened planet (pixels at CELL scale)
+SEARCH = 20            # how far a tile may sit from its ideal place (pixels at CELL scale)
 PLANET_MIN = 0.42      # mean match of the 16 cells below which there is no planet
 DOUBT = 0.5
 
@@ -101,24 +101,26 @@ def _rules(names: tuple):
     return allowed, positions, content
 
 
+@lru_cache(maxsize=8)
+def _combos(k: int) -> np.ndarray:
+    return np.array(list(itertools.product(range(k), repeat=4)))
+
+
 def _assign(scores: np.ndarray, rows: np.ndarray, back_rows: set, top: int = 6):
     """Best assignment of reference rows to the 4 positions of one stack (each row once, the
     back any number of times). ``scores`` is (4, len(rows)). Returns (chosen rows, total)."""
     n = len(rows)
     k = min(top, n)
     order = np.argsort(-scores, axis=1)[:, :k]
-    combos = np.array(list(itertools.product(range(k), repeat=4)))
+    combos = _combos(k)
     picks = order[np.arange(4)[None, :], combos]            # (m, 4) columns
     chosen = rows[picks]
     total = scores[np.arange(4)[None, :], picks].sum(axis=1)
-    # forbid the same tile twice (the back may repeat)
+    is_back = np.isin(chosen, list(back_rows)) if back_rows else np.zeros(chosen.shape, bool)
     dup = np.zeros(len(combos), bool)
     for a in range(4):
         for b in range(a + 1, 4):
-            same = chosen[:, a] == chosen[:, b]
-            if back_rows:
-                same &= ~np.isin(chosen[:, a], list(back_rows))
-            dup |= same
+            dup |= (chosen[:, a] == chosen[:, b]) & ~is_back[:, a]
     total = np.where(dup, -np.inf, total)
     best = int(np.argmax(total))
     return chosen[best], float(total[best])
@@ -180,6 +182,48 @@ def _quads_from_mask(mask: np.ndarray) -> list:
     return out
 
 
+def _texture_mask(lab: np.ndarray, ring: np.ndarray) -> np.ndarray:
+    """Not the table, by local colour *and* texture: each small block is described by its mean
+    and spread of colour, and is table when some block of the photo's border looks like it
+    (nearest neighbour, so checked cloth, wood grain and noise all count as table)."""
+    h, w = lab.shape[:2]
+    f = lab.astype(np.float32)
+    win = max(5, int(min(h, w) / 32)) | 1
+    m = cv2.blur(f, (win, win))
+    sq = cv2.blur(f * f, (win, win))
+    sd = np.sqrt(np.maximum(sq - m * m, 0))
+    feats = np.concatenate([
+        m[..., :1] * 0.35, m[..., 1:3],                       # light counts less than colour
+        sd[..., :1] * 0.7, sd[..., 1:3] * 0.7,
+    ], axis=2)
+    step = max(2, int(win * 0.75))
+    ys = np.arange(step // 2, h, step)
+    xs = np.arange(step // 2, w, step)
+    grid = feats[ys][:, xs]                                   # (gy, gx, 6)
+    gy, gx = grid.shape[:2]
+    border = np.zeros((gy, gx), bool)
+    b = max(1, int(round(0.04 * min(h, w) / step)))
+    border[:b] = border[-b:] = True
+    border[:, :b] = border[:, -b:] = True
+    bf = grid[border]
+    allf = grid.reshape(-1, 6)
+    if len(bf) > 600:  # enough border blocks to know the table
+        bf = bf[np.linspace(0, len(bf) - 1, 600).astype(int)]
+    d2 = (allf * allf).sum(1)[:, None] + (bf * bf).sum(1)[None, :] - 2 * allf @ bf.T
+    d2 = np.maximum(d2, 0)
+    # the 3rd nearest border block: a few planet blocks touching the border don't count
+    kth = min(2, bf.shape[0] - 1)
+    dist = np.sqrt(np.partition(d2, kth, axis=1)[:, kth]).reshape(gy, gx)
+    inb = dist[border]
+    thr = max(12.0, float(np.percentile(inb, 90)) * 2.0)
+    small = (dist > thr).astype(np.uint8) * 255
+    mask = cv2.resize(small, (w, h), interpolation=cv2.INTER_NEAREST)
+    k = max(3, int(0.03 * min(h, w))) | 1
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    return mask
+
+
 def _masks(work: np.ndarray) -> list:
     h, w = work.shape[:2]
     blur = cv2.GaussianBlur(work, (0, 0), 2.0)
@@ -187,7 +231,7 @@ def _masks(work: np.ndarray) -> list:
     bw = max(3, int(0.04 * min(h, w)))
     ring = np.ones((h, w), bool)
     ring[bw:h - bw, bw:w - bw] = False
-    masks = []
+    masks = [_texture_mask(lab, ring)]
     k = max(3, int(0.025 * min(h, w))) | 1
     close = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     open_ = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
@@ -263,37 +307,107 @@ def _rectify(img: np.ndarray, quad: np.ndarray):
     return straight, Hfull
 
 
-def _cells(straight: np.ndarray, ring: np.ndarray):
-    """Find each tile in its cell; return 16 patches (CELL×CELL BGR) and their centres."""
-    gray = cv2.cvtColor(straight, cv2.COLOR_BGR2GRAY).astype(np.float32)
+ANGLES = (-9.0, -6.0, -3.0, 0.0, 3.0, 6.0, 9.0)
+
+
+@lru_cache(maxsize=4)
+def _rings(key, ring_bytes: bytes, n: int):
+    """The ring template at half scale, turned by each of ANGLES."""
+    ring = np.frombuffer(ring_bytes, np.float32).reshape(n, n)
+    half = cv2.resize(ring, (n // 2, n // 2), interpolation=cv2.INTER_AREA)
+    c = (n // 2 - 1) / 2
+    fill = float(half.mean())
+    out = []
+    for a in ANGLES:
+        M = cv2.getRotationMatrix2D((c, c), a, 1.0)
+        out.append(cv2.warpAffine(half, M, (n // 2, n // 2), flags=cv2.INTER_LINEAR,
+                                  borderMode=cv2.BORDER_CONSTANT, borderValue=fill))
+    return out
+
+
+def _turned(template: np.ndarray) -> list:
+    n = template.shape[0]
+    c = (n - 1) / 2
+    fill = float(template.mean())
+    return [cv2.warpAffine(template, cv2.getRotationMatrix2D((c, c), a, 1.0), (n, n), flags=cv2.INTER_LINEAR,
+                           borderMode=cv2.BORDER_CONSTANT, borderValue=fill) for a in ANGLES]
+
+
+def _cells(straight: np.ndarray, index, templates=None, centres0=None, search=SEARCH):
+    """Find each tile in its cell (place and small turn); return 16 upright patches
+    (CELL×CELL BGR), their centres, and how well the tile fitted. Without ``templates`` the
+    generic tile outline is looked for around the ideal grid; with them (one half-scale grey
+    template per cell, e.g. the tile read there) each cell's own picture is looked for around
+    ``centres0``."""
+    rings = _rings(index.key, index.ring.tobytes(), index.ring.shape[0])
+    gray = cv2.cvtColor(straight, cv2.COLOR_BGR2GRAY)
+    half = cv2.resize(gray, (SIDE // 2, SIDE // 2), interpolation=cv2.INTER_AREA).astype(np.float32)
+    hc, hs, hm = CELL // 2, search // 2, MARGIN // 2
     patches, centres, fits = [], [], []
     for r in range(4):
         for c in range(4):
-            x0 = MARGIN + c * CELL - SEARCH
-            y0 = MARGIN + r * CELL - SEARCH
+            q = r * 4 + c
+            if centres0 is not None:
+                x0 = int(round(centres0[q][0] / 2 - hc / 2)) - hs
+                y0 = int(round(centres0[q][1] / 2 - hc / 2)) - hs
+            else:
+                x0, y0 = hm + c * hc - hs, hm + r * hc - hs
             xa, ya = max(0, x0), max(0, y0)
-            xb, yb = min(SIDE, x0 + CELL + 2 * SEARCH), min(SIDE, y0 + CELL + 2 * SEARCH)
-            win = gray[ya:yb, xa:xb]
-            res = cv2.matchTemplate(win, ring, cv2.TM_CCOEFF_NORMED)
-            # prefer the ideal place a little: tiles are rarely far from it
-            hy, hx = res.shape
+            xb, yb = min(half.shape[1], x0 + hc + 2 * hs), min(half.shape[0], y0 + hc + 2 * hs)
+            win = half[ya:yb, xa:xb]
+            hy, hx = win.shape[0] - hc + 1, win.shape[1] - hc + 1
             yy, xx = np.mgrid[0:hy, 0:hx]
-            ix, iy = (MARGIN + c * CELL) - xa, (MARGIN + r * CELL) - ya
-            res = res - 0.002 * ((xx - ix) ** 2 + (yy - iy) ** 2) ** .5
-            _, mx, _, loc = cv2.minMaxLoc(res)
-            px, py = xa + loc[0], ya + loc[1]
-            patches.append(straight[py:py + CELL, px:px + CELL])
-            centres.append((px + CELL / 2, py + CELL / 2))
+            ix, iy = (x0 + hs) - xa, (y0 + hs) - ya
+            prior = 0.004 * np.sqrt((xx - ix) ** 2 + (yy - iy) ** 2)
+            best = None
+            if hy <= 0 or hx <= 0:
+                patches.append(np.zeros((CELL, CELL, 3), np.uint8))
+                centres.append((x0 * 2 + CELL / 2 + search, y0 * 2 + CELL / 2 + search))
+                fits.append(0.0)
+                continue
+            for a, t in zip(ANGLES, rings if templates is None else templates[q]):
+                res = cv2.matchTemplate(win, t, cv2.TM_CCOEFF_NORMED) - prior - 0.002 * abs(a)
+                _, mx, _, loc = cv2.minMaxLoc(res)
+                if best is None or mx > best[0]:
+                    best = (mx, a, loc)
+            mx, a, loc = best
+            cx = 2 * (xa + loc[0]) + CELL / 2
+            cy = 2 * (ya + loc[1]) + CELL / 2
+            M = cv2.getRotationMatrix2D((cx, cy), -a, 1.0)
+            M[0, 2] += CELL / 2 - cx
+            M[1, 2] += CELL / 2 - cy
+            patches.append(cv2.warpAffine(straight, M, (CELL, CELL), flags=cv2.INTER_LINEAR,
+                                          borderMode=cv2.BORDER_REPLICATE))
+            centres.append((cx, cy))
             fits.append(mx)
     return patches, np.array(centres, np.float32), np.array(fits, np.float32)
 
 
-def _read(img: np.ndarray, quad: np.ndarray, index, refine: int = 1):
+def _quick(img: np.ndarray, quad: np.ndarray, index) -> float:
+    """How much a candidate outline looks like a 4×4 planet of tiles: the mean fit of the tile
+    outline in each cell, at half scale, with no turn. Cheap; ranks the candidates."""
+    straight, _ = _rectify(img, quad)
+    if straight is None:
+        return -1.0
+    ring = _rings(index.key, index.ring.tobytes(), index.ring.shape[0])[ANGLES.index(0.0)]
+    gray = cv2.cvtColor(straight, cv2.COLOR_BGR2GRAY)
+    half = cv2.resize(gray, (SIDE // 2, SIDE // 2), interpolation=cv2.INTER_AREA).astype(np.float32)
+    hc, hs, hm = CELL // 2, SEARCH // 2, MARGIN // 2
+    fits = []
+    for r in range(4):
+        for c in range(4):
+            x0, y0 = hm + c * hc - hs, hm + r * hc - hs
+            win = half[max(0, y0):y0 + hc + 2 * hs, max(0, x0):x0 + hc + 2 * hs]
+            fits.append(cv2.minMaxLoc(cv2.matchTemplate(win, ring, cv2.TM_CCOEFF_NORMED))[1])
+    return float(np.mean(fits))
+
+
+def _read(img: np.ndarray, quad: np.ndarray, index, refine: int = 1, quick: bool = False):
     straight, H = _rectify(img, quad)
     if straight is None:
         return None
-    patches, centres, fits = _cells(straight, index.ring)
-    if refine:
+    patches, centres, fits = _cells(straight, index)
+    if refine and not quick:
         # re-fit the outline from where the tiles were found, then read again
         Hinv = np.linalg.inv(H)
         found = cv2.perspectiveTransform(centres.reshape(-1, 1, 2), Hinv).reshape(-1, 2)
@@ -304,26 +418,54 @@ def _read(img: np.ndarray, quad: np.ndarray, index, refine: int = 1):
                 again = _read(img, newq, index, refine - 1)
                 if again is not None:
                     return again
-    return _classify(patches, fits, index, quad)
+    first = _classify(patches, fits, index, quad, quick)
+    if quick:
+        return first
+    # look for each tile again, now with the picture of the tile read there: sharper place
+    # and turn (the generic outline fits faces-down tiles and busy tiles less well)
+    rot, k = first["rot"], first["k"]
+    templates = [None] * 16
+    for p in range(16):
+        row = first["rows"][p]
+        if row is None:
+            continue
+        ref = np.rot90(index.imgs[row], -k)
+        g = cv2.cvtColor(np.ascontiguousarray(ref), cv2.COLOR_BGR2GRAY)
+        g = cv2.resize(g, (CELL // 2, CELL // 2), interpolation=cv2.INTER_AREA).astype(np.float32)
+        templates[rot[p]] = _turned(g)
+    if any(t is None for t in templates):
+        return first
+    patches2, centres2, fits2 = _cells(straight, index, templates, centres, search=8)
+    second = _classify(patches2, fits2, index, quad, quick)
+    return second if second["total"] >= first["total"] else first
 
 
-def _classify(patches, fits, index, quad):
+def _classify(patches, fits, index, quad, quick=False):
     names = tuple(index.names)
     allowed, positions, content = _rules(names)
     back_rows = {i for i, n in enumerate(names) if n == "back"}
-    descs = np.stack([describe(np.ascontiguousarray(np.rot90(p, k))) for p in patches for k in range(4)])
-    D = descs @ index.desc.T  # (16*4, n)
+    D = describe_turns(patches) @ index.desc.T  # (16*4, n): cell q turned by k at row q*4+k
     grid = np.arange(16).reshape(4, 4)
+    if quick:  # how much this looks like a planet, without the one-tile-once rule
+        best = -np.inf
+        for k in range(4):
+            rot = np.rot90(grid, k).reshape(-1)
+            tot = 0.0
+            for stack, rows in allowed.items():
+                if len(rows):
+                    tot += D[rot[positions[stack]] * 4 + k][:, rows].max(axis=1).sum()
+            best = max(best, tot)
+        return {"score": best / 16}
     best = None
     for k in range(4):
-        rot = np.rot90(grid, k).reshape(-1)  # canonical position p ← straightened cell rot[p]
+        rot = np.rot90(grid, k).reshape(-1)  # canonical position p <- straightened cell rot[p]
         total = 0.0
         chosen = [None] * 16
         for stack, rows in allowed.items():
             pos = positions[stack]
             if len(rows) == 0:
                 continue
-            sc = np.stack([D[rot[p] * 4 + k, rows] for p in pos])
+            sc = D[rot[pos] * 4 + k][:, rows]
             picked, tot = _assign(sc, rows, back_rows)
             total += tot
             for p, row in zip(pos, picked):
@@ -334,6 +476,9 @@ def _classify(patches, fits, index, quad):
     cells, confs, sims = [], [], []
     for p in range(16):
         row = chosen[p]
+        if row is None:
+            cells.append(None); confs.append(0.0); sims.append(0.0)
+            continue
         stack = next(s for s, ps in positions.items() if p in ps)
         rows = allowed[stack]
         s = D[rot[p] * 4 + k]
@@ -345,8 +490,8 @@ def _classify(patches, fits, index, quad):
         cells.append(names[row])
         confs.append(conf)
         sims.append(s1)
-    return {"total": total, "k": k, "cells": cells, "confs": confs, "sims": np.array(sims),
-            "fits": fits, "quad": quad}
+    return {"total": total, "k": k, "rot": rot, "rows": chosen, "cells": cells, "confs": confs, "sims": np.array(sims),
+            "score": float(np.mean(sims)), "fits": fits, "quad": quad}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -362,7 +507,7 @@ def recognize(data: bytes, reference_dir=None) -> Reading:
         return reading
 
     try:
-        img, _ = decode(data)
+        img, _ = decode(data, min_side=720)
     except UnusableImage as exc:
         return done(Reading(ok=False, error=str(exc)))
     index = get_index(reference_dir)
@@ -375,14 +520,17 @@ def recognize(data: bytes, reference_dir=None) -> Reading:
     quads = []
     for m in _masks(work):
         for q in _quads_from_mask(m):
-            if all(np.abs(q - o).max() > 4 for o in quads):
+            if all(np.abs(q - o).max() > 0.03 * WORK for o in quads):
                 quads.append(q)
-    best = None
+    first = []
     for q in quads:
-        res = _read(img, q / f, index)
+        first.append((_quick(img, q / f, index), q))
+    first.sort(key=lambda t: -t[0])
+    best = None
+    for _, q in first[:2]:
+        res = _read(img, q / f, index, refine=1)
         if res is None:
             continue
-        res["score"] = float(np.mean(res["sims"]))
         if best is None or res["score"] > best["score"]:
             best = res
     if best is None or best["score"] < PLANET_MIN:
