@@ -371,22 +371,24 @@ def draw_tile(tile) -> Image.Image:
 
 
 def draw_back() -> Image.Image:
-    img = Image.new("RGB", (W, W), (22, 30, 70))
+    """The tile back: the same dark frame as the faces, a golden rim, and a golden planet on a
+    night sky with rays and stars."""
+    img = Image.new("RGB", (W, W), FRAME)
     d = ImageDraw.Draw(img)
     m = 10 * S
-    d.rectangle((0, 0, W - 1, W - 1), outline=FRAME, width=m)
-    # concentric rings and rays: a golden planet on a night sky
+    d.rectangle((m, m, W - m - 1, W - m - 1), fill=(244, 214, 120))
+    r = m + 9 * S
+    d.rectangle((r, r, W - r - 1, W - r - 1), fill=(22, 30, 70))
     c = W / 2
     for k in range(16):
         a = k * math.pi / 8
         d.line((c + math.cos(a) * 60 * S, c + math.sin(a) * 60 * S,
-                c + math.cos(a) * 112 * S, c + math.sin(a) * 112 * S), fill=(60, 80, 150), width=6 * S)
-    _ell(d, c, c, 78 * S, 78 * S, fill=(240, 190, 60), outline=(255, 240, 180), width=5 * S)
-    _ell(d, c, c, 52 * S, 52 * S, fill=(220, 120, 50))
-    _ell(d, c - 16 * S, c - 16 * S, 16 * S, 16 * S, fill=(250, 210, 120))
-    for (sx, sy, r) in ((40, 42, 12), (214, 40, 9), (36, 210, 9), (216, 214, 13), (128, 28, 7), (128, 228, 7)):
-        d.polygon(_star_points(sx * S, sy * S, r * S), fill=(255, 240, 170))
-    d.rectangle((m, m, W - m - 1, W - m - 1), outline=(240, 190, 60), width=3 * S)
+                c + math.cos(a) * 100 * S, c + math.sin(a) * 100 * S), fill=(60, 80, 150), width=6 * S)
+    _ell(d, c, c, 74 * S, 74 * S, fill=(240, 190, 60), outline=(255, 240, 180), width=5 * S)
+    _ell(d, c, c, 48 * S, 48 * S, fill=(220, 120, 50))
+    _ell(d, c - 15 * S, c - 15 * S, 15 * S, 15 * S, fill=(250, 210, 120))
+    for (sx, sy, rr) in ((48, 48, 11), (208, 48, 9), (48, 208, 9), (208, 208, 12), (128, 36, 6), (128, 220, 6)):
+        d.polygon(_star_points(sx * S, sy * S, rr * S), fill=(255, 240, 170))
     return img.resize((SIZE, SIZE), Image.LANCZOS)
 
 

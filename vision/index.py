@@ -46,7 +46,7 @@ def describe(patch: np.ndarray) -> np.ndarray:
     return v / (np.linalg.norm(v) + 1e-6)
 
 
-def describe_turns(patches) -> np.ndarray:
+def describe_turns(patches, turns=(0, 1, 2, 3)) -> np.ndarray:
     """Descriptors of each patch turned by 0, 1, 2, 3 quarter turns (np.rot90): (n*4, d), in
     the order patch 0 turn 0, patch 0 turn 1, … — the same as ``describe`` one by one."""
     blurred = [cv2.GaussianBlur(p.astype(np.float32), (0, 0), BLUR) for p in patches]
@@ -54,7 +54,7 @@ def describe_turns(patches) -> np.ndarray:
     stack = []
     for b in blurred:
         inner = b[a:CELL - a, a:CELL - a]
-        for k in range(4):
+        for k in turns:
             stack.append(np.rot90(inner, k))
     f = np.stack(stack)                                  # (n*4, s, s, 3)
     f = f - f.mean(axis=(1, 2), keepdims=True)

@@ -421,30 +421,66 @@ def _read(img: np.ndarray, quad: np.ndarray, index, refine: int = 1, quick: bool
     first = _classify(patches, fits, index, quad, quick)
     if quick:
         return first
-    # look for each tile again, now with the picture of the tile read there: sharper place
-    # and turn (the generic outline fits faces-down tiles and busy tiles less well)
-    rot, k = first["rot"], first["k"]
-    templates = [None] * 16
+    return _second_pass(straight, index, first, centres, quad)
+
+
+def _second_pass(straight, index, first, centres, quad, tries: int = 3):
+    """Look for each tile again with the pictures of the few tiles it most resembles (and the
+    back): sharper place and turn than the generic outline. Each reference keeps its best score
+    over these placements; then the rules are applied again."""
+    names = tuple(index.names)
+    allowed, positions, content = _rules(names)
+    rot, k, D1 = first["rot"], first["k"], first["D"]
+    back_rows = [i for i, n in enumerate(names) if n == "back"]
+    stack_of = {p: s for s, ps in positions.items() for p in ps}
+    cand = {}  # straightened cell -> candidate rows
     for p in range(16):
-        row = first["rows"][p]
-        if row is None:
+        rows = allowed[stack_of[p]]
+        if len(rows) == 0:
             continue
-        ref = np.rot90(index.imgs[row], -k)
-        g = cv2.cvtColor(np.ascontiguousarray(ref), cv2.COLOR_BGR2GRAY)
-        g = cv2.resize(g, (CELL // 2, CELL // 2), interpolation=cv2.INTER_AREA).astype(np.float32)
-        templates[rot[p]] = _turned(g)
-    if any(t is None for t in templates):
-        return first
-    patches2, centres2, fits2 = _cells(straight, index, templates, centres, search=8)
-    second = _classify(patches2, fits2, index, quad, quick)
+        sc = D1[rot[p] * 4 + k][rows]
+        picked, seen = [], set()
+        for j in np.argsort(-sc):
+            row = int(rows[j])
+            if content[row] in seen:
+                continue
+            seen.add(content[row])
+            picked.append(row)
+            if len(picked) == tries:
+                break
+        for br in back_rows:
+            if br in rows and br not in picked:
+                picked.append(br)
+        cand[rot[p]] = picked
+    # one round of alignment per candidate rank
+    rounds = max(len(v) for v in cand.values()) if cand else 0
+    D2 = D1.copy()
+    for i in range(rounds):
+        templates = []
+        for q in range(16):
+            rows = cand.get(q, [])
+            row = rows[min(i, len(rows) - 1)] if rows else None
+            if row is None:
+                templates.append(_rings(index.key, index.ring.tobytes(), index.ring.shape[0]))
+                continue
+            ref = np.ascontiguousarray(np.rot90(index.imgs[row], -k))
+            g = cv2.cvtColor(ref, cv2.COLOR_BGR2GRAY)
+            g = cv2.resize(g, (CELL // 2, CELL // 2), interpolation=cv2.INTER_AREA).astype(np.float32)
+            templates.append(_turned(g))
+        patches, _, _ = _cells(straight, index, templates, centres, search=8)
+        Dk = describe_turns(patches, (k,)) @ index.desc.T  # (16, n)
+        for q in range(16):
+            D2[q * 4 + k] = np.maximum(D2[q * 4 + k], Dk[q])
+    second = _classify(None, first["fits"], index, quad, D=D2, only_k=k)
     return second if second["total"] >= first["total"] else first
 
 
-def _classify(patches, fits, index, quad, quick=False):
+def _classify(patches, fits, index, quad, quick=False, D=None, only_k=None):
     names = tuple(index.names)
     allowed, positions, content = _rules(names)
     back_rows = {i for i, n in enumerate(names) if n == "back"}
-    D = describe_turns(patches) @ index.desc.T  # (16*4, n): cell q turned by k at row q*4+k
+    if D is None:
+        D = describe_turns(patches) @ index.desc.T  # (16*4, n): cell q turned by k at row q*4+k
     grid = np.arange(16).reshape(4, 4)
     if quick:  # how much this looks like a planet, without the one-tile-once rule
         best = -np.inf
@@ -457,7 +493,7 @@ def _classify(patches, fits, index, quad, quick=False):
             best = max(best, tot)
         return {"score": best / 16}
     best = None
-    for k in range(4):
+    for k in range(4) if only_k is None else (only_k,):
         rot = np.rot90(grid, k).reshape(-1)  # canonical position p <- straightened cell rot[p]
         total = 0.0
         chosen = [None] * 16
@@ -490,7 +526,7 @@ def _classify(patches, fits, index, quad, quick=False):
         cells.append(names[row])
         confs.append(conf)
         sims.append(s1)
-    return {"total": total, "k": k, "rot": rot, "rows": chosen, "cells": cells, "confs": confs, "sims": np.array(sims),
+    return {"total": total, "k": k, "rot": rot, "rows": chosen, "D": D, "cells": cells, "confs": confs, "sims": np.array(sims),
             "score": float(np.mean(sims)), "fits": fits, "quad": quad}
 
 
