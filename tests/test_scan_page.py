@@ -1,0 +1,126 @@
+"""The "Scan a planet" page: upload, review on the grid editor, score; every bad upload explained."""
+import io
+import json
+import re
+import zlib
+import struct
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PHOTOS = ROOT / "sample_photos"
+
+
+def first_planet_photo():
+    for jpg in sorted(PHOTOS.glob("*.jpg")):
+        if "cells" in json.loads(jpg.with_suffix(".json").read_text()):
+            return jpg
+    pytest.fail("sample_photos has no planet photo")
+
+
+def no_planet_photo():
+    for jpg in sorted(PHOTOS.glob("*.jpg")):
+        if "cells" not in json.loads(jpg.with_suffix(".json").read_text()):
+            return jpg
+    pytest.fail("sample_photos has no photo without a planet")
+
+
+@pytest.fixture
+def plain(app):
+    app.config["WTF_CSRF_ENABLED"] = False
+    return app.test_client()
+
+
+def upload(client, data: bytes, name="photo.jpg"):
+    return client.post("/scan", data={"photo": (io.BytesIO(data), name)}, content_type="multipart/form-data")
+
+
+def error_of(response) -> str:
+    found = re.findall(r'scan-error"[^>]*>(.*?)</p>', response.get_data(as_text=True), re.S)
+    return found[0] if found else ""
+
+
+def test_scan_page_has_a_camera_button(client):
+    html = client.get("/scan").get_data(as_text=True)
+    assert 'accept="image/*"' in html and 'capture="environment"' in html
+    assert 'name="csrf_token"' in html
+
+
+def test_upload_without_csrf_token_is_400(client):
+    r = upload(client, first_planet_photo().read_bytes())
+    assert r.status_code == 400
+
+
+def png_bomb(width=30000, height=30000) -> bytes:
+    """A tiny PNG that claims 900 megapixels."""
+    def chunk(kind, body):
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
+    raw = zlib.compress(b"\x00" * (width // 8 + 1) * 64, 9)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 1, 0, 0, 0, 0))
+            + chunk(b"IDAT", raw) + chunk(b"IEND", b""))
+
+
+@pytest.mark.parametrize("data,words", [
+    (b"", "Choose a photo"),
+    (b"GIF8", "too small"),
+    (b"%PDF-1.4 " + b"x" * 4000, "not"),
+    (png_bomb(), ""),
+])
+def test_bad_uploads_are_explained_and_never_500(plain, data, words):
+    r = upload(plain, data)
+    assert 400 <= r.status_code < 500
+    assert words in error_of(r)
+    assert error_of(r)
+
+
+def test_truncated_photo_is_refused(plain):
+    data = first_planet_photo().read_bytes()
+    r = upload(plain, data[: len(data) // 3])
+    assert r.status_code == 422 and error_of(r)
+
+
+def test_photo_without_a_planet_is_refused(plain):
+    r = upload(plain, no_planet_photo().read_bytes())
+    assert r.status_code == 422 and "planet" in error_of(r)
+
+
+def test_too_large_upload_gets_413_with_a_message(plain):
+    r = upload(plain, b"\xff\xd8" + b"0" * (26 * 1024 * 1024))
+    assert r.status_code == 413
+    assert "too large" in r.get_data(as_text=True)
+
+
+def test_reading_fills_the_grid_then_scores_and_stores_the_table(plain):
+    photo = first_planet_photo()
+    r = upload(plain, photo.read_bytes())
+    assert r.status_code == 200
+    html = r.get_data(as_text=True)
+    chosen = re.findall(r'<select id="players-0-cells-(\d+)".*?<option value="([^"]*)" selected', html, re.S)
+    assert len(chosen) == 16
+    cells = [v or None for _, v in sorted(chosen, key=lambda t: int(t[0]))]
+    form = {f"players-0-cells-{p}": v or "" for p, v in enumerate(cells)}
+    form["players-0-name"] = "Ann"
+    r = plain.post("/scan/score", data=form)
+    assert r.status_code == 303
+    result = plain.get(r.headers["Location"]).get_data(as_text=True)
+    assert "Ann" in result
+
+
+def test_a_fixed_grid_with_an_impossible_cell_is_explained_beside_it(plain):
+    form = {f"players-0-cells-{p}": "" for p in range(16)}
+    form["players-0-cells-5"] = "U01"  # an uphill edge on a center position
+    r = plain.post("/scan/score", data=form)
+    assert r.status_code == 422
+    html = r.get_data(as_text=True)
+    assert "takes a planet center" in html and 'aria-invalid="true"' in html
+
+
+def test_add_to_a_table_opens_the_score_page_with_the_planet(plain):
+    form = {f"players-0-cells-{p}": "" for p in range(16)}
+    form.update({"players-0-cells-0": "K07", "players-0-cells-5": "C10", "players-0-name": "Ann",
+                 "players-0-mode": "grid", "update": "1"})
+    r = plain.post("/score", data=form)
+    assert r.status_code == 200
+    html = r.get_data(as_text=True)
+    assert 'value="Ann"' in html and re.search(r'<option value="C10" selected', html)
