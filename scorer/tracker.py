@@ -144,6 +144,18 @@ class Game:
     result: dict | None = None
     version: int = 0                    # entries in the move log, undo entries included
 
+    def clone(self) -> "Game":
+        """A copy that can take moves without changing this one (containers copied, the
+        immutable parts — planets, events, setup, catalog — shared)."""
+        return Game(
+            setup=self.setup, cat=self.cat, piles={s: list(t) for s, t in self.piles.items()},
+            removed=self.removed, planets=list(self.planets), round=self.round, start=self.start,
+            phase=self.phase, to_act=self.to_act, round_stack=self.round_stack,
+            revealed=list(self.revealed), face_down=self.face_down, taken=list(self.taken),
+            chosen=Counter(self.chosen), discarded=list(self.discarded),
+            takes=[list(t) for t in self.takes], events=list(self.events), moves=list(self.moves),
+            result=self.result, version=self.version)
+
     # -- reading --------------------------------------------------------------------------------
     @property
     def n(self) -> int:

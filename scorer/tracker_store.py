@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import secrets
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -99,6 +100,11 @@ class Loaded:
 _locks: dict[str, threading.Lock] = {}
 _locks_guard = threading.Lock()
 
+# The last state of recent games, per database: a read fetches only the moves after it. A cached
+# ``Loaded`` (and its ``Game``) is never changed once published; a move makes a new one.
+CACHE_SIZE = 512
+_cache: "OrderedDict[tuple[str, str], Loaded]" = OrderedDict()
+
 
 def _lock(game_id: str) -> threading.Lock:
     with _locks_guard:
@@ -106,6 +112,27 @@ def _lock(game_id: str) -> threading.Lock:
         if lock is None:
             lock = _locks[game_id] = threading.Lock()
         return lock
+
+
+def _cache_get(db: Database, game_id: str) -> Loaded | None:
+    with _locks_guard:
+        loaded = _cache.get((db.url, game_id))
+        if loaded is not None:
+            _cache.move_to_end((db.url, game_id))
+        return loaded
+
+
+def _cache_put(db: Database, loaded: Loaded) -> None:
+    with _locks_guard:
+        _cache[(db.url, loaded.id)] = loaded
+        _cache.move_to_end((db.url, loaded.id))
+        while len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
+
+
+def _cache_drop(db: Database, game_id: str) -> None:
+    with _locks_guard:
+        _cache.pop((db.url, game_id), None)
 
 
 def create_game(db: Database, setup: Setup, mode: str = "own", rematch_of: str | None = None) -> Loaded:
@@ -119,41 +146,74 @@ def create_game(db: Database, setup: Setup, mode: str = "own", rematch_of: str |
         session.add(row)
         session.flush()
         game_id = row.id
-    return Loaded(game_id, setup, tokens, host, mode, None, [], replay(setup, []))
-
-
-def load_game(db: Database, game_id: str) -> Loaded:
-    if not isinstance(game_id, str) or len(game_id) > 32:
-        raise NotFound()
-    with db.Session() as session:
-        row = session.get(TrackerGame, game_id)
-        if row is None:
-            raise NotFound()
-        rows = session.execute(
-            select(TrackerMove.version, TrackerMove.move_json)
-            .where(TrackerMove.game_id == game_id).order_by(TrackerMove.version)).all()
-        data = json.loads(row.setup_json)
-        setup = Setup(tuple(data["players"]), data["seed"], data["hidden_characters"])
-        loaded = Loaded(row.id, setup, json.loads(row.tokens_json), row.host_token, row.mode,
-                        row.table_id, [], None)  # type: ignore[arg-type]
-    log = []
-    for i, (version, move_json) in enumerate(rows, start=1):
-        if version != i:  # cannot happen with the constraint; refuse to guess if it does
-            raise RuntimeError(f"game {game_id}: move log has a gap at version {i}")
-        log.append(json.loads(move_json))
-    loaded.log = log
-    loaded.game = replay(setup, log)
+    loaded = Loaded(game_id, setup, tokens, host, mode, None, [], replay(setup, []))
+    _cache_put(db, loaded)
     return loaded
 
 
-def _append(db: Database, loaded: Loaded, entry: dict) -> None:
+def load_game(db: Database, game_id: str) -> Loaded:
+    """The game as stored now (a snapshot: never changed afterwards)."""
+    if not isinstance(game_id, str) or not game_id or len(game_id) > 32:
+        raise NotFound()
+    with _lock(game_id):
+        return _load_locked(db, game_id)
+
+
+def _load_locked(db: Database, game_id: str) -> Loaded:
+    cached = _cache_get(db, game_id)
+    with db.Session() as session:
+        if cached is None:
+            row = session.get(TrackerGame, game_id)
+            if row is None:
+                raise NotFound()
+            data = json.loads(row.setup_json)
+            setup = Setup(tuple(data["players"]), data["seed"], data["hidden_characters"])
+            base = Loaded(row.id, setup, json.loads(row.tokens_json), row.host_token, row.mode,
+                          row.table_id, [], replay(setup, []))
+        else:
+            base = cached
+        rows = session.execute(
+            select(TrackerMove.version, TrackerMove.move_json)
+            .where(TrackerMove.game_id == game_id, TrackerMove.version > base.version)
+            .order_by(TrackerMove.version)).all()
+        table_id = base.table_id
+        if rows and table_id is None:
+            table_id = session.execute(select(TrackerGame.table_id).where(TrackerGame.id == game_id)).scalar()
+        elif base.table_id is None and base.game.finished:
+            table_id = session.execute(select(TrackerGame.table_id).where(TrackerGame.id == game_id)).scalar()
+    if not rows and cached is not None and table_id == cached.table_id:
+        return cached
+    log = list(base.log)
+    game = base.game.clone() if rows else base.game
+    for i, (version, move_json) in enumerate(rows, start=base.version + 1):
+        if version != i:  # cannot happen with the constraint; refuse to guess if it does
+            _cache_drop(db, game_id)
+            raise RuntimeError(f"game {game_id}: move log has a gap at version {i}")
+        entry = json.loads(move_json)
+        log.append(entry)
+        if entry.get("type") == "undo":
+            game = replay(base.setup, log)
+        else:
+            game.apply(entry)
+            game.version = len(log)
+    loaded = Loaded(base.id, base.setup, base.tokens, base.host_token, base.mode, table_id, log, game)
+    _cache_put(db, loaded)
+    return loaded
+
+
+def _append(db: Database, loaded: Loaded, entry: dict, game: Game) -> Loaded:
     version = loaded.version + 1
     try:
         with db.Session.begin() as session:
             session.add(TrackerMove(game_id=loaded.id, version=version, move_json=json.dumps(entry)))
     except IntegrityError:
+        _cache_drop(db, loaded.id)  # another process wrote: read afresh next time
         raise Stale(version) from None
-    loaded.log.append(entry)
+    game.version = version
+    after = Loaded(loaded.id, loaded.setup, loaded.tokens, loaded.host_token, loaded.mode,
+                   loaded.table_id, loaded.log + [entry], game)
+    _cache_put(db, after)
+    return after
 
 
 def play(db: Database, game_id: str, version, move, seat: int | None = None) -> Loaded:
@@ -161,10 +221,10 @@ def play(db: Database, game_id: str, version, move, seat: int | None = None) -> 
 
     ``seat`` (when given) is who is asking: a move for another seat raises ``NotYourTurn``.
     Raises ``Stale`` (409), ``NotYourTurn`` (403) or ``MoveError`` (400); on any error nothing
-    is stored.
+    is stored. Returns the game after the move.
     """
     with _lock(game_id):
-        loaded = load_game(db, game_id)
+        loaded = _load_locked(db, game_id)
         if version is not None and version != loaded.version:
             raise Stale(loaded.version)
         if isinstance(move, dict) and seat is not None:
@@ -174,41 +234,47 @@ def play(db: Database, game_id: str, version, move, seat: int | None = None) -> 
                 from .tracker import NotYourTurn
                 raise NotYourTurn("That move is for another player's seat; your link is for "
                                   f"{loaded.setup.players[seat]}.", "move.seat")
-        game = loaded.game
+        game = loaded.game.clone()
         game.apply(move)
-        _append(db, loaded, game.moves[-1])
+        after = _append(db, loaded, game.moves[-1], game)
         if game.finished:
-            _save_result(db, loaded)
-        return loaded
+            after = _save_result(db, after)
+        return after
 
 
 def undo(db: Database, game_id: str, version=None, seat: int | None = None) -> Loaded:
     """Take back the last move (a take or an appoint); ``seat`` None is the host."""
     with _lock(game_id):
-        loaded = load_game(db, game_id)
+        loaded = _load_locked(db, game_id)
         if version is not None and version != loaded.version:
             raise Stale(loaded.version)
-        check_undo(loaded.game, seat)
         if loaded.game.finished:
             raise MoveError("The game is over and scored; it cannot be taken back.", "undo")
-        _append(db, loaded, {"type": "undo"})
-        loaded.game = replay(loaded.setup, loaded.log)
-        return loaded
+        check_undo(loaded.game, seat)
+        entry = {"type": "undo"}
+        return _append(db, loaded, entry, replay(loaded.setup, loaded.log + [entry]))
 
 
-def _save_result(db: Database, loaded: Loaded) -> None:
+def _save_result(db: Database, loaded: Loaded) -> Loaded:
     game = loaded.game
     table_id = save_table(db, score_request_of(game), game.result)
     with db.Session.begin() as session:
         row = session.get(TrackerGame, loaded.id)
         if row.table_id is None:
             row.table_id = table_id
-        loaded.table_id = row.table_id
+        table_id = row.table_id
+    after = Loaded(loaded.id, loaded.setup, loaded.tokens, loaded.host_token, loaded.mode, table_id,
+                   loaded.log, loaded.game)
+    _cache_put(db, after)
+    return after
 
 
 def ensure_result_saved(db: Database, loaded: Loaded) -> str | None:
     """The saved table of a finished game (saving it now if a crash came in between)."""
     if loaded.game.finished and loaded.table_id is None:
         with _lock(loaded.id):
-            _save_result(db, loaded)
+            current = _load_locked(db, loaded.id)
+            if current.table_id is None:
+                current = _save_result(db, current)
+            return current.table_id
     return loaded.table_id

@@ -10,7 +10,7 @@ from flask import Blueprint, jsonify, request
 
 from ..contract import InputError, parse_json
 from ..tracker import MoveError, Setup
-from ..tracker_store import MODES, create_game, load_game, play, undo
+from ..tracker_store import MODES, create_game, ensure_result_saved, load_game, play, undo
 from . import get_db
 
 bp = Blueprint("tracker_api", __name__)
@@ -89,6 +89,9 @@ def _view(loaded, seat):
 @bp.get("/api/games/<game_id>")
 def show(game_id: str):
     loaded = load_game(get_db(), game_id)
+    if loaded.game.finished and loaded.table_id is None:  # a crash came between the move and its save
+        ensure_result_saved(get_db(), loaded)
+        loaded = load_game(get_db(), game_id)
     return jsonify(_view(loaded, _seat(loaded, required=False)))
 
 
