@@ -71,6 +71,9 @@ def test_rulebook_example_by_counts(live_server, page, shot):
     page.goto(live_server.url + "/")
     page.get_by_role("link", name=re.compile("Score a table")).first.click()
     page.evaluate("window.__noReload = true")
+    page.locator("#players-0 details[data-picker] summary").first.click()
+    assert_layout(page, "picker open")
+    page.locator("#players-0 details[data-picker]").first.screenshot(path=str(shot(page, "picker-open")))
     enter_player(page, 0, "Bruno", BRUNO)
     enter_player(page, 1, "Antoine", ANTOINE)
     live = page.locator("#live-score")
@@ -79,6 +82,7 @@ def test_rulebook_example_by_counts(live_server, page, shot):
     expect(live.locator("li.lead")).to_contain_text("Antoine")
     expect(live.locator("li.lead")).to_contain_text("41")
     assert page.evaluate("window.__noReload") is True, "the live score reloaded the page"
+    expect(page.locator("button[name='inc-0-fox']")).to_have_count(1)  # only the fragment was swapped
     assert live.get_attribute("aria-live") == "polite"
     assert_layout(page, "score")
     shot(page, "score-filled")
@@ -214,3 +218,22 @@ def test_error_page_layout(live_server, page, shot):
     expect(page.locator("h1")).to_contain_text("nothing here")
     assert_layout(page, "404")
     shot(page, "404")
+
+
+def test_five_players_and_a_shared_victory(live_server, page, shot):
+    page.goto(live_server.url + "/score?players=5")
+    for i, name in enumerate(["Ann", "Ben", "Cy", "Dee", "Ed"]):
+        page.fill(f"#players-{i}-name", name)
+    pick_character(page, 0, 0, "King")
+    pick_character(page, 1, 0, "Lamplighter")
+    for i in (0, 1):
+        press(page, i, "lamppost" if i else "rose", 1)
+    page.fill("#players-1-lamppost", "14")
+    expect(page.locator("#live-score li.lead")).to_have_count(2)
+    assert_layout(page, "five")
+    page.get_by_role("button", name="See results").click()
+    page.wait_for_url(re.compile(r"/tables/"))
+    expect(page.locator("h1")).to_contain_text("shared victory")
+    expect(page.locator(".winner")).to_contain_text("Ann and Ben share the victory: 14 points")
+    assert_layout(page, "shared")
+    shot(page, "shared")

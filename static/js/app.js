@@ -23,6 +23,16 @@
     input.dispatchEvent(new Event("change", { bubbles: true }));
   });
 
+  // Enter in a box of the score form: done typing (no page reload), the live score follows.
+  document.addEventListener("keydown", function (e) {
+    var t = e.target;
+    if (e.key !== "Enter" || !t.matches || !t.matches("#score-form input[type=text]")) return;
+    if (!window.htmx) return;  // without htmx, Enter posts the form: the server scores it
+    e.preventDefault();
+    t.dispatchEvent(new Event("change", { bubbles: true }));
+    t.blur();
+  });
+
   // -- character pickers ---------------------------------------------------------------------
   function showPick(radio) {
     var details = radio.closest("details");
