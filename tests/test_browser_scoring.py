@@ -97,6 +97,10 @@ def test_rulebook_example_by_counts(live_server, page, shot):
     expect(page.locator(".winner")).to_contain_text("Bruno has the most volcanoes (6) and loses 6 points.")
     expect(page.locator("#copy-text")).to_have_value(re.compile(r"1\. Antoine: 41"))
     expect(page.locator("#player-0 .char-detail", has_text="fox, elephant, snake and sheep: 4 species × 3 = 12")).to_be_visible()
+    copy = page.get_by_role("button", name="Copy results")
+    expect(copy).to_be_visible()
+    copy.click()
+    expect(page.locator(".copy-done")).not_to_be_empty()
     assert_layout(page, "results")
     shot(page, "results")
     # the link reopens the same table
@@ -237,3 +241,44 @@ def test_five_players_and_a_shared_victory(live_server, page, shot):
     expect(page.locator(".winner")).to_contain_text("Ann and Ben share the victory: 14 points")
     assert_layout(page, "shared")
     shot(page, "shared")
+
+
+def test_four_player_table_by_counts_in_few_taps(live_server, page, shot):
+    """A 4-player table by counts: count the taps a person needs (steppers, pickers, buttons).
+    At about a second a tap plus a few seconds per name, it fits well inside two minutes."""
+    import time
+    taps = 0
+    players = [
+        ("Bruno", BRUNO),
+        ("Antoine", ANTOINE),
+        ("Chloé", {"characters": ["Vain Man", "Astronomer", "Lamplighter", "Turkish Astronomer"],
+                   "counts": {"snake": 2, "sunset": 3, "lamppost": 5, "star": 4, "volcano": 2, "baobab": 1}}),
+        ("Dev", {"characters": ["King", "Businessman (grey)", "Hunter", "Geographer"],
+                 "counts": {"rose": 1, "sheep_grey": 3, "fox": 1, "elephant": 1, "volcano": 4}}),
+    ]
+    start = time.perf_counter()
+    page.goto(live_server.url + "/")
+    page.get_by_role("link", name="Score a table of 4 players").click()
+    taps += 1
+    for i, (name, data) in enumerate(players):
+        page.fill(f"#players-{i}-name", name)
+        taps += 1
+        for k, ch in enumerate(data["characters"]):
+            picker = page.locator(f"#players-{i} details[data-picker]").nth(k)
+            if picker.get_attribute("open") is None:
+                picker.locator("summary").click()
+                taps += 1
+            picker.locator("label.pick", has=page.get_by_text(ch, exact=True)).click()
+            taps += 1
+        for item, n in data["counts"].items():
+            press(page, i, item, n)
+            taps += n
+    expect(page.locator("#live-score li")).to_have_count(4)
+    expect(page.locator("#live-score li", has_text="Bruno")).to_contain_text("39")
+    page.get_by_role("button", name="See results").click()
+    taps += 1
+    page.wait_for_url(re.compile(r"/tables/"))
+    elapsed = time.perf_counter() - start
+    print(f"\n4-player table by counts: {taps} taps, {elapsed:.1f} s scripted")
+    assert taps <= 100
+    shot(page, "four-results")
