@@ -278,3 +278,10 @@ def ensure_result_saved(db: Database, loaded: Loaded) -> str | None:
                 current = _save_result(db, current)
             return current.table_id
     return loaded.table_id
+
+
+def find_rematch(db: Database, game_id: str) -> str | None:
+    """The id of the rematch started from this game, if any."""
+    with db.Session() as session:
+        return session.execute(select(TrackerGame.id).where(TrackerGame.rematch_of == game_id)
+                               .order_by(TrackerGame.created.desc()).limit(1)).scalar()

@@ -13,7 +13,8 @@ CSRF = re.compile(r'name="csrf_token" (?:type="hidden" )?value="([^"]+)"')
 
 
 def csrf(html: str) -> str:
-    m = CSRF.search(html) or re.search(r'id="csrf_token" name="csrf_token" type="hidden" value="([^"]+)"', html)
+    m = (CSRF.search(html) or re.search(r'id="csrf_token" name="csrf_token" type="hidden" value="([^"]+)"', html)
+         or re.search(r'"X-CSRFToken": "([^"]+)"', html))
     assert m, "the page has a CSRF token"
     return m.group(1)
 
@@ -175,3 +176,54 @@ def test_a_public_table_page_shows_no_hidden_character(client, app):
                 c = p.cells[pos]
                 if c and s != seat:
                     assert c.tile not in text
+
+
+def finish(app, gid, seed=0):
+    from scorer.tracker_store import play
+    rng = random.Random(seed)
+    with app.app_context():
+        db = app.extensions["db"]
+        while True:
+            loaded = load_game(db, gid)
+            if loaded.game.finished:
+                return loaded
+            play(db, gid, loaded.version, rng.choice(loaded.game.legal(loaded.game.to_act)))
+
+
+def test_own_phones_rematch_brings_every_phone_along(client, app):
+    gid = start(client, ["Ann", "Ben"], mode="own")
+    loaded = finish(app, gid)
+    ann_link, ben_link = (f"/play/{gid}/{t}" for t in loaded.tokens)
+    ben = app.test_client()
+    page = ben.get(ben_link)
+    assert "Game over" in page.text and f"/tables/{loaded.table_id}" in page.text
+    r = ben.post(ben_link + "/rematch", data={"csrf_token": csrf(page.text)})
+    assert r.status_code == 302 and "/play/" in r.location
+    new_gid = r.location.split("/")[2]
+    assert new_gid != gid and "Ben" in ben.get(r.location).text
+    # Ann's phone now offers to join; her old link leads to her new seat
+    ann = client.get(ann_link)
+    assert "Join the rematch" in ann.text
+    r = client.get(ann_link + "/next")
+    assert r.status_code == 302
+    assert "Your turn, Ann" in client.get(r.location).text
+    # a second "rematch" tap does not make a second game
+    r = client.post(ann_link + "/rematch", data={"csrf_token": csrf(ann.text)})
+    assert r.location.split("/")[2] == new_gid
+
+
+def test_two_players_without_hidden_characters_gate_only_the_private_turns(client, app):
+    gid = start(client, ["Ann", "Ben"])
+    page = client.get(f"/games/{gid}")
+    assert "Pass the phone" not in page.text and "Choose a stack" in page.text  # nothing private yet
+    client.post(f"/games/{gid}/move", data=form_for({"type": "choose", "stack": "center"}, 0, csrf(page.text)))
+    page = client.get(f"/games/{gid}")
+    assert "Put one tile face down" in page.text  # Ann goes on: the phone is still in her hands
+    drawn = game_of(app, gid).game.revealed
+    client.post(f"/games/{gid}/move", data=form_for({"type": "hide", "tile": drawn[2]}, 1, csrf(page.text)))
+    page = client.get(f"/games/{gid}")
+    assert "Pass the phone" not in page.text and "Take a tile" in page.text  # Ben sees only public things
+    assert drawn[2] not in page.text
+    client.post(f"/games/{gid}/move", data=form_for({"type": "take", "tile": drawn[0], "position": 5}, 2, csrf(page.text)))
+    page = client.get(f"/games/{gid}")
+    assert "Pass the phone to Ann" in page.text and drawn[2] not in page.text

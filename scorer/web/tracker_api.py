@@ -41,8 +41,10 @@ def _seat(loaded, required: bool):
     token = _token()
     if token is None:
         if required:
-            raise MoveError("Say which seat you are: send the seat's token as "
+            err = MoveError("Say which seat you are: send the seat's token as "
                             "\"Authorization: Bearer <token>\".", "Authorization")
+            err.status = 403
+            raise err
         return None
     seat = loaded.seat_of(token)
     if seat is None:

@@ -23,14 +23,14 @@ from flask import (
 )
 from flask_wtf import FlaskForm
 from markupsafe import Markup
-from wtforms import BooleanField, RadioField, StringField
+from wtforms import BooleanField, StringField
 from wtforms.validators import Length, Optional
 
 from ..catalog import CHARACTER_NAMES, STACK_NAMES, STACKS, catalog
 from ..planet import POSITIONS_OF, STACK_AT, position_words
 from ..tracker import HIDDEN, MAX_NAME, MAX_PLAYERS, MIN_PLAYERS, MoveError, Setup
 from ..tracker_store import (
-    NotFound, Stale, create_game, ensure_result_saved, load_game, play, undo,
+    NotFound, Stale, create_game, ensure_result_saved, find_rematch, load_game, play, undo,
 )
 from . import get_db
 
@@ -42,6 +42,7 @@ SESSION_LOOK = "tracker_look"     # game id -> the seat the one phone was handed
 STACK_SHORT = {"center": "Centers", "uphill": "Uphill edges", "downhill": "Downhill edges",
                "character": "Characters"}
 
+MODE_CHOICES = {"one": "One phone, passed round", "own": "Everyone on their own phone"}
 STACK_TINY = {"center": "Center", "uphill": "Uphill", "downhill": "Downhill", "character": "Character"}
 
 
@@ -56,8 +57,7 @@ class NewGameForm(FlaskForm):
     p3 = StringField("Player 4", validators=[Optional(), Length(max=MAX_NAME)])
     p4 = StringField("Player 5", validators=[Optional(), Length(max=MAX_NAME)])
     hidden = BooleanField("Hidden characters")
-    mode = RadioField("Phones", choices=[("one", "One phone, passed round"), ("own", "Everyone on their own phone")],
-                      default="one")
+    # "mode" (one | own) is two plain radio buttons in the template, read in the view.
 
     def names(self):
         return [f.data.strip() for f in (self.p0, self.p1, self.p2, self.p3, self.p4) if (f.data or "").strip()]
@@ -203,12 +203,15 @@ def board_context(loaded, seat, *, mode: str, live_url: str | None, move_url: st
 def new_game():
     form = NewGameForm()
     error = None
+    mode = request.form.get("mode", "one")
     if request.method == "GET":
         rematch = request.args.get("players")
         if rematch:
             for field, name in zip((form.p0, form.p1, form.p2, form.p3, form.p4), rematch.split(",")[:MAX_PLAYERS]):
                 field.data = name
-    if form.validate_on_submit():
+    if form.validate_on_submit() and mode not in MODE_CHOICES:
+        error = "Choose one phone or everyone on their own phone."
+    elif form.validate_on_submit():
         names = form.names()
         try:
             setup = Setup.parse({"players": names, "hidden_characters": bool(form.hidden.data)})
@@ -217,13 +220,14 @@ def new_game():
             if len(names) < MIN_PLAYERS:
                 error = f"Write at least {MIN_PLAYERS} names: the game is for {MIN_PLAYERS} to {MAX_PLAYERS} players."
         else:
-            loaded = create_game(get_db(), setup, form.mode.data or "one")
+            loaded = create_game(get_db(), setup, mode)
             _remember_host(loaded)
             return redirect(url_for(".host", game_id=loaded.id))
     elif request.method == "POST":
         error = "Please check the form: " + "; ".join(
             f"{getattr(form, k).label.text}: {' '.join(v)}" for k, v in form.errors.items())
-    return render_template("tracker/new.html", form=form, error=error), (400 if error else 200)
+    return render_template("tracker/new.html", form=form, error=error, mode=mode,
+                           modes=MODE_CHOICES), (400 if error else 200)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -259,8 +263,14 @@ def table_live(game_id: str):
     return render_template("tracker/_board.html", **ctx)
 
 
-def _private(loaded) -> bool:
-    return loaded.game.two_player or loaded.setup.hidden_characters
+def _needs_gate(loaded) -> bool:
+    """Would the player to act see something the others must not (on one phone)?"""
+    game = loaded.game
+    if game.to_act is None:
+        return False
+    if loaded.setup.hidden_characters:
+        return True  # their own planet shows their hidden characters
+    return game.two_player and game.to_act == game.start and game.phase != "choose"
 
 
 def _one_phone(loaded):
@@ -269,7 +279,7 @@ def _one_phone(loaded):
     look = session.get(SESSION_LOOK, {}).get(loaded.id)
     gate = None
     seat = to_act
-    if to_act is not None and _private(loaded) and look != [to_act, loaded.version]:
+    if _needs_gate(loaded) and look != [to_act, loaded.version]:
         gate = {"seat": to_act, "name": game.name(to_act)}
         seat = None
     ctx = board_context(loaded, seat, mode="one", live_url=None,
@@ -354,7 +364,7 @@ def host_move(game_id: str):
     if seat is None:
         flash("The game is over.", "warn")
         return redirect(back)
-    if _private(loaded) and session.get(SESSION_LOOK, {}).get(loaded.id) != [seat, loaded.version]:
+    if _needs_gate(loaded) and session.get(SESSION_LOOK, {}).get(loaded.id) != [seat, loaded.version]:
         flash("Someone moved first — nothing was changed. Here is the game now.", "stale")
         return redirect(back)
     return _do(loaded, seat, back, acting_for_host=True)
@@ -400,11 +410,18 @@ def host_rematch(game_id: str):
     return _rematch(loaded)
 
 
-def _rematch(loaded):
-    setup = Setup.parse({"players": list(loaded.setup.players),
-                         "hidden_characters": loaded.setup.hidden_characters})
-    new = create_game(get_db(), setup, loaded.mode, rematch_of=loaded.id)
-    _remember_host(new)
+def _rematch(loaded, seat=None):
+    existing = find_rematch(get_db(), loaded.id)  # two phones tapping "rematch" make one game
+    if existing is None:
+        setup = Setup.parse({"players": list(loaded.setup.players),
+                             "hidden_characters": loaded.setup.hidden_characters})
+        new = create_game(get_db(), setup, loaded.mode, rematch_of=loaded.id)
+    else:
+        new = _load(existing)
+    if seat is None:
+        _remember_host(new)  # the host of a game hosts its rematch
+    else:
+        return redirect(url_for(".seat", game_id=new.id, token=new.tokens[seat]))
     return redirect(url_for(".host", game_id=new.id))
 
 
@@ -423,6 +440,14 @@ def seat(game_id: str, token: str):
 
 
 def _seat_context(loaded, s, token):
+    ctx = _seat_board(loaded, s, token)
+    if loaded.game.finished and find_rematch(get_db(), loaded.id):
+        ctx["rematch_link"] = url_for(".seat_next", game_id=loaded.id, token=token)
+        ctx["rematch_url"] = None
+    return ctx
+
+
+def _seat_board(loaded, s, token):
     return board_context(loaded, s, mode="own",
                          live_url=url_for(".seat_live", game_id=loaded.id, token=token),
                          move_url=url_for(".seat_move", game_id=loaded.id, token=token),
@@ -455,13 +480,27 @@ def seat_undo(game_id: str, token: str):
     return _undo(loaded, s, url_for(".seat", game_id=loaded.id, token=token))
 
 
+@bp.get("/play/<game_id>/<token>/next")
+def seat_next(game_id: str, token: str):
+    """This seat's link in the rematch of this game (the old link is the key)."""
+    loaded = _load(game_id)
+    s = _seat_or_404(loaded, token)
+    new_id = find_rematch(get_db(), loaded.id)
+    if new_id is None:
+        abort(404)
+    new = _load(new_id)
+    if s >= len(new.tokens):
+        abort(404)
+    return redirect(url_for(".seat", game_id=new.id, token=new.tokens[s]))
+
+
 @bp.post("/play/<game_id>/<token>/rematch")
 def seat_rematch(game_id: str, token: str):
     loaded = _load(game_id)
-    _seat_or_404(loaded, token)
+    s = _seat_or_404(loaded, token)
     if not MoveForm().validate_on_submit():
         abort(400)
-    return _rematch(loaded)
+    return _rematch(loaded, seat=s)
 
 
 def json_dumps(value) -> str:
