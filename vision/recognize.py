@@ -556,7 +556,8 @@ def recognize(data: bytes, reference_dir=None) -> Reading:
     quads = []
     for m in _masks(work):
         for q in _quads_from_mask(m):
-            if all(np.abs(q - o).max() > 0.03 * WORK for o in quads):
+            side = np.sqrt(max(1.0, cv2.contourArea(q.astype(np.float32))))
+            if all(np.abs(q - o).max() > 0.03 * side for o in quads):
                 quads.append(q)
     first = []
     for q in quads:
