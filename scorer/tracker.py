@@ -173,7 +173,7 @@ class Game:
         return None if seat is None else self.setup.players[seat]
 
     def can_undo(self) -> bool:
-        return bool(self.moves) and self.moves[-1]["type"] in ("take", "appoint")
+        return not self.finished and bool(self.moves) and self.moves[-1]["type"] in ("take", "appoint")
 
     def _sees_tile(self, viewer: int | None, tile: str) -> bool:
         """May ``viewer`` see which tile this is (a tile still on the table this round)?"""

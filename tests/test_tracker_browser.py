@@ -41,13 +41,16 @@ def act(page, rng) -> bool:
     return True
 
 
-def new_game(page, base, names, mode="one", hidden=False):
+def new_game(page, base, names, mode="one", hidden=False, shot=None):
     page.goto(base + "/games/new")
     for i, name in enumerate(names):
         page.fill(f"#p{i}", name)
     page.locator(f"input[name=mode][value={mode}]").check()
     if hidden:
         page.locator("#hidden").check()
+    if shot:
+        shot(page, "00-new-game")
+        tap_targets_are_big(page)
     click_and_wait(page, page.get_by_role("button", name="Start the game"))
     return page.url.rstrip("/").rsplit("/", 1)[-1]
 
@@ -63,7 +66,7 @@ def tap_targets_are_big(page):
 
 def test_three_players_play_a_whole_game_on_one_phone(live_server, page, shot):
     base = live_server.url
-    new_game(page, base, ["Ann", "Ben", "Cy"])
+    new_game(page, base, ["Ann", "Ben", "Cy"], shot=shot)
     expect_turn = page.locator("#turn")
     assert "Your turn, Ann" in expect_turn.inner_text()
     shot(page, "01-start")
@@ -183,3 +186,27 @@ def test_a_second_phone_acting_at_the_same_moment_is_told_someone_moved_first(li
     assert "Someone moved first" in second.inner_text("#board")
     shot(second, "moved-first")
     assert second.locator("#board").get_attribute("data-version") == "1"
+
+
+def test_one_phone_hidden_characters_asks_to_pass_the_phone(live_server, page, shot):
+    base = live_server.url
+    new_game(page, base, ["Ann", "Ben"], hidden=True)
+    assert "Pass the phone to Ann" in page.inner_text("#gate")
+    assert page.locator("#act").count() == 0
+    shot(page, "01-pass-to-ann")
+    tap_targets_are_big(page)
+    click_and_wait(page, page.locator("#gate button"))
+    click_and_wait(page, page.locator("#act .tstack-btn").last)      # the character stack
+    click_and_wait(page, page.locator("#act .ttile-btn").first)      # hide one
+    assert "Pass the phone to Ben" in page.inner_text("#gate")
+    html = page.content()
+    gid = page.url.rstrip("/").rsplit("/", 1)[-1]
+    hidden_tile = load_game(live_server.app.extensions["db"], gid).game.face_down
+    assert hidden_tile not in html
+    shot(page, "02-pass-to-ben")
+    click_and_wait(page, page.locator("#gate button"))
+    assert page.locator("#act .ttile-pick .ttile-hidden").count() == 1 and hidden_tile not in page.content()
+    page.locator("#act .ttile-pick").last.click()
+    click_and_wait(page, page.locator("#act .tcell.slot").first)
+    assert "Pass the phone to Ann" in page.inner_text("#gate")
+    shot(page, "03-back-to-ann")
