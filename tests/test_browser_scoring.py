@@ -226,7 +226,7 @@ def test_error_page_layout(live_server, page, shot):
 
 def test_five_players_and_a_shared_victory(live_server, page, shot):
     page.goto(live_server.url + "/score?players=5")
-    for i, name in enumerate(["Ann", "Ben", "Cy", "Dee", "Ed"]):
+    for i, name in enumerate(["Ann", "Ben", "Cy", "Dee", "Maximilianalexandervonsternenhimmel"]):
         page.fill(f"#players-{i}-name", name)
     pick_character(page, 0, 0, "King")
     pick_character(page, 1, 0, "Lamplighter")
@@ -235,6 +235,7 @@ def test_five_players_and_a_shared_victory(live_server, page, shot):
     page.fill("#players-1-lamppost", "14")
     expect(page.locator("#live-score li.lead")).to_have_count(2)
     assert_layout(page, "five")
+    shot(page, "five")
     page.get_by_role("button", name="See results").click()
     page.wait_for_url(re.compile(r"/tables/"))
     expect(page.locator("h1")).to_contain_text("shared victory")

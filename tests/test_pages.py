@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from scorer.catalog import catalog
 from scorer.planet import POSITIONS_OF
-from scorer.web.pages import grid_editor, planet_view
+from scorer.web.pages import grid_editor, grid_from_reading, planet_view
 
 BRUNO = {"name": "Bruno", "characters": ["hunter", "gardener", "businessman_white", "king"],
          "fox": 1, "elephant": 1, "snake": 1, "sheep_white": 6, "baobab": 2, "rose": 2, "volcano": 6}
@@ -277,6 +277,12 @@ def check_grid_helpers(cells):
     view = planet_view({"cells": [cells[r * 4:r * 4 + 4] for r in range(4)]}, highlight={0, 5})
     assert view[0]["lit"] and view[5]["lit"] and not view[1]["lit"]
     assert planet_view(None) is None
+    reading = [[{"tile": cells[r * 4 + c], "confidence": 0.5 if r == c == 1 else 0.99} for c in range(4)]
+               for r in range(4)]
+    values, doubtful = grid_from_reading(reading)
+    assert values == cells and doubtful == {5}
+    g = grid_editor("scan", values, doubtful=doubtful)
+    assert g["cells"][5]["doubtful"] and g["cells"][5]["value"] == cells[5]
 
 
 # -- CSRF and garbage ---------------------------------------------------------------------------

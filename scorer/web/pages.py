@@ -112,6 +112,21 @@ def grid_editor(prefix: str, cells, used=(), doubtful=(), errors=None, label: st
     return {"prefix": prefix, "label": label, "cells": out}
 
 
+def grid_from_reading(cells, doubt_below: float = 0.75) -> tuple[list, set]:
+    """A photo reading (``vision recognize``: 4 rows of ``{"tile", "confidence"}``) as
+    ``grid_editor`` inputs: the 16 cell values and the positions to outline as doubtful."""
+    flat = [c for row in (cells or []) for c in (row or [])][:16]
+    values, doubtful = [], set()
+    for p, cell in enumerate(flat):
+        cell = cell if isinstance(cell, dict) else {}
+        tile = cell.get("tile")
+        values.append(tile if isinstance(tile, str) else None)
+        confidence = cell.get("confidence", 1)
+        if isinstance(confidence, (int, float)) and confidence < doubt_below:
+            doubtful.add(p)
+    return values, doubtful
+
+
 def planet_view(grid: dict | None, highlight=(), volcanoes=(), self_position=None) -> list[dict] | None:
     """A planet grid JSON (result ``planet``) as 16 cells for ``partials/planet_view.html``;
     ``highlight``: positions lit (what a character counted), ``self_position``: that character's
