@@ -357,6 +357,13 @@ class RandomGames(RuleBasedStateMachine):
             if e["kind"] == "round":
                 self.starts[e["round"]] = e["seat"]
 
+    @precondition(lambda self: self.game.finished)
+    @rule()
+    def the_end_shows_everything(self):
+        view = self.game.view(None, recent=len(self.game.events))
+        assert view["finished"] and view["result"] and view["legal"] == []
+        assert '"hidden"' not in json.dumps(view)
+
     @invariant()
     def tiles_are_conserved(self):
         tiles = all_tiles(self.game)
