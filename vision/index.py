@@ -24,7 +24,7 @@ from . import REFERENCE_DIR
 CELL = 64          # side of a tile in the rectified planet, in pixels
 INNER = 0.07       # the part of the tile border left out of the descriptor
 BLUR = 0.9         # sigma of the blur applied to both sides before comparing
-INDEX_VERSION = 4
+INDEX_VERSION = 5
 
 
 def _inner(img: np.ndarray) -> np.ndarray:
@@ -33,34 +33,38 @@ def _inner(img: np.ndarray) -> np.ndarray:
     return img[a:c - a, a:c - a]
 
 
-def describe(patch: np.ndarray) -> np.ndarray:
-    """A cell-sized BGR patch (CELL×CELL) → unit vector: blurred, each channel centred and scaled
-    (so light and white balance don't matter), inner part only."""
-    f = patch.astype(np.float32)
-    f = cv2.GaussianBlur(f, (0, 0), BLUR)
+def _small(patch: np.ndarray) -> np.ndarray:
+    """Blurred, inner part, at half scale (float32)."""
+    f = cv2.GaussianBlur(patch.astype(np.float32), (0, 0), BLUR)
     f = _inner(f)
-    f = f - f.mean(axis=(0, 1), keepdims=True)
-    sd = f.std(axis=(0, 1), keepdims=True)
-    f = f / (sd + 8.0)
-    v = f.reshape(-1)
-    return v / (np.linalg.norm(v) + 1e-6)
+    return cv2.resize(f, (f.shape[1] // 2, f.shape[0] // 2), interpolation=cv2.INTER_AREA)
+
+
+def describe(patch: np.ndarray) -> np.ndarray:
+    """A cell-sized BGR patch (CELL×CELL) → unit vector: blurred, inner part, half scale, each
+    channel centred and scaled (so light and white balance don't matter)."""
+    return describe_turns([patch], (0,))[0]
+
+
+def similarity(descs: np.ndarray, refs: np.ndarray) -> np.ndarray:
+    """Normalized correlations (rows of descs × rows of refs), without BLAS threads (they spin
+    badly on a busy machine and gain nothing at this size)."""
+    return np.einsum("ij,kj->ik", descs, refs)
 
 
 def describe_turns(patches, turns=(0, 1, 2, 3)) -> np.ndarray:
     """Descriptors of each patch turned by 0, 1, 2, 3 quarter turns (np.rot90): (n*4, d), in
     the order patch 0 turn 0, patch 0 turn 1, … — the same as ``describe`` one by one."""
-    blurred = [cv2.GaussianBlur(p.astype(np.float32), (0, 0), BLUR) for p in patches]
-    a = int(round(CELL * INNER))
     stack = []
-    for b in blurred:
-        inner = b[a:CELL - a, a:CELL - a]
+    for p in patches:
+        inner = _small(p)
         for k in turns:
             stack.append(np.rot90(inner, k))
     f = np.stack(stack)                                  # (n*4, s, s, 3)
     f = f - f.mean(axis=(1, 2), keepdims=True)
     f = f / (f.std(axis=(1, 2), keepdims=True) + 8.0)
     v = f.reshape(len(stack), -1)
-    return v / (np.linalg.norm(v, axis=1, keepdims=True) + 1e-6)
+    return (v / (np.linalg.norm(v, axis=1, keepdims=True) + 1e-6)).astype(np.float32)
 
 
 @dataclass

@@ -26,13 +26,14 @@ import cv2
 import numpy as np
 
 from .imageio import UnusableImage, decode
-from .index import CELL, describe_turns, get_index
+from .index import CELL, describe_turns, get_index, similarity
 
 WORK = 512             # long side of the image used to find the planet
 MARGIN = 22            # margin around the straightened planet (pixels at CELL scale)
 SEARCH = 20            # how far a tile may sit from its ideal place (pixels at CELL scale)
 PLANET_MIN = 0.42      # mean match of the 16 cells below which there is no planet
 DOUBT = 0.5
+GOOD = 0.7             # a reading this good needs no second candidate
 
 NO_PLANET = ("I could not find a planet in this photo. Lay the 16 tiles in a 4×4 square, "
              "take the photo from above with the whole planet in view, and try again.")
@@ -280,31 +281,28 @@ DST = np.array([[MARGIN, MARGIN], [MARGIN + 4 * CELL, MARGIN], [MARGIN + 4 * CEL
                 [MARGIN, MARGIN + 4 * CELL]], np.float32)
 
 
-def _rectify(img: np.ndarray, quad: np.ndarray):
-    """The planet straightened to SIDE×SIDE; returns it and the homography (photo → straight)."""
+def _pyramid(img: np.ndarray) -> list:
+    levels = [img]
+    while max(levels[-1].shape[:2]) > 600:
+        levels.append(cv2.pyrDown(levels[-1]))
+    return levels
+
+
+def _rectify(img, quad: np.ndarray):
+    """The planet straightened to SIDE×SIDE; returns it and the homography (photo → straight).
+    ``img`` is the photo or its pyramid (a list, finest first): the level used is the coarsest
+    that still has the planet at least as big as the straightened one."""
+    levels = img if isinstance(img, list) else [img]
     side = float(np.sqrt(max(1.0, cv2.contourArea(quad.astype(np.float32)))))
-    target = 4 * CELL * 1.5
-    src_img, q = img, quad
-    if side > target * 1.4:
-        f = target / side
-        x0, y0 = np.floor(quad.min(axis=0) - side * .2).astype(int)
-        x1, y1 = np.ceil(quad.max(axis=0) + side * .2).astype(int)
-        x0, y0 = max(0, x0), max(0, y0)
-        x1, y1 = min(img.shape[1], x1), min(img.shape[0], y1)
-        crop = img[y0:y1, x0:x1]
-        if crop.size == 0:
-            return None, None
-        src_img = cv2.resize(crop, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
-        q = (quad - [x0, y0]) * f
-        H = cv2.getPerspectiveTransform(q.astype(np.float32), DST)
-        S = np.array([[f, 0, -x0 * f], [0, f, -y0 * f], [0, 0, 1]], np.float64)
-        Hfull = H @ S
-    else:
-        H = cv2.getPerspectiveTransform(q.astype(np.float32), DST)
-        Hfull = H
-    straight = cv2.warpPerspective(src_img, H, (SIDE, SIDE), flags=cv2.INTER_LINEAR,
+    level = 0
+    while level + 1 < len(levels) and side / 2 ** (level + 1) >= 4 * CELL * 0.9:
+        level += 1
+    f = 0.5 ** level
+    S = np.array([[f, 0, 0], [0, f, 0], [0, 0, 1]], np.float64)
+    H = cv2.getPerspectiveTransform((quad * f).astype(np.float32), DST)
+    straight = cv2.warpPerspective(levels[level], H, (SIDE, SIDE), flags=cv2.INTER_LINEAR,
                                    borderMode=cv2.BORDER_REPLICATE)
-    return straight, Hfull
+    return straight, H @ S
 
 
 ANGLES = (-9.0, -6.0, -3.0, 0.0, 3.0, 6.0, 9.0)
@@ -333,7 +331,7 @@ def _turned(template: np.ndarray) -> list:
                            borderMode=cv2.BORDER_CONSTANT, borderValue=fill) for a in ANGLES]
 
 
-def _cells(straight: np.ndarray, index, templates=None, centres0=None, search=SEARCH):
+def _cells(straight: np.ndarray, index, templates=None, centres0=None, search=SEARCH, angles0=None):
     """Find each tile in its cell (place and small turn); return 16 upright patches
     (CELL×CELL BGR), their centres, and how well the tile fitted. Without ``templates`` the
     generic tile outline is looked for around the ideal grid; with them (one half-scale grey
@@ -343,7 +341,7 @@ def _cells(straight: np.ndarray, index, templates=None, centres0=None, search=SE
     gray = cv2.cvtColor(straight, cv2.COLOR_BGR2GRAY)
     half = cv2.resize(gray, (SIDE // 2, SIDE // 2), interpolation=cv2.INTER_AREA).astype(np.float32)
     hc, hs, hm = CELL // 2, search // 2, MARGIN // 2
-    patches, centres, fits = [], [], []
+    patches, centres, fits, turns = [], [], [], []
     for r in range(4):
         for c in range(4):
             q = r * 4 + c
@@ -364,8 +362,11 @@ def _cells(straight: np.ndarray, index, templates=None, centres0=None, search=SE
                 patches.append(np.zeros((CELL, CELL, 3), np.uint8))
                 centres.append((x0 * 2 + CELL / 2 + search, y0 * 2 + CELL / 2 + search))
                 fits.append(0.0)
+                turns.append(0.0)
                 continue
-            for a, t in zip(ANGLES, rings if templates is None else templates[q]):
+            for ai, (a, t) in enumerate(zip(ANGLES, rings if templates is None else templates[q])):
+                if angles0 is not None and abs(a - angles0[q]) > 3.5:
+                    continue
                 res = cv2.matchTemplate(win, t, cv2.TM_CCOEFF_NORMED) - prior - 0.002 * abs(a)
                 _, mx, _, loc = cv2.minMaxLoc(res)
                 if best is None or mx > best[0]:
@@ -380,6 +381,8 @@ def _cells(straight: np.ndarray, index, templates=None, centres0=None, search=SE
                                           borderMode=cv2.BORDER_REPLICATE))
             centres.append((cx, cy))
             fits.append(mx)
+            turns.append(a)
+    _cells.last_angles = turns
     return patches, np.array(centres, np.float32), np.array(fits, np.float32)
 
 
@@ -421,10 +424,28 @@ def _read(img: np.ndarray, quad: np.ndarray, index, refine: int = 1, quick: bool
     first = _classify(patches, fits, index, quad, quick)
     if quick:
         return first
-    return _second_pass(straight, index, first, centres, quad)
+    return _second_pass(straight, index, first, centres, quad, _cells.last_angles)
 
 
-def _second_pass(straight, index, first, centres, quad, tries: int = 3):
+_TEMPLATES: dict = {}
+
+
+def _ref_templates(index, row: int, k: int) -> list:
+    """A reference at half scale, grey, as it lies in the straightened planet (quarter turn k),
+    turned by each of ANGLES. Cached per index."""
+    key = (index.key, row, k)
+    t = _TEMPLATES.get(key)
+    if t is None:
+        if len(_TEMPLATES) > 4000:
+            _TEMPLATES.clear()
+        ref = np.ascontiguousarray(np.rot90(index.imgs[row], -k))
+        g = cv2.cvtColor(ref, cv2.COLOR_BGR2GRAY)
+        g = cv2.resize(g, (CELL // 2, CELL // 2), interpolation=cv2.INTER_AREA).astype(np.float32)
+        t = _TEMPLATES[key] = _turned(g)
+    return t
+
+
+def _second_pass(straight, index, first, centres, quad, angles, tries: int = 3):
     """Look for each tile again with the pictures of the few tiles it most resembles (and the
     back): sharper place and turn than the generic outline. Each reference keeps its best score
     over these placements; then the rules are applied again."""
@@ -463,12 +484,9 @@ def _second_pass(straight, index, first, centres, quad, tries: int = 3):
             if row is None:
                 templates.append(_rings(index.key, index.ring.tobytes(), index.ring.shape[0]))
                 continue
-            ref = np.ascontiguousarray(np.rot90(index.imgs[row], -k))
-            g = cv2.cvtColor(ref, cv2.COLOR_BGR2GRAY)
-            g = cv2.resize(g, (CELL // 2, CELL // 2), interpolation=cv2.INTER_AREA).astype(np.float32)
-            templates.append(_turned(g))
-        patches, _, _ = _cells(straight, index, templates, centres, search=8)
-        Dk = describe_turns(patches, (k,)) @ index.desc.T  # (16, n)
+            templates.append(_ref_templates(index, row, k))
+        patches, _, _ = _cells(straight, index, templates, centres, search=8, angles0=angles)
+        Dk = similarity(describe_turns(patches, (k,)), index.desc)  # (16, n)
         for q in range(16):
             D2[q * 4 + k] = np.maximum(D2[q * 4 + k], Dk[q])
     second = _classify(None, first["fits"], index, quad, D=D2, only_k=k)
@@ -480,7 +498,7 @@ def _classify(patches, fits, index, quad, quick=False, D=None, only_k=None):
     allowed, positions, content = _rules(names)
     back_rows = {i for i, n in enumerate(names) if n == "back"}
     if D is None:
-        D = describe_turns(patches) @ index.desc.T  # (16*4, n): cell q turned by k at row q*4+k
+        D = similarity(describe_turns(patches), index.desc)  # (16*4, n): cell q turned by k at row q*4+k
     grid = np.arange(16).reshape(4, 4)
     if quick:  # how much this looks like a planet, without the one-tile-once rule
         best = -np.inf
@@ -550,8 +568,10 @@ def recognize(data: bytes, reference_dir=None) -> Reading:
     h, w = img.shape[:2]
     if min(h, w) < 64:
         return done(Reading(ok=False, error="The photo is too small to read a planet from."))
+    pyr = _pyramid(img)
+    src = next((lv for lv in reversed(pyr) if max(lv.shape[:2]) >= WORK), pyr[0])
     f = WORK / max(h, w)
-    work = cv2.resize(img, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 else img
+    work = cv2.resize(src, (max(1, round(w * f)), max(1, round(h * f))), interpolation=cv2.INTER_AREA) if f < 1 else img
     f = min(f, 1.0)
     quads = []
     for m in _masks(work):
@@ -561,11 +581,13 @@ def recognize(data: bytes, reference_dir=None) -> Reading:
                 quads.append(q)
     first = []
     for q in quads:
-        first.append((_quick(img, q / f, index), q))
+        first.append((_quick(pyr, q / f, index), q))
     first.sort(key=lambda t: -t[0])
     best = None
-    for _, q in first[:2]:
-        res = _read(img, q / f, index, refine=1)
+    for _, q in first[:3]:
+        if best is not None and best["score"] >= GOOD:
+            break
+        res = _read(pyr, q / f, index, refine=1)
         if res is None:
             continue
         if best is None or res["score"] > best["score"]:
