@@ -32,8 +32,14 @@ run: setup
 test: setup-test chromium
 	$(PY) -m pytest
 
+# Speed and accuracy, printed as numbers: scoring (core and HTTP beside a bare endpoint), the
+# tracker under 100 concurrent tables, and the recognizer over sample_photos/.
 bench: setup-test
+	@echo "== scoring =="
 	$(PY) -m scorer bench
+	@echo "== tracker =="
+	$(PY) -m scorer.tracker_bench
+	@echo "== vision =="
 	$(PY) -m vision.bench
 
 clean:

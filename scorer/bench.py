@@ -139,7 +139,7 @@ def main(args) -> int:
     with socket_port() as port, tempfile.TemporaryDirectory() as tmp:
         proc = subprocess.Popen(
             [sys.executable, "-c", f"from scorer.bench import serve; serve({port}, {('sqlite:///' + os.path.join(tmp, 'bench.sqlite3'))!r})"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             _wait_for(port)
             clients = 8
