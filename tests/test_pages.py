@@ -187,6 +187,8 @@ def test_impossible_values_are_explained_beside_the_field(client, player, field,
     assert resp.status_code == 422
     html = resp.get_data(as_text=True)
     assert words in error_beside(html, field), error_beside(html, field)
+    summary = html[html.index('id="error-summary"'):]
+    assert f'href="#{field}' in summary[:2000]  # and a summary at the top links to it
 
 
 def test_a_bad_value_is_kept_as_typed(client):

@@ -210,6 +210,7 @@ def render_score(form: ScoreForm, result, errors, status=200):
     slots = {slot_of(k): v for k, v in errors.items()}
     return render_template(
         "score.html", form=form, result=result, errors=errors, slots=slots, grids=grids,
+        summary=status == 422, slots_of={k: slot_of(k) for k in errors},
         characters=character_cards(), items=COUNT_FIELDS, item_names=ITEM_NAMES,
         item_help=ITEM_HELP, face_down_step=FACE_DOWN_STEP, modes=MODES,
     ), status
