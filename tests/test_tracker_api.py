@@ -6,6 +6,7 @@ import random
 import threading
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from scorer.db import load_table
 
@@ -186,3 +187,25 @@ def test_hidden_information_never_reaches_another_seat_or_the_public(client):
                     if owner != viewer:
                         assert f'"{tile}"' not in text and f"{tile} " not in text
     assert view(client, gid)["finished"]
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=False) | st.text(max_size=8)
+    | st.sampled_from(["center", "hidden", "C01", "K03", "take", "choose", "appoint", "hide"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(
+        ["type", "seat", "stack", "tile", "position", "to", "version", "move", "players"]), inner, max_size=4),
+    max_leaves=8)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=json_values, move=json_values)
+def test_no_input_is_ever_a_500(client, body, move):
+    gid, tokens = new_game(client)
+    for payload in (body, {"version": 0, "move": move}, {"version": 0, "move": {"type": "take", "seat": 0, **(move if isinstance(move, dict) else {})}}):
+        r = client.post(f"/api/games/{gid}/moves", json=payload, headers=auth(tokens[0]))
+        assert r.status_code in (200, 400, 403, 409), r.json
+        assert r.is_json
+    r = client.post("/api/games", json=body)
+    assert r.status_code in (201, 400) and r.is_json
+    r = client.post(f"/api/games/{gid}/undo", json=body, headers=auth(tokens[0]))
+    assert r.status_code in (200, 400, 403, 409) and r.is_json
