@@ -25,12 +25,11 @@ Rule decisions beyond the SPEC:
 """
 from __future__ import annotations
 
-import copy
 import random
 from collections import Counter
 from dataclasses import dataclass, field
 
-from .catalog import CHARACTER_NAMES, STACK_NAMES, STACKS, Catalog, catalog as default_catalog
+from .catalog import STACK_NAMES, STACKS, Catalog, catalog as default_catalog
 from .planet import POSITIONS_OF, STACK_AT, Planet, position_words
 
 ROUNDS = 16
@@ -537,15 +536,5 @@ def score_request_of(game: Game) -> dict:
                         for name, planet in zip(game.setup.players, game.planets)]}
 
 
-def tile_words(tile: str, cat: Catalog | None = None) -> str:
-    if tile in (None, HIDDEN):
-        return "hidden tile"
-    if tile == "back":
-        return "face down"
-    cat = cat or default_catalog()
-    return cat[tile].describe()
-
-
 __all__ = ["Setup", "Game", "MoveError", "NotYourTurn", "SetupError", "new_game", "replay",
-           "effective_moves", "check_undo", "score", "score_request_of", "HIDDEN", "ROUNDS",
-           "CHARACTER_NAMES", "POSITIONS_OF", "copy"]
+           "effective_moves", "check_undo", "score", "score_request_of", "HIDDEN", "ROUNDS"]
