@@ -283,3 +283,26 @@ def test_four_player_table_by_counts_in_few_taps(live_server, page, shot):
     print(f"\n4-player table by counts: {taps} taps, {elapsed:.1f} s scripted")
     assert taps <= 100
     shot(page, "four-results")
+
+
+def test_tile_grid_without_javascript(live_server, phone, shot):
+    page = phone(java_script_enabled=False).new_page()
+    page.goto(live_server.url + "/score")
+    page.fill("#players-0-name", "Ann")
+    page.locator("#players-0 label.seg", has_text="Tile by tile").click()
+    expect(page.locator("#players-0 .grid-editor")).to_be_visible()  # CSS alone switches the mode
+    cells = legal_planet()
+    for p, tile in enumerate(cells):
+        page.locator(f"#players-0-cells-{p}").select_option(tile)
+    page.fill("#players-1-name", "Ben")
+    page.get_by_role("button", name="Update", exact=True).click()
+    expect(page.locator("#players-0 [data-cell='5'] .gcell-id")).to_have_text(cells[5])
+    assert page.locator(f"#players-1-cells-5 option[value='{cells[5]}']").is_disabled()
+    expect(page.locator("#live-score li", has_text="Ann")).to_be_visible()
+    assert_layout(page, "grid-nojs")
+    shot(page, "grid-nojs")
+    page.get_by_role("button", name="See results").click()
+    page.wait_for_url(re.compile(r"/tables/"))
+    page.locator("#player-0 a.char-score").first.click()  # a plain link lights the cells
+    expect(page.locator("#player-0 .pcell.lit").first).to_be_visible()
+    shot(page, "results-grid-nojs")

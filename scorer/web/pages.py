@@ -314,7 +314,7 @@ def copy_text(result: dict) -> str:
     for p in sorted(result["players"], key=lambda p: p["rank"]):
         penalty = f" ({p['subtotal']} − {-p['penalty']} volcanoes)" if p["penalty"] else ""
         crown = " ★" if p["winner"] else ""
-        lines.append(f"{p['rank']}. {p['name']}: {p['total']}{penalty}{crown}")
+        lines.append(f"{p['rank']}. {p['name']}: {points(p['total'])}{penalty}{crown}")
         for c in p["characters"]:
             lines.append(f"   {c['detail']}")
     lines.append(result.get("penalty_explained", ""))
@@ -352,6 +352,12 @@ def soft_breaks(name: str) -> str:
     for word, soft in SOFT_BREAKS:
         name = name.replace(word, soft)
     return name
+
+
+@bp.app_template_filter("points")
+def points(n) -> str:
+    """A score with a real minus sign: −4, not -4."""
+    return f"−{-n}" if isinstance(n, int) and n < 0 else str(n)
 
 
 @bp.app_template_filter("without_name")
