@@ -306,3 +306,14 @@ def test_tile_grid_without_javascript(live_server, phone, shot):
     page.locator("#player-0 a.char-score").first.click()  # a plain link lights the cells
     expect(page.locator("#player-0 .pcell.lit").first).to_be_visible()
     shot(page, "results-grid-nojs")
+
+
+def test_live_score_says_when_the_server_cannot_answer(live_server, page):
+    page.goto(live_server.url + "/score")
+    page.route("**/score/live", lambda route: route.fulfill(status=400, body="no"))
+    press(page, 0, "rose", 1)
+    expect(page.locator("#live-score")).to_contain_text("expired")
+    page.unroute("**/score/live")
+    page.route("**/score/live", lambda route: route.abort())
+    press(page, 0, "rose", 1)
+    expect(page.locator("#live-score")).to_contain_text("could not be updated")

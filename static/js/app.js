@@ -148,6 +148,23 @@
     });
   });
 
+  // The live score could not be fetched (server refused it, or no network): say so in the bar;
+  // "See results" still posts the whole form.
+  function liveTrouble(e) {
+    var live = document.getElementById("live-score");
+    if (!live || !e.detail || !e.detail.target || e.detail.target.id !== "live-score") return;
+    var status = e.detail.xhr ? e.detail.xhr.status : 0;
+    live.innerHTML = "";
+    var p = document.createElement("p");
+    p.className = "live-problem";
+    p.textContent = status === 400
+      ? "This page has expired. Reload it to keep scoring."
+      : "The live score could not be updated (no connection?). \"See results\" still works.";
+    live.appendChild(p);
+  }
+  document.addEventListener("htmx:responseError", liveTrouble);
+  document.addEventListener("htmx:sendError", liveTrouble);
+
   // -- results: what a character counted ------------------------------------------------------
   document.addEventListener("click", function (e) {
     var a = e.target.closest && e.target.closest("a.char-score[data-planet]");
