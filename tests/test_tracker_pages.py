@@ -227,3 +227,19 @@ def test_two_players_without_hidden_characters_gate_only_the_private_turns(clien
     client.post(f"/games/{gid}/move", data=form_for({"type": "take", "tile": drawn[0], "position": 5}, 2, csrf(page.text)))
     page = client.get(f"/games/{gid}")
     assert "Pass the phone to Ann" in page.text and drawn[2] not in page.text
+
+
+def test_one_phone_undo_takes_back_a_take(client, app):
+    gid = start(client, ["Ann", "Ben", "Cy"])
+    page = client.get(f"/games/{gid}")
+    client.post(f"/games/{gid}/move", data=form_for({"type": "choose", "stack": "uphill"}, 0, csrf(page.text)))
+    tile = game_of(app, gid).game.revealed[1]
+    page = client.get(f"/games/{gid}")
+    assert "Take back" not in page.text  # tiles were just revealed: nothing to take back
+    client.post(f"/games/{gid}/move", data=form_for({"type": "take", "tile": tile, "position": 7}, 1, csrf(page.text)))
+    page = client.get(f"/games/{gid}")
+    assert "Who takes next?" in page.text and "Take back the last move" in page.text
+    r = client.post(f"/games/{gid}/undo", data={"csrf_token": csrf(page.text), "version": "2"}, follow_redirects=True)
+    assert "Taken back." in r.text and "Take a tile" in r.text
+    game = game_of(app, gid).game
+    assert tile in game.revealed and game.planets[0].tile_count == 0 and game_of(app, gid).version == 3

@@ -14,6 +14,7 @@ more than that seat's JSON would.
 from __future__ import annotations
 
 import json
+import time
 from urllib.parse import urlsplit, urlunsplit
 
 import segno
@@ -133,12 +134,24 @@ def phone_url(url: str) -> str:
     parts = urlsplit(url)
     host = parts.hostname or ""
     if host in ("localhost", "127.0.0.1", "::1"):
-        from ..__main__ import lan_addresses
-        addrs = lan_addresses()
+        addrs = _lan_addresses()
         if addrs:
             netloc = addrs[0] + (f":{parts.port}" if parts.port else "")
             return urlunsplit(parts._replace(netloc=netloc))
     return url
+
+
+_lan_cache: tuple[float, list[str]] = (0.0, [])
+
+
+def _lan_addresses() -> list[str]:
+    """This machine's network addresses, looked up at most once a minute."""
+    global _lan_cache
+    now = time.monotonic()
+    if now - _lan_cache[0] > 60:
+        from ..__main__ import lan_addresses
+        _lan_cache = (now, lan_addresses())
+    return _lan_cache[1]
 
 
 def qr_svg(url: str) -> Markup:
