@@ -348,3 +348,16 @@ def test_random_posts_never_500(client, data):
     data.pop("csrf_token", None)
     resp = post(client, data)
     assert resp.status_code in (200, 303, 422), resp.status_code
+
+
+def test_correcting_a_table_scored_from_a_take_order(client, app):
+    """The tracker stores take orders ("tiles"); reopening one for correction shows its grid."""
+    from scorer.contract import score_request
+    from scorer.db import save_table
+    tiles = [t for t in some_planet() if t]
+    request = {"players": [{"name": "Ann", "tiles": tiles}, {"name": "Ben", "counts": {"rose": 1}}]}
+    table_id = save_table(app.extensions["db"], request, score_request(request))
+    html = client.get(f"/score?from={table_id}").get_data(as_text=True)
+    assert 'name="players-0-mode" value="grid"' in html.replace("\n", " ") or \
+        re.search(r'name="players-0-mode" value="grid"\s+checked', html)
+    assert re.search(rf'<option value="{tiles[0]}" selected>', html)

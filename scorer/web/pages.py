@@ -23,7 +23,7 @@ from ..forms import (
     COUNT_FIELDS, FACE_DOWN_STEP, MIN_PLAYERS, MODES, ScoreForm, apply_action, field_for_where,
     find_action, normalise, table_request,
 )
-from ..planet import BACK, POSITIONS_OF, STACK_AT, position_words
+from ..planet import BACK, POSITIONS_OF, STACK_AT, planet_from_take_order, position_words
 from . import get_db
 
 bp = Blueprint("pages", __name__)
@@ -327,6 +327,11 @@ def request_to_formdata(req: dict) -> MultiDict:
     data = MultiDict()
     for i, player in enumerate(req.get("players", [])[:5]):
         data[f"players-{i}-name"] = player.get("name", "")
+        if "tiles" in player:  # a take order (the tracker's): the planet it built, flips and all
+            try:
+                player = {"planet": planet_from_take_order(player["tiles"])[0].as_grid()}
+            except (ValueError, KeyError, TypeError):
+                continue
         if "planet" in player:
             data[f"players-{i}-mode"] = "grid"
             flat = [v for row in player["planet"]["cells"] for v in row]
