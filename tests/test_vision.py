@@ -201,3 +201,78 @@ def test_index_rebuilds_when_a_reference_changes(tmp_path, monkeypatch):
     assert not np.allclose(b.desc[b.names.index("C07")], before)
     (refs / "C07.png").unlink()
     assert "C07" not in get_index(refs).names
+
+
+# --- round trip: render a random legal planet, photograph it, read it back ------------------
+
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+
+def _warp(planet_bgr, rng, angle, tilt, fill, noise, blur):
+    from vision.samples import table, lighting
+    h, w = 900, 1200
+    s = planet_bgr.shape[0]
+    src = np.float32([[0, 0], [s, 0], [s, s], [0, s]])
+    th = np.radians(angle)
+    R = np.array([[np.cos(th), -np.sin(th)], [np.sin(th), np.cos(th)]])
+    L = fill * min(w, h) / (abs(np.cos(th)) + abs(np.sin(th)))
+    dst = (np.array([[-.5, -.5], [.5, -.5], [.5, .5], [-.5, .5]]) * L) @ R.T + [w / 2, h / 2]
+    side = int(rng.integers(4))
+    a, b = side, (side + 1) % 4
+    mid = (dst[a] + dst[b]) / 2
+    dst[a] = mid + (dst[a] - mid) * (1 - tilt)
+    dst[b] = mid + (dst[b] - mid) * (1 - tilt)
+    H = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
+    bg = table(rng, h, w, str(rng.choice(["wood", "cloth", "felt", "stone"])))
+    img = cv2.warpPerspective(planet_bgr, H, (w, h), dst=bg, borderMode=cv2.BORDER_TRANSPARENT)
+    img = img.astype(np.float32) * lighting(rng, h, w, 0.4)[..., None]
+    if blur:
+        img = cv2.GaussianBlur(img, (0, 0), blur)
+    img += rng.normal(0, noise, img.shape)
+    return _jpeg(np.clip(img, 0, 255).astype(np.uint8), 85)
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), angle=st.floats(0, 360), tilt=st.floats(0, 0.2),
+       fill=st.floats(0.4, 0.85), noise=st.floats(0, 6), blur=st.sampled_from([0, 0.8, 1.6]))
+def test_round_trip_render_warp_recognize(seed, angle, tilt, fill, noise, blur):
+    from vision.samples import random_planet
+    rng = np.random.default_rng(seed)
+    grid = random_planet(rng)
+    planet = cv2.cvtColor(np.asarray(render_grid(grid, 768)), cv2.COLOR_RGB2BGR)
+    reading = recognize(_warp(planet, rng, angle, tilt, fill, noise, blur))
+    assert reading.ok, reading.error
+    truth = [c for row in grid["cells"] for c in row]
+    right, k = compare(reading.cells, truth)
+    doubtful = rotations(reading.doubtful)[k]
+    assert all(r or d for r, d in zip(right, doubtful)), reading.describe()
+    assert sum(right) >= 14, reading.describe()
+
+
+# --- EXIF orientation and the bench ----------------------------------------------------------
+
+@pytest.mark.parametrize("orientation", [1, 3, 6, 8])
+def test_exif_orientation_is_applied_on_reduced_decode(orientation, tmp_path):
+    from vision.imageio import decode
+    from vision.samples import save_jpeg
+    img = np.zeros((1500, 2000, 3), np.uint8)
+    img[:200, :300] = (0, 0, 255)  # a red block at the top-left as the photo is shown
+    path = tmp_path / "o.jpg"
+    save_jpeg(path, img, 90, orientation)
+    out, reduce = decode(path.read_bytes(), min_side=700)
+    assert reduce == 2
+    assert out.shape[:2] == (750, 1000)
+    assert out[20:80, 20:120, 2].mean() > 200 and out[-80:, -120:, 2].mean() < 50
+
+
+def test_bench_prints_its_lines(tmp_path):
+    some = [p for p in SAMPLE_PHOTOS if p.name in ("p05.jpg", "n01.jpg")]
+    for p in some:
+        shutil.copy(p, tmp_path / p.name)
+        shutil.copy(p.with_suffix(".json"), tmp_path / p.with_suffix(".json").name)
+    r = subprocess.run([PY, "-m", "vision.bench", str(tmp_path)], cwd=ROOT, capture_output=True,
+                       text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    for label in ("cell accuracy:", "planets read exactly:", "planets scored exactly:",
+                  "no-planet photos refused:", "ms per photo:", "recognize / full imdecode:"):
+        assert label in r.stdout
