@@ -95,7 +95,7 @@ def test_rulebook_example_by_counts(live_server, page, shot):
     expect(rows.nth(1)).to_contain_text("Bruno")
     expect(rows.nth(1)).to_contain_text("39")
     expect(page.locator(".winner")).to_contain_text("Bruno has the most volcanoes (6) and loses 6 points.")
-    expect(page.locator("#copy-text")).to_have_value(re.compile(r"1\. Antoine: 41"))
+    expect(page.locator("#copy-text")).to_contain_text("1. Antoine: 41")
     expect(page.locator("#player-0 .char-detail", has_text="fox, elephant, snake and sheep: 4 species × 3 = 12")).to_be_visible()
     copy = page.get_by_role("button", name="Copy results")
     expect(copy).to_be_visible()
@@ -212,7 +212,7 @@ def test_whole_flow_without_javascript(live_server, phone, shot):
     page.get_by_role("button", name="See results").click()
     page.wait_for_url(re.compile(r"/tables/"))
     expect(page.locator("h1")).to_contain_text("Antoine wins")
-    expect(page.locator("#copy-text")).to_have_value(re.compile("Antoine: 41"))
+    expect(page.locator("#copy-text")).to_contain_text("Antoine: 41")
     assert_layout(page, "results-nojs")
     shot(page, "results-nojs")
 

@@ -196,15 +196,23 @@
     if (!b) return;
     var box = document.getElementById(b.getAttribute("data-copy"));
     if (!box) return;
+    var text = box.value !== undefined ? box.value : box.textContent;
     var fallback = function () {
       box.focus();
-      box.select();
+      if (box.select) box.select();
+      else {
+        var range = document.createRange();
+        range.selectNodeContents(box);
+        var sel = window.getSelection();
+        sel.removeAllRanges();
+        sel.addRange(range);
+      }
       var ok = false;
       try { ok = document.execCommand("copy"); } catch (err) { ok = false; }
       copied(b, ok);
     };
     if (navigator.clipboard && window.isSecureContext) {
-      navigator.clipboard.writeText(box.value).then(function () { copied(b, true); }, fallback);
+      navigator.clipboard.writeText(text).then(function () { copied(b, true); }, fallback);
     } else {
       fallback();
     }
