@@ -39,6 +39,7 @@ def start_server(port: int, database: str, threads: int, log_path: Path) -> subp
          "--database", database, "--threads", str(threads)],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log,
         env={**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")})
+    log.close()  # the child has its own handle
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if proc.poll() is not None:

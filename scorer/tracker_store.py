@@ -201,10 +201,16 @@ def _load_locked(db: Database, game_id: str) -> Loaded:
     return loaded
 
 
+# SQLite has one writer at a time, and a writer that finds the lock taken sleeps in steps of up
+# to 100 ms before trying again. Queueing this process's writers here instead keeps commits
+# back to back under load; the database's own lock still guards against other processes.
+_write_lock = threading.Lock()
+
+
 def _append(db: Database, loaded: Loaded, entry: dict, game: Game) -> Loaded:
     version = loaded.version + 1
     try:
-        with db.Session.begin() as session:
+        with _write_lock, db.Session.begin() as session:
             session.add(TrackerMove(game_id=loaded.id, version=version, move_json=json.dumps(entry)))
     except IntegrityError:
         _cache_drop(db, loaded.id)  # another process wrote: read afresh next time
