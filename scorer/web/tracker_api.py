@@ -75,8 +75,8 @@ def new_game():
     return jsonify({
         "id": loaded.id,
         "seats": [{"name": name, "token": token} for name, token in zip(setup.players, loaded.tokens)],
-        "seed": setup.seed,
         "version": 0,
+        # the seed is not echoed: it fixes the order of every stack, the face-down tiles included
     }), 201
 
 
