@@ -86,14 +86,20 @@ class Loaded:
         """The seat a token opens, or None; compared in constant time."""
         if not token:
             return None
+        given = _bytes(token)
         found = None
         for seat, t in enumerate(self.tokens):
-            if secrets.compare_digest(t, token):
+            if secrets.compare_digest(t.encode(), given):
                 found = seat
         return found
 
     def is_host(self, token: str | None) -> bool:
-        return bool(token) and secrets.compare_digest(self.host_token, token)
+        return bool(token) and secrets.compare_digest(self.host_token.encode(), _bytes(token))
+
+
+def _bytes(value) -> bytes:
+    # compare_digest refuses non-ASCII str; a header or URL may carry anything
+    return str(value).encode("utf-8", "surrogateescape")
 
 
 # Writers of one process queue per game; the unique constraint guards across processes.

@@ -209,3 +209,11 @@ def test_no_input_is_ever_a_500(client, body, move):
     assert r.status_code in (201, 400) and r.is_json
     r = client.post(f"/api/games/{gid}/undo", json=body, headers=auth(tokens[0]))
     assert r.status_code in (200, 400, 403, 409) and r.is_json
+
+
+def test_odd_tokens_are_403_not_500(client):
+    gid, tokens = new_game(client)
+    for token in ("é", "x" * 5000, tokens[0] + "\u00ff"):
+        r = client.get(f"/api/games/{gid}", headers={"Authorization": f"Bearer {token}".encode("utf-8").decode("latin-1")})
+        assert r.status_code == 403 and r.is_json
+    assert client.get(f"/play/{gid}/%C3%A9").status_code == 404
