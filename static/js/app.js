@@ -126,7 +126,11 @@
     if (!t.matches) return;
     if (t.matches(".pick input[type=radio]")) showPick(t);
     else if (t.matches(".gcell select")) { showCell(t); refreshUsed(); }
-    else if (t.matches(".mode input")) refreshUsed();
+    else if (t.matches(".mode input")) {
+      var player = t.closest(".player");
+      if (player) player.setAttribute("data-mode", t.value === "grid" ? "grid" : "counts");
+      refreshUsed();
+    }
   });
 
   // -- live score errors, beside their fields --------------------------------------------------
