@@ -68,6 +68,13 @@ def test_home_page_three_choices(live_server, page, shot):
 
 
 def test_rulebook_example_by_counts(live_server, page, shot):
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("response", lambda r: errors.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    # an aborted (superseded) live request is htmx's hx-sync doing its job, not an error
+    page.on("console", lambda msg: errors.append(msg.text)
+            if msg.type == "error" and not msg.text.startswith(("htmx:sendAbort", "htmx:afterRequest"))
+            and "Failed to load resource" not in msg.text else None)
     page.goto(live_server.url + "/")
     page.get_by_role("link", name=re.compile("Score a table")).first.click()
     page.evaluate("window.__noReload = true")
@@ -103,6 +110,7 @@ def test_rulebook_example_by_counts(live_server, page, shot):
     expect(page.locator(".copy-done")).not_to_be_empty()
     assert_layout(page, "results")
     shot(page, "results")
+    assert not errors, errors
     # the link reopens the same table
     url = page.url
     page.goto(url)
@@ -127,6 +135,8 @@ def test_build_one_planet_tile_by_tile(live_server, page, shot):
     expected = score_request({"players": [
         {"name": "Ann", "planet": {"cells": [cells[r * 4:r * 4 + 4] for r in range(4)]}},
         {"name": "Ben", "counts": {"characters": ["king"], "rose": 1}}]})
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(live_server.url + "/score")
     page.fill("#players-0-name", "Ann")
     page.locator("#players-0 label.seg", has_text="Tile by tile").click()
@@ -154,6 +164,7 @@ def test_build_one_planet_tile_by_tile(live_server, page, shot):
     first = expected["players"][0]["characters"][0]
     page.locator("#player-0 a.char-score").first.click()
     expect(page.locator("#player-0 .pcell.lit")).to_have_count(len(first["positions"]))
+    assert not errors, errors
     assert_layout(page, "results-grid")
     shot(page, "results-grid")
 
