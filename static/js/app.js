@@ -61,7 +61,6 @@
       if (!pickers[j].classList.contains("chosen")) {
         pickers[j].open = true;
         pickers[j].querySelector("summary").focus({ preventScroll: true });
-        pickers[j].scrollIntoView({ block: "nearest" });
         return;
       }
     }
@@ -72,6 +71,9 @@
     var d = e.target;
     if (d.matches && d.matches("details[data-picker]") && d.open) {
       all("details[data-picker][open]").forEach(function (o) { if (o !== d) o.open = false; });
+      // bring the list up from under the score bar (scroll-padding keeps it a little way down)
+      var r = d.getBoundingClientRect();
+      if (r.top < 0 || r.top > window.innerHeight * 0.4) d.scrollIntoView({ block: "start" });
     }
   }, true);
 
