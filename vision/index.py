@@ -24,7 +24,7 @@ from . import REFERENCE_DIR
 CELL = 64          # side of a tile in the rectified planet, in pixels
 INNER = 0.07       # the part of the tile border left out of the descriptor
 BLUR = 0.9         # sigma of the blur applied to both sides before comparing
-INDEX_VERSION = 5
+INDEX_VERSION = 6
 
 
 def _inner(img: np.ndarray) -> np.ndarray:
@@ -52,6 +52,23 @@ def similarity(descs: np.ndarray, refs: np.ndarray) -> np.ndarray:
     return np.einsum("ij,kj->ik", descs, refs)
 
 
+COARSE = 14
+
+
+def describe_coarse(patches) -> np.ndarray:
+    """Small, very blurred descriptors (COARSE×COARSE) for ranking candidate outlines fast."""
+    out = []
+    a = int(round(CELL * INNER))
+    for p in patches:
+        f = cv2.GaussianBlur(p.astype(np.float32), (0, 0), 2.0)[a:CELL - a, a:CELL - a]
+        out.append(cv2.resize(f, (COARSE, COARSE), interpolation=cv2.INTER_AREA))
+    f = np.stack(out)
+    f = f - f.mean(axis=(1, 2), keepdims=True)
+    f = f / (f.std(axis=(1, 2), keepdims=True) + 8.0)
+    v = f.reshape(len(out), -1)
+    return (v / (np.linalg.norm(v, axis=1, keepdims=True) + 1e-6)).astype(np.float32)
+
+
 def describe_turns(patches, turns=(0, 1, 2, 3)) -> np.ndarray:
     """Descriptors of each patch turned by 0, 1, 2, 3 quarter turns (np.rot90): (n*4, d), in
     the order patch 0 turn 0, patch 0 turn 1, … — the same as ``describe`` one by one."""
@@ -73,6 +90,7 @@ class Index:
     desc: np.ndarray       # (n, d) unit descriptors at CELL
     ring: np.ndarray       # CELL×CELL float32 template for locating a tile in its window
     imgs: np.ndarray       # (n, CELL, CELL, 3) uint8: the references at CELL
+    coarse: np.ndarray     # (n*4, d) coarse descriptors, reference i turned back by k at row i*4+k
     key: tuple
 
 
@@ -121,8 +139,9 @@ def build(folder: Path) -> Index:
     # the ring: the mean reference over the four turns, grey, used to find a tile's position
     mean = np.mean(imgs, axis=0).mean(axis=2)
     mean = (mean + np.rot90(mean, 1) + np.rot90(mean, 2) + np.rot90(mean, 3)) / 4
-    return Index(names, np.stack(descs).astype(np.float32), mean.astype(np.float32),
-                 np.stack(imgs).astype(np.uint8), _key(files))
+    u8 = np.stack(imgs).astype(np.uint8)
+    coarse = describe_coarse([np.ascontiguousarray(np.rot90(im, -k)) for im in u8 for k in range(4)])
+    return Index(names, np.stack(descs).astype(np.float32), mean.astype(np.float32), u8, coarse, _key(files))
 
 
 def _disk_cache_path(folder: Path, digest: str) -> Path:

@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 
 from .imageio import UnusableImage, decode
-from .index import CELL, describe_turns, get_index, similarity
+from .index import CELL, describe_coarse, describe_turns, get_index, similarity
 
 WORK = 512             # long side of the image used to find the planet
 MARGIN = 22            # margin around the straightened planet (pixels at CELL scale)
@@ -38,6 +38,8 @@ CELL_MATCH = 0.45
 #  matching; tables, faces, text, noise and loose tiles score ≤ 0.40 with ≤ 7)
 DOUBT = 0.5
 MARGIN_DOUBT = 0.02    # a cell whose best tile beats other contents by less than this is doubtful
+SCALES = (0.8, 1.2, 1.45)
+READS = 4              # full readings of the best-ranked outlines, until one is GOOD
 GOOD = 0.7             # a reading this good needs no second candidate
 
 NO_PLANET = ("I could not find a planet in this photo. Lay the 16 tiles in a 4×4 square, "
@@ -137,7 +139,7 @@ def _assign(scores: np.ndarray, rows: np.ndarray, back_rows: set, top: int = 6):
 # finding the planet
 
 
-def _largest_blob(mask: np.ndarray, min_frac: float = 0.02):
+def _largest_blob(mask: np.ndarray, min_frac: float = 0.008):
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     if n <= 1:
         return None
@@ -222,13 +224,16 @@ def _texture_mask(lab: np.ndarray, ring: np.ndarray) -> np.ndarray:
     kth = min(2, bf.shape[0] - 1)
     dist = np.sqrt(np.partition(d2, kth, axis=1)[:, kth]).reshape(gy, gx)
     inb = dist[border]
-    thr = max(12.0, float(np.percentile(inb, 90)) * 2.0)
-    small = (dist > thr).astype(np.uint8) * 255
-    mask = cv2.resize(small, (w, h), interpolation=cv2.INTER_NEAREST)
+    p90 = float(np.percentile(inb, 90))
     k = max(3, int(0.03 * min(h, w))) | 1
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    return mask
+    el = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    masks = []
+    for thr in (max(6.0, p90 * 1.6), max(10.0, p90 * 2.5)):
+        small = (dist > thr).astype(np.uint8) * 255
+        mask = cv2.resize(small, (w, h), interpolation=cv2.INTER_NEAREST)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, el)
+        masks.append(cv2.morphologyEx(mask, cv2.MORPH_OPEN, el))
+    return masks
 
 
 def _masks(work: np.ndarray) -> list:
@@ -238,7 +243,7 @@ def _masks(work: np.ndarray) -> list:
     bw = max(3, int(0.04 * min(h, w)))
     ring = np.ones((h, w), bool)
     ring[bw:h - bw, bw:w - bw] = False
-    masks = [_texture_mask(lab, ring)]
+    masks = _texture_mask(lab, ring)
     k = max(3, int(0.025 * min(h, w))) | 1
     close = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     open_ = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
@@ -392,23 +397,28 @@ def _cells(straight: np.ndarray, index, templates=None, centres0=None, search=SE
     return patches, np.array(centres, np.float32), np.array(fits, np.float32)
 
 
-def _quick(img: np.ndarray, quad: np.ndarray, index) -> float:
-    """How much a candidate outline looks like a 4×4 planet of tiles: the mean fit of the tile
-    outline in each cell, at half scale, with no turn. Cheap; ranks the candidates."""
+def _quick(img, quad: np.ndarray, index) -> float:
+    """How much a candidate outline looks like a 4×4 planet of tiles: each cell cut where the
+    outline puts it (no search) and compared with the references, best quarter turn, without
+    the one-tile-once rule. Cheap; ranks the candidates."""
     straight, _ = _rectify(img, quad)
     if straight is None:
         return -1.0
-    ring = _rings(index.key, index.ring.tobytes(), index.ring.shape[0])[ANGLES.index(0.0)]
-    gray = cv2.cvtColor(straight, cv2.COLOR_BGR2GRAY)
-    half = cv2.resize(gray, (SIDE // 2, SIDE // 2), interpolation=cv2.INTER_AREA).astype(np.float32)
-    hc, hs, hm = CELL // 2, SEARCH // 2, MARGIN // 2
-    fits = []
-    for r in range(4):
-        for c in range(4):
-            x0, y0 = hm + c * hc - hs, hm + r * hc - hs
-            win = half[max(0, y0):y0 + hc + 2 * hs, max(0, x0):x0 + hc + 2 * hs]
-            fits.append(cv2.minMaxLoc(cv2.matchTemplate(win, ring, cv2.TM_CCOEFF_NORMED))[1])
-    return float(np.mean(fits))
+    patches = [straight[MARGIN + r * CELL:MARGIN + (r + 1) * CELL, MARGIN + c * CELL:MARGIN + (c + 1) * CELL]
+               for r in range(4) for c in range(4)]
+    C = similarity(describe_coarse(patches), index.coarse)   # (16, n*4): ref i turn k at i*4+k
+    names = tuple(index.names)
+    allowed, positions, _ = _rules(names)
+    grid = np.arange(16).reshape(4, 4)
+    best = -np.inf
+    for k in range(4):
+        rot = np.rot90(grid, k).reshape(-1)
+        tot = 0.0
+        for stack, rows in allowed.items():
+            if len(rows):
+                tot += C[rot[positions[stack]]][:, rows * 4 + k].max(axis=1).sum()
+        best = max(best, tot)
+    return float(best / 16)
 
 
 def _read(img: np.ndarray, quad: np.ndarray, index, refine: int = 1, quick: bool = False):
@@ -592,14 +602,24 @@ def recognize(data: bytes, reference_dir=None) -> Reading:
     # the whole frame too: a planet drawn by ``render`` (or cropped to it) fills the image
     wh, ww = work.shape[:2]
     quads.append(np.array([[0, 0], [ww - 1, 0], [ww - 1, wh - 1], [0, wh - 1]], np.float32))
-    first = []
-    for q in quads:
-        first.append((_quick(pyr, q / f, index), q))
-    first.sort(key=lambda t: -t[0])
-    best = None
-    for _, q in first[:3]:
-        if best is not None and best["score"] >= GOOD:
+    # rank the outlines cheaply; the found outline may cover only part of the planet (or a
+    # bit of table too), so the best few are also tried grown and shrunk about their centre
+    first = sorted(((_quick(pyr, q / f, index), i, q) for i, q in enumerate(quads)), key=lambda t: -t[0])
+    more = []
+    for _, i, q in first[:3]:
+        c = q.mean(axis=0)
+        for g in SCALES:
+            v = (q - c) * g + c
+            more.append((_quick(pyr, v / f, index), i, v))
+    ranked = sorted(first + more, key=lambda t: -t[0])
+    # read the best of each family (an outline and its variants) in turn, until one is good
+    best, read_families = None, set()
+    for _, i, q in ranked:
+        if len(read_families) >= READS or (best is not None and best["score"] >= GOOD):
             break
+        if i in read_families:
+            continue
+        read_families.add(i)
         res = _read(pyr, q / f, index, refine=1)
         if res is None:
             continue
