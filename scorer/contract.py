@@ -223,6 +223,22 @@ def read_table(request, cat: Catalog | None = None) -> tuple[list[tuple[str, Con
     for tile_id, who in owners.items():
         if len(who) > 1:
             warnings.append(f"{tile_id} is on {' and '.join(who)}'s planets; the game has only one.")
+    claims: dict[str, list[str]] = {}
+    for name, contents, planet in out:
+        if planet is None:  # tiles on planets are checked by id above
+            for character in contents.characters:
+                claims.setdefault(character, []).append(name)
+    for name, contents, planet in out:
+        if planet is not None:
+            for character in contents.characters:
+                if character in claims:
+                    claims[character].append(name)
+    for character, who in claims.items():
+        copies = cat.copies_of(character)
+        if len(who) > copies:
+            warnings.append(f"{len(who)} {CHARACTER_NAMES[character]}s at this table ({', '.join(who)}), "
+                            f"but the game has {'only one' if copies == 1 else copies} such tile"
+                            f"{'s' if copies != 1 else ''}.")
     if len(players) == 1:
         v = out[0][1].volcanoes
         if v:

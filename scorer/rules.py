@@ -215,6 +215,12 @@ def tie_break_words(lines: list[TableLine]) -> str:
     """One sentence on how the winner was decided, for the results page."""
     if not lines:
         return ""
+    if len(lines) == 1:
+        l = lines[0]
+        if not l.penalty:
+            return f"{l.name}: {l.total} points."
+        return (f"{l.name}: {l.planet.subtotal} points, or {l.total} if this planet has the most "
+                "volcanoes at the table.")
     winners = [l for l in lines if l.winner]
     best = max(l.total for l in lines)
     tied_on_total = [l for l in lines if l.total == best]
@@ -231,6 +237,9 @@ def tie_break_words(lines: list[TableLine]) -> str:
 
 def penalty_words(lines: list[TableLine]) -> str:
     hit = [l for l in lines if l.penalty]
+    if len(lines) == 1 and hit:
+        n = hit[0].planet.volcanoes
+        return f"−{n} if this planet has the most volcanoes at the table ({n})."
     if not hit:
         return "No volcanoes on the table: nobody loses points."
     n = hit[0].planet.volcanoes

@@ -151,3 +151,19 @@ def test_command_exits_2_with_error_json(stdin, where):
 def test_command_on_missing_file_exits_2(tmp_path):
     proc = run_cli(str(tmp_path / "nope.json"))
     assert proc.returncode == 2 and "Cannot read" in json.loads(proc.stdout)["error"]
+
+
+def test_more_copies_of_a_character_than_the_game_has_is_a_warning():
+    result = score_request({"players": [
+        {"name": "A", "counts": {"characters": ["king"], "rose": 1}},
+        {"name": "B", "counts": {"characters": ["king", "gardener"]}},
+        {"name": "C", "counts": {"characters": ["gardener"]}},
+    ]})
+    assert any("2 Kings at this table (A, B)" in w and "only one" in w for w in result["warnings"])
+    assert not any("Gardener" in w for w in result["warnings"])  # the game has two
+
+
+def test_a_planet_scored_alone_explains_the_penalty_as_conditional():
+    result = score_request(one({"counts": {"characters": ["lamplighter"], "lamppost": 9, "volcano": 2}}))
+    assert result["penalty_explained"] == "−2 if this planet has the most volcanoes at the table (2)."
+    assert result["tie_break_explained"] == "Ann: 9 points, or 7 if this planet has the most volcanoes at the table."
