@@ -557,8 +557,9 @@ def _classify(patches, fits, index, quad, quick=False, D=None, only_k=None):
         alt = max(others) if others else -1.0
         margin = s1 - alt
         # calibrated on ~3000 cells of sample and validation photos: every wrong cell had a
-        # margin under 0.01; 2-3% of right cells have one under 0.02 (they are flagged too)
-        conf = float(min(np.clip(margin / (2 * MARGIN_DOUBT), 0, 1), np.clip((s1 - 0.25) / 0.2, 0, 1)))
+        # margin under 0.01; 2-3% of right cells have one under 0.02 (they are flagged too).
+        # A poor match (under 0.45; 1% of right cells) is doubtful whatever the margin.
+        conf = float(min(np.clip(margin / (2 * MARGIN_DOUBT), 0, 1), np.clip((s1 - 0.3) / 0.3, 0, 1)))
         cells.append(names[row])
         confs.append(conf)
         sims.append(s1)
