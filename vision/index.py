@@ -58,9 +58,10 @@ COARSE = 14
 def describe_coarse(patches) -> np.ndarray:
     """Small, very blurred descriptors (COARSE×COARSE) for ranking candidate outlines fast."""
     out = []
-    a = int(round(CELL * INNER))
     for p in patches:
-        f = cv2.GaussianBlur(p.astype(np.float32), (0, 0), 2.0)[a:CELL - a, a:CELL - a]
+        n = p.shape[0]
+        a = int(round(n * INNER))
+        f = cv2.GaussianBlur(p.astype(np.float32), (0, 0), 2.0 * n / CELL)[a:n - a, a:n - a]
         out.append(cv2.resize(f, (COARSE, COARSE), interpolation=cv2.INTER_AREA))
     f = np.stack(out)
     f = f - f.mean(axis=(1, 2), keepdims=True)

@@ -299,19 +299,22 @@ def _pyramid(img: np.ndarray) -> list:
     return levels
 
 
-def _rectify(img, quad: np.ndarray):
-    """The planet straightened to SIDE×SIDE; returns it and the homography (photo → straight).
-    ``img`` is the photo or its pyramid (a list, finest first): the level used is the coarsest
-    that still has the planet at least as big as the straightened one."""
+def _rectify(img, quad: np.ndarray, half: bool = False):
+    """The planet straightened to SIDE×SIDE (SIDE/2 with ``half``); returns it and the
+    homography (photo → straight). ``img`` is the photo or its pyramid (a list, finest first):
+    the level used is the coarsest that still has the planet at least as big as the
+    straightened one."""
     levels = img if isinstance(img, list) else [img]
+    u = 0.5 if half else 1.0
     side = float(np.sqrt(max(1.0, cv2.contourArea(quad.astype(np.float32)))))
     level = 0
-    while level + 1 < len(levels) and side / 2 ** (level + 1) >= 4 * CELL * 0.9:
+    while level + 1 < len(levels) and side / 2 ** (level + 1) >= 4 * CELL * u * 0.9:
         level += 1
     f = 0.5 ** level
     S = np.array([[f, 0, 0], [0, f, 0], [0, 0, 1]], np.float64)
-    H = cv2.getPerspectiveTransform((quad * f).astype(np.float32), DST)
-    straight = cv2.warpPerspective(levels[level], H, (SIDE, SIDE), flags=cv2.INTER_LINEAR,
+    H = cv2.getPerspectiveTransform((quad * f).astype(np.float32), DST * u)
+    n = int(round(SIDE * u))
+    straight = cv2.warpPerspective(levels[level], H, (n, n), flags=cv2.INTER_LINEAR,
                                    borderMode=cv2.BORDER_REPLICATE)
     return straight, H @ S
 
@@ -401,10 +404,9 @@ def _quick(img, quad: np.ndarray, index) -> float:
     """How much a candidate outline looks like a 4×4 planet of tiles: each cell cut where the
     outline puts it (no search) and compared with the references, best quarter turn, without
     the one-tile-once rule. Cheap; ranks the candidates."""
-    straight, _ = _rectify(img, quad)
-    if straight is None:
-        return -1.0
-    patches = [straight[MARGIN + r * CELL:MARGIN + (r + 1) * CELL, MARGIN + c * CELL:MARGIN + (c + 1) * CELL]
+    straight, _ = _rectify(img, quad, half=True)
+    m, c2 = MARGIN // 2, CELL // 2
+    patches = [straight[m + r * c2:m + (r + 1) * c2, m + c * c2:m + (c + 1) * c2]
                for r in range(4) for c in range(4)]
     C = similarity(describe_coarse(patches), index.coarse)   # (16, n*4): ref i turn k at i*4+k
     names = tuple(index.names)
@@ -582,7 +584,7 @@ def recognize(data: bytes, reference_dir=None) -> Reading:
         return reading
 
     try:
-        img, _ = decode(data, min_side=720)
+        img, reduce = decode(data, min_side=720)
     except UnusableImage as exc:
         return done(Reading(ok=False, error=str(exc)))
     index = get_index(reference_dir)
@@ -629,6 +631,19 @@ def recognize(data: bytes, reference_dir=None) -> Reading:
     if (best is None or best["score"] < PLANET_MIN
             or int((np.asarray(best["sims"]) >= CELL_MATCH).sum()) < PLANET_CELLS):
         return done(Reading(ok=False, error=NO_PLANET, score=best["score"] if best else 0.0))
+    # a small planet in a photo decoded reduced: read it again from a finer decode
+    side = float(np.sqrt(max(1.0, cv2.contourArea(np.asarray(best["quad"], np.float32)))))
+    if reduce > 1 and side < 4 * CELL * 1.15 and best["score"] < 0.85:
+        try:
+            fine, r2 = decode(data, min_side=int(min(h, w) * 1.9))
+        except UnusableImage:
+            fine = None
+        if fine is not None and r2 < reduce:
+            g = reduce / r2
+            again = _read(_pyramid(fine), np.asarray(best["quad"], np.float32) * g, index, refine=1)
+            if again is not None and again["score"] > best["score"]:
+                again["quad"] = np.asarray(again["quad"]) / g
+                best = again
     confs = best["confs"]
     return done(Reading(ok=True, cells=best["cells"], confidences=[round(c, 3) for c in confs],
                         doubtful=[c < DOUBT for c in confs], score=best["score"],
