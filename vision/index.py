@@ -125,13 +125,16 @@ def _load(path: Path) -> np.ndarray | None:
     return cv2.resize(img, (CELL, CELL), interpolation=cv2.INTER_AREA)
 
 
-def build(folder: Path) -> Index:
+def build(folder: Path, gray: bool = False) -> Index:
+    """The index of a folder; ``gray``: of the references turned grey (for grey photos)."""
     files = _files(folder)
     names, descs, imgs = [], [], []
     for p in files:
         img = _load(p)
         if img is None:
             continue
+        if gray:
+            img = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
         names.append(p.stem)
         descs.append(describe(img))
         imgs.append(img.astype(np.float32))
@@ -150,20 +153,20 @@ def _disk_cache_path(folder: Path, digest: str) -> Path:
     return base / f"index-v{INDEX_VERSION}-{digest}.pkl"
 
 
-def get_index(folder: Path | str | None = None) -> Index:
+def get_index(folder: Path | str | None = None, gray: bool = False) -> Index:
     """The index for the reference folder, rebuilt when its files change."""
     folder = Path(folder) if folder else REFERENCE_DIR
     files = _files(folder)
     key = _key(files)
     with _lock:
-        hit = _cache.get(str(folder))
+        hit = _cache.get((str(folder), gray))
         if hit is not None and hit.key == key:
             return hit
         h = hashlib.sha256()
         for p in files:
             h.update(p.name.encode())
             h.update(p.read_bytes())
-        h.update(f"{CELL},{INNER},{BLUR}".encode())
+        h.update(f"{CELL},{INNER},{BLUR},{gray}".encode())
         digest = h.hexdigest()[:24]
         cpath = _disk_cache_path(folder, digest)
         index = None
@@ -174,7 +177,7 @@ def get_index(folder: Path | str | None = None) -> Index:
         except Exception:
             index = None
         if index is None:
-            index = build(folder)
+            index = build(folder, gray)
             try:
                 cpath.parent.mkdir(parents=True, exist_ok=True)
                 tmp = cpath.with_suffix(f".{os.getpid()}.tmp")
@@ -183,5 +186,5 @@ def get_index(folder: Path | str | None = None) -> Index:
                 os.replace(tmp, cpath)
             except OSError:
                 pass
-        _cache[str(folder)] = index
+        _cache[(str(folder), gray)] = index
         return index

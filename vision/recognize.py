@@ -587,7 +587,6 @@ def recognize(data: bytes, reference_dir=None) -> Reading:
         img, reduce = decode(data, min_side=720)
     except UnusableImage as exc:
         return done(Reading(ok=False, error=str(exc)))
-    index = get_index(reference_dir)
     h, w = img.shape[:2]
     if min(h, w) < 64:
         return done(Reading(ok=False, error="The photo is too small to read a planet from."))
@@ -596,6 +595,10 @@ def recognize(data: bytes, reference_dir=None) -> Reading:
     f = WORK / max(h, w)
     work = cv2.resize(src, (max(1, round(w * f)), max(1, round(h * f))), interpolation=cv2.INTER_AREA) if f < 1 else img
     f = min(f, 1.0)
+    # a black-and-white photo is compared with black-and-white references
+    sat = cv2.cvtColor(work, cv2.COLOR_BGR2HSV)[..., 1]
+    gray = float(np.percentile(sat, 95)) < 20
+    index = get_index(reference_dir, gray=gray)
     quads = []
     for m in _masks(work):
         for q in _quads_from_mask(m):
