@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 HOST ?= 0.0.0.0
 PORT ?= 5000
 
-.PHONY: run test bench setup setup-test chromium clean
+.PHONY: run test test-postgres bench setup setup-test chromium clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,12 @@ run: setup
 
 test: setup-test chromium
 	$(PY) -m pytest
+
+# The tests that touch the database, again on a throwaway PostgreSQL server (CI runs this too).
+test-postgres: setup-test
+	@$(PY) -m pip install --quiet -e '.[postgres]' >/dev/null 2>&1 || $(PY) -m pip install -e '.[postgres]'
+	scripts/with-postgres $(PY) -m pytest -q tests/test_contract.py tests/test_pages.py tests/test_scan_page.py \
+		tests/test_tracker.py tests/test_tracker_api.py tests/test_tracker_pages.py
 
 # Speed and accuracy, printed as numbers: scoring (core and HTTP beside a bare endpoint), the
 # tracker under 100 concurrent tables, and the recognizer over sample_photos/.

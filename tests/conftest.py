@@ -32,12 +32,29 @@ def chromium_path() -> str | None:
     return None
 
 
+# PLANET_TEST_DATABASE_URL runs the suite on another database (CI runs the database-touching
+# tests on PostgreSQL too); each test then starts from empty tables.
+OTHER_DATABASE = os.environ.get("PLANET_TEST_DATABASE_URL")
+
+
+def database_url(tmp_path, name: str) -> str:
+    return OTHER_DATABASE or f"sqlite:///{tmp_path / name}"
+
+
+def close_database(app) -> None:
+    db = app.extensions["db"]
+    if OTHER_DATABASE:
+        from scorer.db import Base
+        Base.metadata.drop_all(db.engine)
+    db.dispose()
+
+
 @pytest.fixture
 def app(tmp_path):
     app = create_app({"TESTING": True, "INSTANCE_PATH": tmp_path / "instance",
-                      "DATABASE_URL": f"sqlite:///{tmp_path / 'test.sqlite3'}"})
+                      "DATABASE_URL": database_url(tmp_path, "test.sqlite3")})
     yield app
-    app.extensions["db"].dispose()
+    close_database(app)
 
 
 @pytest.fixture
@@ -50,9 +67,9 @@ def csrf_app(tmp_path):
     """An app with CSRF checks on, as in production (TESTING does not turn them off, but this
     fixture makes the intent explicit)."""
     app = create_app({"TESTING": True, "WTF_CSRF_ENABLED": True, "INSTANCE_PATH": tmp_path / "instance",
-                      "DATABASE_URL": f"sqlite:///{tmp_path / 'csrf.sqlite3'}"})
+                      "DATABASE_URL": database_url(tmp_path, "csrf.sqlite3")})
     yield app
-    app.extensions["db"].dispose()
+    close_database(app)
 
 
 def free_port() -> int:
@@ -81,11 +98,11 @@ class LiveServer:
 @pytest.fixture
 def live_server(tmp_path):
     app = create_app({"INSTANCE_PATH": tmp_path / "live-instance",
-                      "DATABASE_URL": f"sqlite:///{tmp_path / 'live.sqlite3'}"})
+                      "DATABASE_URL": database_url(tmp_path, "live.sqlite3")})
     server = LiveServer(app).start()
     yield server
     server.stop()
-    app.extensions["db"].dispose()
+    close_database(app)
 
 
 @pytest.fixture(scope="session")
