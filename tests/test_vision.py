@@ -149,8 +149,13 @@ def _bad_inputs():
     # a decompression bomb: a tiny PNG that claims 20000×20000 pixels
     bomb = io.BytesIO()
     Image.new("L", (20000, 20000)).save(bomb, "PNG")
+    # a JPEG whose frame header claims 30000×30000 pixels
+    small = bytearray(_jpeg(np.full((64, 64, 3), 120, np.uint8)))
+    sof = small.index(b"\xff\xc0")
+    small[sof + 5:sof + 9] = (30000).to_bytes(2, "big") * 2
     return {
         "zero bytes": b"",
+        "huge jpeg": bytes(small),
         "not an image": b"hello, this is text and not a photo\n" * 20,
         "truncated jpeg": real[: len(real) // 3],
         "corrupt header": b"\xff\xd8\xff\xe0" + bytes(rng.integers(0, 256, 5000, dtype=np.uint8)),
