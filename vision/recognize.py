@@ -1,19 +1,27 @@
 """Read a planet from a photo: ``recognize(data: bytes) -> Reading``. No Flask.
 
 How it works, in short:
-1. Decode reduced (JPEG DCT scaling), apply EXIF orientation, refuse unusable files first.
-2. Find candidate outlines of the planet at low resolution: the part of the photo that does not
-   look like the table (colour model of the photo's border), the part full of edges, and the
-   colourful part; each gives a quadrilateral.
-3. For each candidate, straighten the planet to a small square (4×4 cells of ``CELL`` pixels),
-   find each tile within its cell (tiles are laid by hand: shifted, turned, with gaps), and
-   compare it with every reference image (normalized correlation: light and white balance do
-   not matter). Re-fit the outline from where the tiles were found, and read again.
-4. Use the rules: characters only at corners, each position's stack, each tile id at most once
-   (best assignment per stack), and the four quarter turns of the whole planet. The best
-   candidate wins; if even the best does not look like a planet, the photo is refused.
-5. Confidence is the margin between the chosen tile and the best tile with *different* contents
-   that could lie there, and how well it matches at all; cells below 0.5 are ``doubtful``.
+1. Refuse unusable files before decoding (empty, not an image, over 50 megapixels by the
+   header); decode JPEGs reduced (DCT scaling, short side ≥ 720) and apply EXIF orientation.
+2. Find candidate outlines of the planet at ~512 px: blocks whose local colour and texture
+   no block of the photo's border has (two thresholds), colour unlike the border's, many
+   edges, saturation; each blob gives a quadrilateral; the whole frame is one too (a rendered
+   planet fills its image). Rank them (and grown/shrunk variants of the best) with coarse
+   descriptors of their 16 cells.
+3. Read the best outline of each family in turn until one reads well: straighten it to 4×4
+   cells of ``CELL`` px, find each tile in its cell (shift and small turn, with the generic
+   tile outline), re-fit the outline from where the tiles were found, straighten again, and
+   compare each cell with every reference (normalized correlation per colour channel, so light
+   and white balance do not matter). Then look for each tile again with the pictures of its
+   likeliest tiles and the back; each reference keeps its best score.
+4. Use the rules: corners are characters, each position takes its stack, a tile id at most
+   once (best assignment per stack; the back may repeat), and the best of the four quarter
+   turns. If even the best outline does not look like a planet, the photo is refused.
+5. A small planet in a reduced decode is read again from a finer decode; a black-and-white
+   photo is compared with black-and-white references.
+6. Confidence: the margin between the chosen tile and the best tile with *different* contents
+   that could lie there (and a floor on the match itself), calibrated so wrong cells fall
+   under 0.5, i.e. ``doubtful``.
 """
 from __future__ import annotations
 
@@ -347,7 +355,7 @@ def _turned(template: np.ndarray) -> list:
 
 def _cells(straight: np.ndarray, index, templates=None, centres0=None, search=SEARCH, angles0=None):
     """Find each tile in its cell (place and small turn); return 16 upright patches
-    (CELL×CELL BGR), their centres, and how well the tile fitted. Without ``templates`` the
+    (CELL×CELL BGR), their centres, how well the tile fitted, and its turn in degrees. Without ``templates`` the
     generic tile outline is looked for around the ideal grid; with them (one half-scale grey
     template per cell, e.g. the tile read there) each cell's own picture is looked for around
     ``centres0``."""
@@ -396,8 +404,7 @@ def _cells(straight: np.ndarray, index, templates=None, centres0=None, search=SE
             centres.append((cx, cy))
             fits.append(mx)
             turns.append(a)
-    _cells.last_angles = turns
-    return patches, np.array(centres, np.float32), np.array(fits, np.float32)
+    return patches, np.array(centres, np.float32), np.array(fits, np.float32), turns
 
 
 def _quick(img, quad: np.ndarray, index) -> float:
@@ -423,12 +430,12 @@ def _quick(img, quad: np.ndarray, index) -> float:
     return float(best / 16)
 
 
-def _read(img: np.ndarray, quad: np.ndarray, index, refine: int = 1, quick: bool = False):
+def _read(img, quad: np.ndarray, index, refine: int = 1):
     straight, H = _rectify(img, quad)
     if straight is None:
         return None
-    patches, centres, fits = _cells(straight, index)
-    if refine and not quick:
+    patches, centres, fits, angles = _cells(straight, index)
+    if refine:
         # re-fit the outline from where the tiles were found, then read again
         Hinv = np.linalg.inv(H)
         found = cv2.perspectiveTransform(centres.reshape(-1, 1, 2), Hinv).reshape(-1, 2)
@@ -439,10 +446,8 @@ def _read(img: np.ndarray, quad: np.ndarray, index, refine: int = 1, quick: bool
                 again = _read(img, newq, index, refine - 1)
                 if again is not None:
                     return again
-    first = _classify(patches, fits, index, quad, quick)
-    if quick:
-        return first
-    return _second_pass(straight, index, first, centres, quad, _cells.last_angles)
+    first = _classify(patches, fits, index, quad)
+    return _second_pass(straight, index, first, centres, quad, angles)
 
 
 _TEMPLATES: dict = {}
@@ -503,7 +508,7 @@ def _second_pass(straight, index, first, centres, quad, angles, tries: int = 3):
                 templates.append(_rings(index.key, index.ring.tobytes(), index.ring.shape[0]))
                 continue
             templates.append(_ref_templates(index, row, k))
-        patches, _, _ = _cells(straight, index, templates, centres, search=8, angles0=angles)
+        patches, _, _, _ = _cells(straight, index, templates, centres, search=8, angles0=angles)
         Dk = similarity(describe_turns(patches, (k,)), index.desc)  # (16, n)
         for q in range(16):
             D2[q * 4 + k] = np.maximum(D2[q * 4 + k], Dk[q])
@@ -511,23 +516,13 @@ def _second_pass(straight, index, first, centres, quad, angles, tries: int = 3):
     return second if second["total"] >= first["total"] else first
 
 
-def _classify(patches, fits, index, quad, quick=False, D=None, only_k=None):
+def _classify(patches, fits, index, quad, D=None, only_k=None):
     names = tuple(index.names)
     allowed, positions, content = _rules(names)
     back_rows = {i for i, n in enumerate(names) if n == "back"}
     if D is None:
         D = similarity(describe_turns(patches), index.desc)  # (16*4, n): cell q turned by k at row q*4+k
     grid = np.arange(16).reshape(4, 4)
-    if quick:  # how much this looks like a planet, without the one-tile-once rule
-        best = -np.inf
-        for k in range(4):
-            rot = np.rot90(grid, k).reshape(-1)
-            tot = 0.0
-            for stack, rows in allowed.items():
-                if len(rows):
-                    tot += D[rot[positions[stack]] * 4 + k][:, rows].max(axis=1).sum()
-            best = max(best, tot)
-        return {"score": best / 16}
     best = None
     for k in range(4) if only_k is None else (only_k,):
         rot = np.rot90(grid, k).reshape(-1)  # canonical position p <- straightened cell rot[p]
