@@ -76,7 +76,7 @@ def run(folder: Path, verbose: bool = False) -> dict:
     from .recognize import recognize
     from .index import get_index
     get_index()  # build (or load) the index before timing
-    cells_total = cells_right = 0
+    cells_total = cells_right = ids_right = 0
     planets = planets_exact = planets_scored = 0
     empties = refused = 0
     wrong_not_doubtful = 0
@@ -117,6 +117,7 @@ def run(folder: Path, verbose: bool = False) -> dict:
         right, k = compare(reading.cells, truth)
         cells_total += 16
         cells_right += sum(right)
+        ids_right += sum(a == b for a, b in zip(rotations(reading.cells)[k], truth))
         rot_doubt = rotations(reading.doubtful)[k]
         for ok, doubt in zip(right, rot_doubt):
             if not ok:
@@ -131,7 +132,7 @@ def run(folder: Path, verbose: bool = False) -> dict:
             failures.append(f"{p.name}: {16 - sum(right)} wrong, {sum(reading.doubtful)} doubtful, "
                             f"score {reading.score:.2f}\n" + reading.describe())
     return {
-        "cells_total": cells_total, "cells_right": cells_right, "planets": planets,
+        "cells_total": cells_total, "cells_right": cells_right, "ids_right": ids_right, "planets": planets,
         "planets_exact": planets_exact, "planets_scored": planets_scored, "empties": empties,
         "refused": refused, "wrong": wrong, "wrong_not_doubtful": wrong_not_doubtful,
         "times": times, "ratios_big": ratios_big, "failures": failures,
@@ -150,6 +151,8 @@ def main(argv=None) -> int:
     times = sorted(r["times"])
     print(f"photos:                       {len(times)} ({r['planets']} planets, {r['empties']} without a planet)")
     print(f"cell accuracy:                {r['cells_right']}/{r['cells_total']} = {pct(r['cells_right'], r['cells_total'])}")
+    print(f"cells with the exact tile id: {r['ids_right']}/{r['cells_total']} = {pct(r['ids_right'], r['cells_total'])}"
+          " (same-looking tiles may be told apart or not)")
     print(f"planets read exactly:         {r['planets_exact']}/{r['planets']} = {pct(r['planets_exact'], r['planets'])}")
     print(f"planets scored exactly:       {r['planets_scored']}/{r['planets']} = {pct(r['planets_scored'], r['planets'])}")
     print(f"no-planet photos refused:     {r['refused']}/{r['empties']} = {pct(r['refused'], r['empties'])}")

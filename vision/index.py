@@ -24,7 +24,7 @@ from . import REFERENCE_DIR
 CELL = 64          # side of a tile in the rectified planet, in pixels
 INNER = 0.07       # the part of the tile border left out of the descriptor
 BLUR = 0.9         # sigma of the blur applied to both sides before comparing
-INDEX_VERSION = 6
+INDEX_VERSION = 7
 
 
 def _inner(img: np.ndarray) -> np.ndarray:
@@ -53,6 +53,7 @@ def similarity(descs: np.ndarray, refs: np.ndarray) -> np.ndarray:
 
 
 COARSE = 14
+HI = 128
 
 
 def describe_coarse(patches) -> np.ndarray:
@@ -92,6 +93,7 @@ class Index:
     ring: np.ndarray       # CELL×CELL float32 template for locating a tile in its window
     imgs: np.ndarray       # (n, CELL, CELL, 3) uint8: the references at CELL
     coarse: np.ndarray     # (n*4, d) coarse descriptors, reference i turned back by k at row i*4+k
+    hi: np.ndarray         # (n, HI, HI) uint8 grey references, to tell same-looking tiles apart
     key: tuple
 
 
@@ -128,7 +130,7 @@ def _load(path: Path) -> np.ndarray | None:
 def build(folder: Path, gray: bool = False) -> Index:
     """The index of a folder; ``gray``: of the references turned grey (for grey photos)."""
     files = _files(folder)
-    names, descs, imgs = [], [], []
+    names, descs, imgs, his = [], [], [], []
     for p in files:
         img = _load(p)
         if img is None:
@@ -136,6 +138,11 @@ def build(folder: Path, gray: bool = False) -> Index:
         if gray:
             img = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
         names.append(p.stem)
+        big = cv2.imread(str(p), cv2.IMREAD_GRAYSCALE)
+        hh, ww = big.shape[:2]
+        sq = min(hh, ww)
+        big = big[(hh - sq) // 2:(hh - sq) // 2 + sq, (ww - sq) // 2:(ww - sq) // 2 + sq]
+        his.append(cv2.resize(big, (HI, HI), interpolation=cv2.INTER_AREA))
         descs.append(describe(img))
         imgs.append(img.astype(np.float32))
     if not names:
@@ -145,7 +152,8 @@ def build(folder: Path, gray: bool = False) -> Index:
     mean = (mean + np.rot90(mean, 1) + np.rot90(mean, 2) + np.rot90(mean, 3)) / 4
     u8 = np.stack(imgs).astype(np.uint8)
     coarse = describe_coarse([np.ascontiguousarray(np.rot90(im, -k)) for im in u8 for k in range(4)])
-    return Index(names, np.stack(descs).astype(np.float32), mean.astype(np.float32), u8, coarse, _key(files))
+    return Index(names, np.stack(descs).astype(np.float32), mean.astype(np.float32), u8, coarse,
+                 np.stack(his), _key(files))
 
 
 def _disk_cache_path(folder: Path, digest: str) -> Path:

@@ -34,7 +34,7 @@ import cv2
 import numpy as np
 
 from .imageio import UnusableImage, decode
-from .index import CELL, describe_coarse, describe_turns, get_index, similarity
+from .index import CELL, HI, describe_coarse, describe_turns, get_index, similarity
 
 WORK = 512             # long side of the image used to find the planet
 MARGIN = 22            # margin around the straightened planet (pixels at CELL scale)
@@ -447,7 +447,71 @@ def _read(img, quad: np.ndarray, index, refine: int = 1):
                 if again is not None:
                     return again
     first = _classify(patches, fits, index, quad)
-    return _second_pass(straight, index, first, centres, quad, angles)
+    res = _second_pass(straight, index, first, centres, quad, angles)
+    res.update(H=H, centres=centres, angles=angles)
+    return res
+
+
+# the id printed small in a corner (bottom-right of the drawn art), in a tile's own coordinates
+ID_BOX = (0.74, 0.85, 0.965, 0.965)  # x0, y0, x1, y1
+
+
+def _tell_twins(level0: np.ndarray, res: dict, index) -> None:
+    """Tiles with the same contents look the same but for their id; where the photo is sharp
+    enough, compare the id corner with each twin's and take the best (one id per cell)."""
+    names = tuple(index.names)
+    allowed, positions, content = _rules(names)
+    stack_of = {p: s for s, ps in positions.items() for p in ps}
+    rows, k, rot, H = list(res["rows"]), res["k"], res["rot"], res["H"]
+    side = float(np.sqrt(max(1.0, cv2.contourArea(np.asarray(res["quad"], np.float32)))))
+    if side / 4 < 72:  # tiles under ~72 px in the photo: the ids cannot be read
+        return
+    groups: dict = {}
+    for p in range(16):
+        if rows[p] is None or names[rows[p]] == "back":
+            continue
+        twins = [int(j) for j in allowed[stack_of[p]] if content[j] == content[rows[p]]]
+        if len(twins) > 1:
+            groups.setdefault(content[rows[p]], (twins, []))[1].append(p)
+    if not groups:
+        return
+    s = HI / CELL
+    x0, y0, x1, y1 = (int(round(v * HI)) for v in ID_BOX)
+    pad = 12
+    for twins, cells in groups.values():
+        scores = {}
+        for p in cells:
+            q = rot[p]
+            cx, cy = res["centres"][q]
+            M = cv2.getRotationMatrix2D((float(cx), float(cy)), -float(res["angles"][q]), 1.0)
+            M[0, 2] += CELL / 2 - cx
+            M[1, 2] += CELL / 2 - cy
+            P = np.vstack([M * s, [0, 0, 1]])
+            patch = cv2.warpPerspective(level0, P @ H, (HI, HI), flags=cv2.INTER_LINEAR,
+                                        borderMode=cv2.BORDER_REPLICATE)
+            patch = cv2.cvtColor(np.ascontiguousarray(np.rot90(patch, k)), cv2.COLOR_BGR2GRAY)
+            win = patch[max(0, y0 - pad):y1 + pad, max(0, x0 - pad):x1 + pad].astype(np.float32)
+            ts = [index.hi[j][y0:y1, x0:x1].astype(np.float32) for j in twins]
+            # place the id box with what the twins share, then compare where they differ
+            common = np.mean(ts, axis=0)
+            _, _, _, (lx, ly) = cv2.minMaxLoc(cv2.matchTemplate(win, common, cv2.TM_CCOEFF_NORMED))
+            crop = win[ly:ly + common.shape[0], lx:lx + common.shape[1]]
+            stack = np.stack(ts)
+            differ = (stack.max(axis=0) - stack.min(axis=0)) > 40
+            differ = cv2.dilate(differ.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+            a = crop[differ] - crop[differ].mean()
+            for j, t in zip(twins, ts):
+                b = t[differ] - t[differ].mean()
+                scores[(p, j)] = float((a * b).sum() / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-6))
+        best, best_total = None, -np.inf
+        for perm in itertools.permutations(twins, len(cells)):
+            total = sum(scores[(p, j)] for p, j in zip(cells, perm))
+            if total > best_total:
+                best, best_total = perm, total
+        for p, j in zip(cells, best):
+            rows[p] = j
+    res["rows"] = rows
+    res["cells"] = [names[r] if r is not None else None for r in rows]
 
 
 _TEMPLATES: dict = {}
@@ -629,21 +693,29 @@ def recognize(data: bytes, reference_dir=None) -> Reading:
     if (best is None or best["score"] < PLANET_MIN
             or int((np.asarray(best["sims"]) >= CELL_MATCH).sum()) < PLANET_CELLS):
         return done(Reading(ok=False, error=NO_PLANET, score=best["score"] if best else 0.0))
-    # a small planet in a photo decoded reduced: read it again from a finer decode
+    # a small planet in a photo decoded reduced: read it again from a finer decode (and tell
+    # same-looking tiles apart by their ids there)
     side = float(np.sqrt(max(1.0, cv2.contourArea(np.asarray(best["quad"], np.float32)))))
-    if reduce > 1 and side < 4 * CELL * 1.15 and best["score"] < 0.85:
+    if reduce > 1 and side < 4 * CELL * 1.15:
         try:
             fine, r2 = decode(data, min_side=int(min(h, w) * 1.9))
         except UnusableImage:
-            fine = None
+            fine, r2 = None, reduce
         if fine is not None and r2 < reduce:
             g = reduce / r2
-            again = _read(_pyramid(fine), np.asarray(best["quad"], np.float32) * g, index, refine=1)
+            again = None
+            if best["score"] < 0.85:
+                again = _read(_pyramid(fine), np.asarray(best["quad"], np.float32) * g, index, refine=1)
             if again is not None and again["score"] > best["score"]:
-                again["quad"] = np.asarray(again["quad"]) / g
                 best = again
+            else:
+                best["H"] = best["H"] @ np.diag([1 / g, 1 / g, 1.0])
+                best["quad"] = np.asarray(best["quad"], np.float32) * g
+            best["level0"] = fine
+            best["reduce"] = r2
+    _tell_twins(best.get("level0", pyr[0]), best, index)
     confs = best["confs"]
     return done(Reading(ok=True, cells=best["cells"], confidences=[round(c, 3) for c in confs],
                         doubtful=[c < DOUBT for c in confs], score=best["score"],
-                        quad=np.asarray(best["quad"]).tolist(),
+                        quad=(np.asarray(best["quad"]) / (reduce / best.get("reduce", reduce))).tolist(),
                         details={"sims": [float(x) for x in best["sims"]], "margins": best["margins"]}))
