@@ -35,20 +35,20 @@ FRAME = (40, 38, 60)
 INK = (40, 38, 60)
 
 CHARACTER_STYLE = {
-    # robe colour, prop
-    "vain_man": ((200, 40, 60), "hat"),
-    "geographer": ((90, 110, 60), "globe"),
-    "astronomer": ((40, 60, 140), "telescope"),
-    "king": ((120, 40, 160), "crown"),
-    "lamplighter": ((230, 150, 20), "lamp"),
-    "hunter": ((100, 80, 40), "rifle"),
-    "drunkard": ((120, 20, 40), "bottle"),
+    # robe colour, prop — colours kept far apart so a blurred photo still tells them apart
+    "vain_man": ((215, 35, 45), "hat"),
+    "geographer": ((160, 150, 70), "globe"),
+    "astronomer": ((35, 55, 150), "telescope"),
+    "king": ((125, 40, 165), "crown"),
+    "lamplighter": ((240, 150, 20), "lamp"),
+    "hunter": ((65, 85, 35), "rifle"),
+    "drunkard": ((80, 80, 100), "bottle"),
     "businessman_white": ((245, 245, 245), "tie"),
     "businessman_grey": ((140, 140, 140), "tie"),
     "businessman_brown": ((140, 90, 45), "tie"),
-    "gardener": ((40, 140, 90), "can"),
-    "turkish_astronomer": ((30, 150, 160), "fez"),
-    "little_prince": ((60, 170, 80), "scarf"),
+    "gardener": ((40, 165, 60), "can"),
+    "turkish_astronomer": ((20, 175, 200), "fez"),
+    "little_prince": ((240, 120, 170), "scarf"),
 }
 
 
