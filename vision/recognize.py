@@ -39,11 +39,11 @@ from .index import CELL, HI, describe_coarse, describe_turns, get_index, similar
 WORK = 512             # long side of the image used to find the planet
 MARGIN = 22            # margin around the straightened planet (pixels at CELL scale)
 SEARCH = 20            # how far a tile may sit from its ideal place (pixels at CELL scale)
-PLANET_MIN = 0.5       # mean match of the 16 cells below which there is no planet
-PLANET_CELLS = 10      # … and how many cells must match at least CELL_MATCH
+PLANET_MIN = 0.6       # mean match of the 16 cells below which there is no planet
+PLANET_CELLS = 12      # … and how many cells must match at least CELL_MATCH
 CELL_MATCH = 0.45
-# (measured: planets photographed in every sample condition score ≥ 0.70 with ≥ 14 cells
-#  matching; tables, faces, text, noise and loose tiles score ≤ 0.40 with ≤ 7)
+# (measured on ~250 photos: colour planets in every sample condition score ≥ 0.75 with ≥ 14
+#  cells matching; tables, faces, text, noise and loose tiles score ≤ 0.51 with ≤ 11)
 DOUBT = 0.5
 MARGIN_DOUBT = 0.02    # a cell whose best tile beats other contents by less than this is doubtful
 SCALES = (0.8, 1.2, 1.45)
@@ -328,6 +328,7 @@ def _rectify(img, quad: np.ndarray, half: bool = False):
 
 
 ANGLES = (-9.0, -6.0, -3.0, 0.0, 3.0, 6.0, 9.0)
+TILE_SCALES = (1.0, 0.88)
 
 
 @lru_cache(maxsize=4)
@@ -353,7 +354,8 @@ def _turned(template: np.ndarray) -> list:
                            borderMode=cv2.BORDER_CONSTANT, borderValue=fill) for a in ANGLES]
 
 
-def _cells(straight: np.ndarray, index, templates=None, centres0=None, search=SEARCH, angles0=None):
+def _cells(straight: np.ndarray, index, templates=None, centres0=None, search=SEARCH, angles0=None,
+           scale: float = 1.0):
     """Find each tile in its cell (place and small turn); return 16 upright patches
     (CELL×CELL BGR), their centres, how well the tile fitted, and its turn in degrees. Without ``templates`` the
     generic tile outline is looked for around the ideal grid; with them (one half-scale grey
@@ -363,6 +365,8 @@ def _cells(straight: np.ndarray, index, templates=None, centres0=None, search=SE
     gray = cv2.cvtColor(straight, cv2.COLOR_BGR2GRAY)
     half = cv2.resize(gray, (SIDE // 2, SIDE // 2), interpolation=cv2.INTER_AREA).astype(np.float32)
     hc, hs, hm = CELL // 2, search // 2, MARGIN // 2
+    if scale != 1.0:
+        hc = max(8, int(round(CELL / 2 * scale)))
     patches, centres, fits, turns = [], [], [], []
     for r in range(4):
         for c in range(4):
@@ -394,9 +398,9 @@ def _cells(straight: np.ndarray, index, templates=None, centres0=None, search=SE
                 if best is None or mx > best[0]:
                     best = (mx, a, loc)
             mx, a, loc = best
-            cx = 2 * (xa + loc[0]) + CELL / 2
-            cy = 2 * (ya + loc[1]) + CELL / 2
-            M = cv2.getRotationMatrix2D((cx, cy), -a, 1.0)
+            cx = 2 * (xa + loc[0]) + hc
+            cy = 2 * (ya + loc[1]) + hc
+            M = cv2.getRotationMatrix2D((cx, cy), -a, CELL / (2 * hc))
             M[0, 2] += CELL / 2 - cx
             M[1, 2] += CELL / 2 - cy
             patches.append(cv2.warpAffine(straight, M, (CELL, CELL), flags=cv2.INTER_LINEAR,
@@ -517,17 +521,18 @@ def _tell_twins(level0: np.ndarray, res: dict, index) -> None:
 _TEMPLATES: dict = {}
 
 
-def _ref_templates(index, row: int, k: int) -> list:
+def _ref_templates(index, row: int, k: int, scale: float = 1.0) -> list:
     """A reference at half scale, grey, as it lies in the straightened planet (quarter turn k),
     turned by each of ANGLES. Cached per index."""
-    key = (index.key, row, k)
+    key = (index.key, row, k, scale)
     t = _TEMPLATES.get(key)
     if t is None:
         if len(_TEMPLATES) > 4000:
             _TEMPLATES.clear()
         ref = np.ascontiguousarray(np.rot90(index.imgs[row], -k))
         g = cv2.cvtColor(ref, cv2.COLOR_BGR2GRAY)
-        g = cv2.resize(g, (CELL // 2, CELL // 2), interpolation=cv2.INTER_AREA).astype(np.float32)
+        n = max(8, int(round(CELL / 2 * scale)))
+        g = cv2.resize(g, (n, n), interpolation=cv2.INTER_AREA).astype(np.float32)
         t = _TEMPLATES[key] = _turned(g)
     return t
 
@@ -564,16 +569,24 @@ def _second_pass(straight, index, first, centres, quad, angles, tries: int = 3):
     rounds = max(len(v) for v in cand.values()) if cand else 0
     D2 = D1.copy()
     for i in range(rounds):
-        templates = []
-        for q in range(16):
-            rows = cand.get(q, [])
-            row = rows[min(i, len(rows) - 1)] if rows else None
-            if row is None:
-                templates.append(_rings(index.key, index.ring.tobytes(), index.ring.shape[0]))
+        best_p, best_f = None, None
+        for sc in TILE_SCALES:  # hand-laid tiles with gaps are smaller than their cells
+            templates = []
+            for q in range(16):
+                rows = cand.get(q, [])
+                row = rows[min(i, len(rows) - 1)] if rows else None
+                if row is None:
+                    templates.append(_rings(index.key, index.ring.tobytes(), index.ring.shape[0]))
+                    continue
+                templates.append(_ref_templates(index, row, k, sc))
+            patches, _, fits, _ = _cells(straight, index, templates, centres, search=8, angles0=angles, scale=sc)
+            if best_p is None:
+                best_p, best_f = list(patches), fits.copy()
                 continue
-            templates.append(_ref_templates(index, row, k))
-        patches, _, _, _ = _cells(straight, index, templates, centres, search=8, angles0=angles)
-        Dk = similarity(describe_turns(patches, (k,)), index.desc)  # (16, n)
+            for q in range(16):  # the size whose picture fits best
+                if fits[q] > best_f[q]:
+                    best_p[q], best_f[q] = patches[q], fits[q]
+        Dk = similarity(describe_turns(best_p, (k,)), index.desc)  # (16, n)
         for q in range(16):
             D2[q * 4 + k] = np.maximum(D2[q * 4 + k], Dk[q])
     second = _classify(None, first["fits"], index, quad, D=D2, only_k=k)
