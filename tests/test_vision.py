@@ -281,3 +281,24 @@ def test_bench_prints_its_lines(tmp_path):
     for label in ("cell accuracy:", "planets read exactly:", "planets scored exactly:",
                   "no-planet photos refused:", "ms per photo:", "recognize / full imdecode:"):
         assert label in r.stdout
+
+
+def test_odd_images_never_raise():
+    rng = np.random.default_rng(5)
+    odd = [
+        cv2.imencode(".png", np.zeros((1, 1, 3), np.uint8))[1].tobytes(),
+        cv2.imencode(".png", np.zeros((3000, 70, 3), np.uint8))[1].tobytes(),
+        cv2.imencode(".png", rng.integers(0, 255, (600, 800), dtype=np.uint8))[1].tobytes(),
+        cv2.imencode(".png", rng.integers(0, 255, (600, 800, 4), dtype=np.uint8))[1].tobytes(),
+        cv2.imencode(".png", rng.integers(0, 65535, (300, 400, 3), dtype=np.uint16))[1].tobytes(),
+        b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff\xe0\x00\x10JFIF\x00", rng.bytes(3000),
+    ]
+    for data in odd:
+        reading = recognize(data)
+        assert not reading.ok and reading.error
+
+
+def test_missing_reference_folder_is_a_message(tmp_path):
+    photo = next(p for p in SAMPLE_PHOTOS if load_truth(p.with_suffix(".json")) is not None)
+    reading = recognize(photo.read_bytes(), reference_dir=tmp_path)
+    assert not reading.ok and "tile pictures" in reading.error

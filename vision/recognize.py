@@ -26,6 +26,7 @@ How it works, in short:
 from __future__ import annotations
 
 import itertools
+import logging
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -652,6 +653,18 @@ def recognize(data: bytes, reference_dir=None) -> Reading:
     """Read the planet in a photo (the file's bytes). Never raises for a bad photo: the
     Reading says ``ok=False`` with a message for a person."""
     t0 = time.perf_counter()
+    try:
+        return _recognize(data, reference_dir, t0)
+    except FileNotFoundError as exc:  # no reference images at all
+        logging.getLogger(__name__).error("vision: %s", exc)
+        error = "The tile pictures are missing, so photos cannot be read. Ask whoever runs the app."
+    except Exception:  # a bug must not become a crash for the person with the photo
+        logging.getLogger(__name__).exception("vision: recognize failed")
+        error = "This photo could not be read. Please try another photo, taken from above."
+    return Reading(ok=False, error=error, ms=int(round((time.perf_counter() - t0) * 1000)))
+
+
+def _recognize(data: bytes, reference_dir, t0: float) -> Reading:
 
     def done(reading: Reading) -> Reading:
         reading.ms = int(round((time.perf_counter() - t0) * 1000))
