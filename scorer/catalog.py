@@ -105,10 +105,12 @@ class Tile:
 
     has_baobab: bool = field(init=False, repr=False, compare=False)
     has_volcano: bool = field(init=False, repr=False, compare=False)
+    pairs: tuple = field(init=False, repr=False, compare=False)  # ((item, n), ...): fast to walk
 
     def __post_init__(self):
         object.__setattr__(self, "has_baobab", self.items.get("baobab", 0) > 0)
         object.__setattr__(self, "has_volcano", self.items.get("volcano", 0) > 0)
+        object.__setattr__(self, "pairs", tuple(self.items.items()))
 
     def count(self, item: str) -> int:
         return self.items.get(item, 0)

@@ -115,11 +115,24 @@ class Planet:
 
 def planet_from_take_order(tile_ids, cat: Catalog | None = None) -> tuple[Planet, list[tuple[int, ...]]]:
     """Build a planet from tiles in the order they were taken, each at its stack's next free
-    position; return it with the flips that happened, in order."""
-    planet = Planet()
+    position; return it with the flips that happened, in order. (The same as ``place`` tile by
+    tile, without a new planet per tile: scoring a table calls this a lot.)"""
+    cat = cat or default_catalog()
+    cells: list[Cell | None] = [None] * 16
+    free = {stack: list(positions) for stack, positions in POSITIONS_OF.items()}
+    face_up_baobabs: list[int] = []
     flips = []
     for tile_id in tile_ids:
-        planet, flipped = planet.place(tile_id, cat=cat)
-        if flipped:
-            flips.append(flipped)
-    return planet, flips
+        tile = cat[tile_id]
+        if not free[tile.stack]:
+            raise ValueError(f"this planet already has its 4 {STACK_NAMES[tile.stack]} tiles")
+        position = free[tile.stack].pop(0)
+        cells[position] = Cell(tile_id)
+        if tile.has_baobab:
+            face_up_baobabs.append(position)
+            if len(face_up_baobabs) == BAOBABS_TO_FLIP:
+                for p in face_up_baobabs:
+                    cells[p] = Cell(cells[p].tile, face_down=True)
+                flips.append(tuple(face_up_baobabs))
+                face_up_baobabs = []
+    return Planet(tuple(cells)), flips

@@ -7,7 +7,6 @@ highlight what a character counted. Hand counts give the same numbers without po
 """
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 
 from .catalog import (
@@ -42,8 +41,9 @@ class Contents:
 
 def contents_of_planet(planet: Planet, cat: Catalog | None = None) -> Contents:
     cat = cat or default_catalog()
+    tiles = cat.tiles
     characters, character_positions = [], []
-    items: Counter = Counter()
+    items: dict[str, int] = {}
     item_positions: dict[str, list[int]] = {}
     face_down, no_volcano = [], []
     for p, cell in enumerate(planet.cells):
@@ -53,18 +53,22 @@ def contents_of_planet(planet: Planet, cat: Catalog | None = None) -> Contents:
             face_down.append(p)
             no_volcano.append(p)
             continue
-        tile = cat[cell.tile]
+        tile = tiles[cell.tile]
         if tile.character:
             characters.append(tile.character)
             character_positions.append(p)
         elif not tile.has_volcano:
             no_volcano.append(p)
-        for item, n in tile.items.items():
-            items[item] += n
-            item_positions.setdefault(item, []).append(p)
+        for item, n in tile.pairs:
+            if item in items:
+                items[item] += n
+                item_positions[item].append(p)
+            else:
+                items[item] = n
+                item_positions[item] = [p]
     return Contents(
         characters=tuple(characters),
-        items=dict(items),
+        items=items,
         face_down=len(face_down),
         no_volcano_tiles=len(no_volcano),
         complete=planet.complete,
