@@ -2,7 +2,8 @@
 
 Plain functions, no Flask:
 - ``REFERENCE_DIR`` / ``reference_path(tile_id)``: the reference images (``<id>.png``, ``back.png``).
-- ``render(grid, size)``: a planet grid drawn top-down from the reference art.
+- ``render_grid(grid, size)``: a planet grid drawn top-down from the reference art (a PIL
+  image); ``render_png(grid, size)``: the same as PNG bytes.
 - ``recognize(data: bytes) -> Reading``: read a planet from a photo.
 """
 from __future__ import annotations
@@ -18,9 +19,9 @@ def reference_path(tile_id: str) -> Path:
 
 
 def __getattr__(name):  # lazy: importing vision stays cheap for the web pages
-    if name in ("render", "render_grid"):
-        from .render import render, render_grid
-        return {"render": render, "render_grid": render_grid}[name]
+    if name in ("render_grid", "render_png"):
+        from .render import render_grid, render_png
+        return {"render_grid": render_grid, "render_png": render_png}[name]
     if name in ("recognize", "Reading"):
         from .recognize import recognize, Reading
         return {"recognize": recognize, "Reading": Reading}[name]

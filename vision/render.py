@@ -57,7 +57,7 @@ def render_grid(grid, size: int = DEFAULT_SIZE) -> Image.Image:
     return out
 
 
-def render(grid, size: int = DEFAULT_SIZE) -> bytes:
+def render_png(grid, size: int = DEFAULT_SIZE) -> bytes:
     """The planet as PNG bytes."""
     import io
     buf = io.BytesIO()
