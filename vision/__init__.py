@@ -18,11 +18,13 @@ def reference_path(tile_id: str) -> Path:
     return REFERENCE_DIR / f"{tile_id}.png"
 
 
-def __getattr__(name):  # lazy: importing vision stays cheap for the web pages
+def __getattr__(name):  # render loads Pillow art code only when asked for
     if name in ("render_grid", "render_png"):
         from .render import render_grid, render_png
         return {"render_grid": render_grid, "render_png": render_png}[name]
-    if name in ("recognize", "Reading"):
-        from .recognize import recognize, Reading
-        return {"recognize": recognize, "Reading": Reading}[name]
     raise AttributeError(name)
+
+
+# ``vision.recognize`` is the function (the submodule of the same name stays importable as
+# ``from vision.recognize import recognize``): bound here, after the submodule, so it wins.
+from .recognize import Reading, recognize  # noqa: E402
