@@ -302,3 +302,11 @@ def test_missing_reference_folder_is_a_message(tmp_path):
     photo = next(p for p in SAMPLE_PHOTOS if load_truth(p.with_suffix(".json")) is not None)
     reading = recognize(photo.read_bytes(), reference_dir=tmp_path)
     assert not reading.ok and "tile pictures" in reading.error
+
+
+def test_package_entry_points():
+    import vision
+    reading = vision.recognize(b"")
+    assert isinstance(reading, vision.Reading) and not reading.ok
+    assert vision.render_png(GRID, 64)[:8] == b"\x89PNG\r\n\x1a\n"
+    assert vision.reference_path("back") == vision.REFERENCE_DIR / "back.png"
