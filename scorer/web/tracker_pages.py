@@ -85,6 +85,7 @@ def _remember_host(loaded) -> None:
     if len(hosts) > 20:  # keep the cookie small
         hosts = dict(list(hosts.items())[-20:])
     session[SESSION_HOSTS] = hosts
+    session.permanent = True  # a phone's browser restarting mid-game keeps the game (31 days)
 
 
 def _is_host(loaded) -> bool:
