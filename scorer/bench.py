@@ -19,6 +19,7 @@ import threading
 import time
 
 from .catalog import STACKS, catalog
+from .tracker_bench import free_port
 
 
 def random_table(rng: random.Random, players: int = 4) -> dict:
@@ -136,7 +137,8 @@ def main(args) -> int:
 
     rng = random.Random(2)
     bodies = [json.dumps(random_table(rng)).encode() for _ in range(100)]
-    with socket_port() as port, tempfile.TemporaryDirectory() as tmp:
+    port = free_port()
+    with tempfile.TemporaryDirectory() as tmp:
         proc = subprocess.Popen(
             [sys.executable, "-c", f"from scorer.bench import serve; serve({port}, {('sqlite:///' + os.path.join(tmp, 'bench.sqlite3'))!r})"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -156,14 +158,3 @@ def main(args) -> int:
     ratio = bare["rps"] / ours["rps"] if ours["rps"] else float("inf")
     print(f"ratio: POST /api/score takes {ratio:.2f}× the time of the bare endpoint per request (goal ≤ 3×)")
     return 0 if not (bare["errors"] or ours["errors"]) else 1
-
-
-class socket_port:
-    def __enter__(self) -> int:
-        import socket
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            return s.getsockname()[1]
-
-    def __exit__(self, *exc):
-        return False
