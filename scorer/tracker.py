@@ -21,7 +21,10 @@ Rule decisions beyond the SPEC:
 - With hidden characters and 3–5 players, the tiles of a character round are seen only by the
   player about to take (the tiles go round face down), so nobody learns another's character.
 - ``undo`` takes back the last ``take`` or ``appoint``; a ``choose`` or ``hide`` showed tiles to
-  someone and cannot be taken back.
+  someone and cannot be taken back. Nor can a move that showed someone a tile they had not seen:
+  a blind take of the face-down tile (the taker now knows it), a 2-player take that discarded the
+  face-down tile face up, and, with hidden characters, a take or appoint that handed the character
+  tiles of the round to another player (they saw which ones were left).
 """
 from __future__ import annotations
 
@@ -142,6 +145,7 @@ class Game:
     moves: list[dict] = field(default_factory=list)     # the effective moves, as normalised
     result: dict | None = None
     version: int = 0                    # entries in the move log, undo entries included
+    sealed: str | None = None           # why the last move cannot be taken back (it showed a tile)
 
     def clone(self) -> "Game":
         """A copy that can take moves without changing this one (containers copied, the
@@ -153,7 +157,7 @@ class Game:
             revealed=list(self.revealed), face_down=self.face_down, taken=list(self.taken),
             chosen=Counter(self.chosen), discarded=list(self.discarded),
             takes=[list(t) for t in self.takes], events=list(self.events), moves=list(self.moves),
-            result=self.result, version=self.version)
+            result=self.result, version=self.version, sealed=self.sealed)
 
     # -- reading --------------------------------------------------------------------------------
     @property
@@ -172,7 +176,8 @@ class Game:
         return None if seat is None else self.setup.players[seat]
 
     def can_undo(self) -> bool:
-        return not self.finished and bool(self.moves) and self.moves[-1]["type"] in ("take", "appoint")
+        return (not self.finished and bool(self.moves) and self.moves[-1]["type"] in ("take", "appoint")
+                and self.sealed is None)
 
     def _sees_tile(self, viewer: int | None, tile: str) -> bool:
         """May ``viewer`` see which tile this is (a tile still on the table this round)?"""
@@ -220,7 +225,14 @@ class Game:
         """Check and play one move; return the events it caused. Raises ``MoveError``."""
         move = self._check(move)
         before = len(self.events)
+        hands_over = (self.setup.hidden_characters and not self.two_player
+                      and self.round_stack == "character")
+        self.sealed = None
         getattr(self, f"_do_{move['type']}")(move)
+        if (hands_over and self.phase == "take" and self.to_act != move["seat"]
+                and self.revealed and self.sealed is None):
+            self.sealed = (f"{self.name(self.to_act)} has seen the character tiles left; "
+                           "that cannot be taken back.")
         self.moves.append(move)
         self.version += 1
         return self.events[before:]
@@ -319,6 +331,8 @@ class Game:
         self.takes[seat].append(tile)
         self.taken.append(seat)
         self._event("take", seat, tile=tile, position=position, blind=move["tile"] == HIDDEN)
+        if move["tile"] == HIDDEN:
+            self.sealed = "The face-down tile has been turned over; that take cannot be taken back."
         if flipped:
             self._event("flip", seat, positions=list(flipped),
                         tiles=[planet.cells[p].tile for p in flipped])
@@ -327,6 +341,9 @@ class Game:
                 self.to_act = self.start
             else:
                 for left in self.revealed:
+                    if left == self.face_down and self.sealed is None:
+                        self.sealed = ("The face-down tile has been discarded face up; "
+                                       "that take cannot be taken back.")
                     self.discarded.append(left)
                     self._event("discard", None, tile=left)
                 self.revealed = []
@@ -522,6 +539,8 @@ def check_undo(game: Game, seat: int | None) -> None:
     last = game.moves[-1]
     if last["type"] not in ("take", "appoint"):
         raise MoveError("New tiles have been shown since; that cannot be taken back.", "undo")
+    if game.sealed is not None:
+        raise MoveError(game.sealed, "undo")
     if seat is not None and last["seat"] != seat:
         raise NotYourTurn(f"Only {game.name(last['seat'])} can take back their own move.", "undo")
 

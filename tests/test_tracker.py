@@ -298,6 +298,85 @@ def test_undo_takes_back_a_take_but_not_a_reveal():
     assert game.revealed[0] == tile and game.planets[0].tile_count == 0 and game.phase == "take"
 
 
+def _two_player_round(seed=8, hidden=False):
+    s = setup(2, seed=seed, hidden=hidden)
+    log = [{"type": "choose", "seat": 0, "stack": "center"}]
+    game = replay(s, log)
+    face_down = game.revealed[0]
+    log.append({"type": "hide", "seat": 0, "tile": face_down})
+    return s, log, face_down
+
+
+def test_a_blind_take_cannot_be_taken_back_the_taker_has_seen_the_tile():
+    # Otherwise B takes the face-down tile, sees it on their planet, undoes and takes another.
+    s, log, face_down = _two_player_round()
+    log.append({"type": "take", "seat": 1, "tile": HIDDEN, "position": 5})
+    game = replay(s, log)
+    assert game.planets[1].cells[5].tile == face_down
+    assert not game.can_undo() and not game.view(1)["can_undo"]
+    with pytest.raises(MoveError, match="cannot be taken back"):
+        check_undo(game, 1)
+    with pytest.raises(MoveError, match="cannot be taken back"):
+        check_undo(game, None)  # not by the host either
+
+
+def test_a_take_that_discards_the_face_down_tile_face_up_cannot_be_taken_back():
+    s, log, face_down = _two_player_round()
+    game = replay(s, log)
+    shown = [t for t in game.revealed if t != face_down]
+    log.append({"type": "take", "seat": 1, "tile": shown[0], "position": 5})
+    assert replay(s, log).can_undo()  # B took a face-up tile: nothing new was shown
+    log.append({"type": "take", "seat": 0, "tile": shown[1], "position": 5})
+    game = replay(s, log)
+    assert face_down in game.discarded and not game.can_undo()
+    with pytest.raises(MoveError, match="cannot be taken back"):
+        check_undo(game, 0)
+
+
+def test_a_two_player_take_that_discards_a_seen_tile_can_be_taken_back():
+    s, log, face_down = _two_player_round()
+    game = replay(s, log)
+    shown = [t for t in game.revealed if t != face_down]
+    log.append({"type": "take", "seat": 1, "tile": shown[0], "position": 5})
+    log.append({"type": "take", "seat": 0, "tile": face_down, "position": 5})
+    game = replay(s, log)
+    assert shown[1] in game.discarded and game.can_undo()
+    check_undo(game, 0)
+
+
+def _hidden_character_round(n=3):
+    s = setup(n, seed=4, hidden=True)
+    log = [{"type": "choose", "seat": 0, "stack": "character"}]
+    game = replay(s, log)
+    log.append({"type": "take", "seat": 0, "tile": game.revealed[0], "position": 0})
+    return s, log
+
+
+def test_hidden_characters_handing_the_tiles_on_cannot_be_taken_back():
+    # The appointed player saw which characters were left; an undo would let the first taker
+    # appoint someone else, and the one who peeked would learn exactly what that player took.
+    s, log = _hidden_character_round(3)
+    assert replay(s, log).can_undo()  # took, not yet appointed: nobody else has seen anything
+    log.append({"type": "appoint", "seat": 0, "to": 1})
+    game = replay(s, log)
+    assert not game.can_undo()
+    with pytest.raises(MoveError, match="cannot be taken back"):
+        check_undo(game, 0)
+    game.apply({"type": "take", "seat": 1, "tile": game.revealed[0], "position": 0})
+    assert game.to_act == 2 and not game.can_undo()  # the last player was appointed at once
+    game.apply({"type": "take", "seat": 2, "tile": game.revealed[0], "position": 0})
+    assert game.phase == "choose" and game.can_undo()  # the round is over: nothing left to see
+
+
+def test_without_hidden_characters_an_appoint_can_be_taken_back():
+    s = setup(3, seed=4)
+    log = [{"type": "choose", "seat": 0, "stack": "character"}]
+    game = replay(s, log)
+    log += [{"type": "take", "seat": 0, "tile": game.revealed[0], "position": 0},
+            {"type": "appoint", "seat": 0, "to": 1}]
+    assert replay(s, log).can_undo()
+
+
 def test_replay_rebuilds_the_same_state():
     game = play_random(new_game(setup(4, seed=12)), random.Random(12))
     again = replay(game.setup, game.moves)

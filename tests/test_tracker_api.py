@@ -217,3 +217,17 @@ def test_odd_tokens_are_403_not_500(client):
         r = client.get(f"/api/games/{gid}", headers={"Authorization": f"Bearer {token}".encode("utf-8").decode("latin-1")})
         assert r.status_code == 403 and r.is_json
     assert client.get(f"/play/{gid}/%C3%A9").status_code == 404
+
+
+def test_a_blind_take_cannot_be_undone_to_peek_at_the_face_down_tile(client):
+    gid, tokens = new_game(client, ("Ann", "Ben"), hidden_characters=True)
+    v = view(client, gid, tokens[0])
+    v = post(client, gid, tokens[0], v["version"], {"type": "choose", "seat": 0, "stack": "center"}).json
+    v = post(client, gid, tokens[0], v["version"], {"type": "hide", "seat": 0, "tile": v["revealed"][0]}).json
+    ben = view(client, gid, tokens[1])
+    blind = next(m for m in ben["legal"] if m["tile"] == "hidden")
+    after = post(client, gid, tokens[1], ben["version"], blind).json
+    assert after["can_undo"] is False
+    r = client.post(f"/api/games/{gid}/undo", json={"version": after["version"]}, headers=auth(tokens[1]))
+    assert r.status_code == 400 and "cannot be taken back" in r.json["error"]
+    assert view(client, gid)["version"] == after["version"]
