@@ -361,3 +361,21 @@ def test_correcting_a_table_scored_from_a_take_order(client, app):
     assert 'name="players-0-mode" value="grid"' in html.replace("\n", " ") or \
         re.search(r'name="players-0-mode" value="grid"\s+checked', html)
     assert re.search(rf'<option value="{tiles[0]}" selected>', html)
+
+
+def test_a_planet_scored_alone_claims_no_win_and_its_penalty_is_a_maybe(client, app):
+    """Scored alone (the scanner's "Score this planet"), a planet has no table: no rank, no ★, and
+    its volcano penalty only applies if it has the most volcanoes at the table."""
+    from scorer.contract import score_request
+    from scorer.db import save_table
+    from scorer.web.pages import copy_text
+    request = {"players": [{"name": "Solo", "counts": {"characters": ["king"], "rose": 1, "volcano": 3}}]}
+    result = score_request(request)
+    table_id = save_table(app.extensions["db"], request, result)
+    html = client.get(f"/tables/{table_id}").get_data(as_text=True)
+    assert 'class="rank"' not in html and "winner-row" not in html
+    assert ">the most volcanoes at the table</small>" not in html  # not stated as a fact
+    assert re.search(r'<span class="total">14</span>', html)  # before the maybe-penalty
+    text = copy_text(result)
+    assert "★" not in text and "1. Solo" not in text
+    assert "Solo: 14 (11 if this planet has the most volcanoes at the table)" in text

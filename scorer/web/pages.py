@@ -311,6 +311,13 @@ def table(table_id: str):
 def copy_text(result: dict) -> str:
     """The results as plain text for the group chat."""
     lines = ["Make Me a Planet — results"]
+    if len(result["players"]) == 1:  # a planet scored alone: no rank, no win, a penalty that may not apply
+        p = result["players"][0]
+        maybe = (f" ({points(p['total'])} if this planet has the most volcanoes at the table)"
+                 if p["penalty"] else "")
+        lines.append(f"{p['name']}: {points(p['subtotal'])}{maybe}")
+        lines.extend(f"   {c['detail']}" for c in p["characters"])
+        return "\n".join(lines)
     for p in sorted(result["players"], key=lambda p: p["rank"]):
         penalty = f" ({p['subtotal']} − {-p['penalty']} volcanoes)" if p["penalty"] else ""
         crown = " ★" if p["winner"] else ""
