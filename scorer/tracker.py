@@ -101,7 +101,9 @@ class Setup:
             raise SetupError("\"hidden_characters\" is true or false.", "hidden_characters")
         seed = data.get("seed")
         if seed is None:
-            seed = random.SystemRandom().randrange(2**31)
+            # The seed fixes every stack's order, face-down tiles included: 63 random bits, so
+            # nobody can search the seeds for the one that deals the tiles seen so far.
+            seed = random.SystemRandom().getrandbits(63)
         if not _is_int(seed) or not 0 <= seed < 2**63:
             raise SetupError("\"seed\" is a whole number from 0 (or leave it out).", "seed")
         return cls(tuple(names), seed, hidden)

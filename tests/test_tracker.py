@@ -280,6 +280,14 @@ def test_the_end_is_scored_from_the_planets(n):
         game.apply({"type": "choose", "seat": 0, "stack": "center"})
 
 
+def test_a_dealt_seed_is_too_big_to_search_for():
+    # 31 bits could be searched in minutes for the seed that deals the tiles seen so far,
+    # which would give away every face-down tile and every stack's order.
+    seeds = [Setup.parse({"players": ["Ann", "Ben"]}).seed for _ in range(20)]
+    assert all(0 <= s < 2**63 for s in seeds)
+    assert max(seeds) >= 2**40 and len(set(seeds)) == 20
+
+
 # -- undo and replay ---------------------------------------------------------------------------
 
 def test_undo_takes_back_a_take_but_not_a_reveal():
