@@ -379,3 +379,22 @@ def test_a_planet_scored_alone_claims_no_win_and_its_penalty_is_a_maybe(client, 
     text = copy_text(result)
     assert "★" not in text and "1. Solo" not in text
     assert "Solo: 14 (11 if this planet has the most volcanoes at the table)" in text
+
+
+def test_an_expired_page_keeps_the_whole_table_typed_in(csrf_app):
+    """A phone that lost its session cookie mid-game used to land on a bare error page with every
+    name and count gone; now the form comes back as typed, with a fresh token, and scores."""
+    client = csrf_app.test_client()
+    data = form_of(BRUNO, ANTOINE, finish="1", csrf_token="stale")
+    resp = client.post("/score", data=data)
+    assert resp.status_code == 400
+    html = resp.get_data(as_text=True)
+    assert "expired" in html and "Score a table" in html
+    assert re.search(r'name="players-0-name" value="Bruno"', html)
+    assert re.search(r'name="players-0-sheep_white"\s+value="6"', html)
+    fresh = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', html).group(1)
+    resp = client.post("/score", data=dict(data, csrf_token=fresh))
+    assert resp.status_code == 303
+    # a stepper needs no token: it stores nothing
+    resp = client.post("/score", data=form_of(BRUNO, ANTOINE, **{"inc-0-rose": "1"}))
+    assert resp.status_code == 200 and re.search(r'name="players-0-rose"\s+value="3"', resp.get_data(as_text=True))

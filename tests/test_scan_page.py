@@ -124,3 +124,17 @@ def test_add_to_a_table_opens_the_score_page_with_the_planet(plain):
     assert r.status_code == 200
     html = r.get_data(as_text=True)
     assert 'value="Ann"' in html and re.search(r'<option value="C10" selected', html)
+
+
+def test_an_expired_review_keeps_the_planet_being_checked(client):
+    """Without a valid token the review comes back with the player's corrections, not an error page."""
+    form = {f"players-0-cells-{p}": "" for p in range(16)}
+    form.update({"players-0-cells-0": "K07", "players-0-cells-5": "C10", "players-0-name": "Ann",
+                 "doubtful": "5", "csrf_token": "stale"})
+    r = client.post("/scan/score", data=form)
+    assert r.status_code == 400
+    html = r.get_data(as_text=True)
+    assert "expired" in html and "Check the planet" in html and 'value="Ann"' in html
+    assert re.search(r'<option value="C10" selected', html) and "doubtful" in html
+    r = upload(client, first_planet_photo().read_bytes())
+    assert r.status_code == 400 and "choose the photo again" in error_of(r)

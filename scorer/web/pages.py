@@ -11,8 +11,10 @@ from __future__ import annotations
 import gzip
 from functools import lru_cache
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask_wtf.csrf import validate_csrf
 from werkzeug.datastructures import MultiDict
+from wtforms.validators import ValidationError
 
 from ..catalog import (
     CHARACTER_NAMES, CHARACTER_RULES, CHARACTERS, ITEM_NAMES, STACK_NAMES, catalog,
@@ -24,7 +26,7 @@ from ..forms import (
     find_action, normalise, table_request,
 )
 from ..planet import BACK, POSITIONS_OF, STACK_AT, planet_from_take_order, position_words
-from . import get_db
+from . import csrf, get_db
 
 bp = Blueprint("pages", __name__)
 
@@ -256,7 +258,24 @@ def score():
     return render_score(form, result, {})[0]
 
 
+EXPIRED = ("This page had expired, so nothing was scored yet. Everything you entered is still here: "
+           "tap See results again.")
+
+
+def csrf_ok() -> bool:
+    """The CSRF check, done by the view rather than before it: a failed check must not throw
+    away a whole table typed in (a phone that dropped its session cookie mid-game)."""
+    if not current_app.config.get("WTF_CSRF_ENABLED", True):
+        return True
+    try:
+        validate_csrf(request.form.get("csrf_token"))
+        return True
+    except ValidationError:
+        return False
+
+
 @bp.post("/score")
+@csrf.exempt  # saving is checked below, by csrf_ok(), so that a stale page keeps what was typed
 def score_post():
     data = normalise(request.form)
     action = find_action(request.form)
@@ -268,6 +287,8 @@ def score_post():
         result, errors = evaluate(form)
         return render_score(form, result, errors)
     form = ScoreForm(formdata=data)
+    if not csrf_ok():  # only saving a table needs the check; the buttons above change nothing stored
+        return render_score(form, None, {"table": EXPIRED}, status=400)
     result, errors = evaluate(form)
     if result is None:
         return render_score(form, None, errors, status=422)

@@ -164,7 +164,7 @@
     var p = document.createElement("p");
     p.className = "live-problem";
     p.textContent = status === 400
-      ? "This page has expired. Reload it to keep scoring."
+      ? "This page has expired. Tap \"See results\": everything you entered is kept."
       : "The live score could not be updated (no connection?). \"See results\" still works.";
     live.appendChild(p);
   }
