@@ -328,3 +328,23 @@ def test_live_score_says_when_the_server_cannot_answer(live_server, page):
     page.route("**/score/live", lambda route: route.abort())
     press(page, 0, "rose", 1)
     expect(page.locator("#live-score")).to_contain_text("could not be updated")
+
+
+def test_back_from_the_results_shows_the_table_as_scored(live_server, page):
+    """Back from the results used to show a blank form (a fresh GET): a player who went back to
+    fix one count found every name and count gone. Now Back reopens the table as it was scored."""
+    page.goto(live_server.url + "/score")
+    page.fill("#players-0-name", "Ann")
+    page.fill("#players-1-name", "Ben")
+    press(page, 1, "rose", 1)
+    page.get_by_role("button", name="+ Add a player").click()  # a POST: the form's page is /score#players-2
+    page.fill("#players-2-name", "Cy")
+    press(page, 2, "volcano", 2)
+    page.get_by_role("button", name="See results").click()
+    page.wait_for_url(re.compile(r"/tables/"))
+    page.go_back()
+    page.wait_for_url(re.compile(r"/score\?from="))
+    expect(page.locator("#players-0-name")).to_have_value("Ann")
+    expect(page.locator("#players-2-name")).to_have_value("Cy")
+    expect(page.locator("#players-2-volcano")).to_have_value("2")
+    expect(page.locator("#players-1-rose")).to_have_value("1")

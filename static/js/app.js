@@ -224,7 +224,40 @@
     }
   });
 
+  // -- Back from the results: the table as it was scored, not an empty form -------------------
+  // The score page is a fresh GET, so Back from the results used to show blank players. The
+  // results page notes which table this tab just scored, and from which page; going Back to that
+  // page reopens the table for correction (/score?from=<id>) in place of the blank form.
+  var SCORED = "mmap:scored";
+  function navigationType() {
+    var nav = window.performance && performance.getEntriesByType && performance.getEntriesByType("navigation")[0];
+    if (nav) return nav.type;
+    return window.performance && performance.navigation && performance.navigation.type === 2 ? "back_forward" : "";
+  }
+  function rememberScored() {
+    var table = document.querySelector("[data-table]");
+    if (!table || !document.referrer) return;
+    try {
+      var from = new URL(document.referrer);
+      if (from.origin !== location.origin || from.pathname !== "/score") return;
+      sessionStorage.setItem(SCORED, JSON.stringify({ id: table.getAttribute("data-table"), from: from.href }));
+    } catch (err) { /* no storage (private mode): Back shows the form as the browser keeps it */ }
+  }
+  function reopenScored() {
+    if (!document.getElementById("score-form") || navigationType() !== "back_forward") return false;
+    try {
+      var scored = JSON.parse(sessionStorage.getItem(SCORED) || "null");
+      if (!scored || !scored.id || scored.from !== location.href.split("#")[0]) return false;
+      var url = "/score?from=" + encodeURIComponent(scored.id);
+      if (location.pathname + location.search === url) return false;
+      location.replace(url);
+      return true;
+    } catch (err) { return false; }
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
+    if (reopenScored()) return;
+    rememberScored();
     all("[data-copy]").forEach(function (b) { b.hidden = false; });
     refreshUsed();
   });
