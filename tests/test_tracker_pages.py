@@ -243,3 +243,15 @@ def test_one_phone_undo_takes_back_a_take(client, app):
     assert "Taken back." in r.text and "Take a tile" in r.text
     game = game_of(app, gid).game
     assert tile in game.revealed and game.planets[0].tile_count == 0 and game_of(app, gid).version == 3
+
+
+def test_no_tracker_page_or_view_is_ever_stored_by_the_browser(client, app):
+    # Back, or a tab restored from the cache, must not show the previous player's private turn.
+    gid = start(client, ["Ann", "Ben"], mode="own", hidden=True)
+    loaded = game_of(app, gid)
+    token = loaded.tokens[0]
+    for url in (f"/games/{gid}", f"/games/{gid}/live", f"/play/{gid}/{token}",
+                f"/play/{gid}/{token}/live", f"/api/games/{gid}", "/games/new"):
+        r = client.get(url, headers={"Authorization": f"Bearer {token}"} if "/api/" in url else {})
+        assert r.status_code == 200, url
+        assert "no-store" in r.headers.get("Cache-Control", ""), url

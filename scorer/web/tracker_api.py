@@ -54,6 +54,13 @@ def _seat(loaded, required: bool):
     return seat
 
 
+@bp.after_request
+def private(response):
+    """A seat's view holds its secrets: no cache may keep it."""
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 @bp.errorhandler(MoveError)
 def move_error(exc: MoveError):
     return _error(exc.error, exc.where, exc.status)

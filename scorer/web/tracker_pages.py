@@ -47,6 +47,15 @@ MODE_CHOICES = {"one": "One phone, passed round", "own": "Everyone on their own 
 STACK_TINY = {"center": "Center", "uphill": "Uphill", "downhill": "Downhill", "character": "Character"}
 
 
+@bp.after_request
+def private(response):
+    """Never store a tracker page: on one phone passed round the table, Back or a restored tab
+    must not bring up the previous player's private turn (their hidden characters, the tiles
+    drawn). Every page is fetched afresh."""
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 # ---------------------------------------------------------------------------------------------
 # forms
 
