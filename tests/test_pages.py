@@ -398,3 +398,16 @@ def test_an_expired_page_keeps_the_whole_table_typed_in(csrf_app):
     # a stepper needs no token: it stores nothing
     resp = client.post("/score", data=form_of(BRUNO, ANTOINE, **{"inc-0-rose": "1"}))
     assert resp.status_code == 200 and re.search(r'name="players-0-rose"\s+value="3"', resp.get_data(as_text=True))
+
+
+def test_see_results_on_an_untouched_form_explains_instead_of_a_shared_victory(client):
+    """A stray tap on "See results" stored an all-zero table titled "A shared victory!"."""
+    resp = post(client, {"players-0-name": "Ann", "players-1-name": "", "finish": "1"})
+    assert resp.status_code == 422
+    html = resp.get_data(as_text=True)
+    assert "Nothing is entered yet" in html and 'value="Ann"' in html
+    one_rose = post(client, {"players-0-name": "Ann", "players-1-rose": "1", "finish": "1"})
+    assert one_rose.status_code == 303  # one thing entered is a table (the others score 0, with a warning)
+    grid = {f"players-0-cells-{p}": "" for p in range(16)}
+    grid.update({"players-0-mode": "grid", "players-0-cells-5": "C10", "finish": "1"})
+    assert post(client, grid).status_code == 303

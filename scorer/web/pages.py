@@ -262,6 +262,21 @@ EXPIRED = ("This page had expired, so nothing was scored yet. Everything you ent
            "tap See results again.")
 
 
+NOTHING_ENTERED = ("Nothing is entered yet. Pick each player's characters and count their planet "
+                   "(or tap in its tiles), then tap See results.")
+
+
+def nothing_entered(req: dict) -> bool:
+    """True when no player has a character, a count or a tile: a stray tap on "See results"
+    would otherwise store an all-zero table and call it a shared victory."""
+    for player in req["players"]:
+        if "counts" in player and (player["counts"].get("characters") or len(player["counts"]) > 1):
+            return False
+        if "planet" in player and any(v for row in player["planet"]["cells"] for v in row):
+            return False
+    return True
+
+
 def csrf_ok() -> bool:
     """The CSRF check, done by the view rather than before it: a failed check must not throw
     away a whole table typed in (a phone that dropped its session cookie mid-game)."""
@@ -292,6 +307,8 @@ def score_post():
     result, errors = evaluate(form)
     if result is None:
         return render_score(form, None, errors, status=422)
+    if nothing_entered(table_request(form)):
+        return render_score(form, None, {"table": NOTHING_ENTERED}, status=422)
     table_id = save_table(get_db(), table_request(form), result)
     return redirect(url_for("pages.table", table_id=table_id), code=303)
 
