@@ -255,3 +255,28 @@ def test_no_tracker_page_or_view_is_ever_stored_by_the_browser(client, app):
         r = client.get(url, headers={"Authorization": f"Bearer {token}"} if "/api/" in url else {})
         assert r.status_code == 200, url
         assert "no-store" in r.headers.get("Cache-Control", ""), url
+
+
+def test_the_join_codes_fold_away_once_the_game_is_under_way(client, app):
+    # The table page often lies in the middle of the table: a code left open mid-game lets
+    # anyone scan another player's link and see their hidden characters.
+    gid = start(client, ["Ann", "Ben", "Cy"], mode="own", hidden=True)
+    page = client.get(f"/games/{gid}").text
+    assert "scan your code" in page and re.search(r'<details class="tseat" open>', page)
+    loaded = game_of(app, gid)
+    from scorer.tracker_store import play
+    with app.app_context():
+        play(app.extensions["db"], gid, 0, loaded.game.legal(0)[0])
+    page = client.get(f"/games/{gid}").text
+    assert '<details class="card tinvite" id="invite">' in page  # closed
+    assert not re.search(r"<details[^>]*\bopen\b", page)
+    assert len(re.findall(r'href="https?://[^"/]+(/play/[^"]+)"', page)) == 3  # still there for a lost phone
+    # the host's open page learns of the first move by polling: the codes fold there too
+    live = client.get(f"/games/{gid}/live?v=0").text
+    assert 'id="board"' in live and 'hx-swap-oob="true"' in live and not re.search(r"<details[^>]*\bopen\b", live)
+    assert "/play/" not in client.get(f"/games/{gid}/live?v=1").text  # only the first time
+    # never for anyone but the host: the links are the seats' keys
+    other = app.test_client()
+    for url in (f"/games/{gid}", f"/games/{gid}/live?v=0", f"/games/{gid}/live"):
+        text = other.get(url).text
+        assert "/play/" not in text and not any(t in text for t in loaded.tokens)

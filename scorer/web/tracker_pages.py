@@ -268,12 +268,16 @@ def host(game_id: str):
     ctx = board_context(loaded, None, mode="table",
                         live_url=url_for(".table_live", game_id=loaded.id), move_url=None, undo_url=None,
                         rematch_url=url_for(".host_rematch", game_id=loaded.id) if is_host else None)
-    seats = []
-    if is_host and loaded.mode == "own":
-        for s, (name, token) in enumerate(zip(loaded.setup.players, loaded.tokens)):
-            link = phone_url(url_for(".seat", game_id=loaded.id, token=token, _external=True))
-            seats.append({"seat": s, "name": name, "link": link, "qr": qr_svg(link)})
+    seats = _invites(loaded) if is_host and loaded.mode == "own" else []
     return render_template("tracker/table.html", seats=seats, is_host=is_host, **ctx)
+
+
+def _invites(loaded) -> list[dict]:
+    seats = []
+    for s, (name, token) in enumerate(zip(loaded.setup.players, loaded.tokens)):
+        link = phone_url(url_for(".seat", game_id=loaded.id, token=token, _external=True))
+        seats.append({"seat": s, "name": name, "link": link, "qr": qr_svg(link)})
+    return seats
 
 
 @bp.get("/games/<game_id>/live")
@@ -283,7 +287,11 @@ def table_live(game_id: str):
         return Response(status=204)
     ctx = board_context(loaded, None, mode="table", live_url=url_for(".table_live", game_id=loaded.id),
                         move_url=None, undo_url=None)
-    return render_template("tracker/_board.html", **ctx)
+    board = render_template("tracker/_board.html", **ctx)
+    if request.args.get("v") == "0" and loaded.mode == "own" and _is_host(loaded):
+        # the first move since the codes were shown: fold them away on the open page too
+        board += render_template("tracker/_invite.html", seats=_invites(loaded), oob=True, **ctx)
+    return board
 
 
 def _needs_gate(loaded) -> bool:
