@@ -348,3 +348,29 @@ def test_back_from_the_results_shows_the_table_as_scored(live_server, page):
     expect(page.locator("#players-2-name")).to_have_value("Cy")
     expect(page.locator("#players-2-volcano")).to_have_value("2")
     expect(page.locator("#players-1-rose")).to_have_value("1")
+
+
+def test_a_reload_keeps_what_was_entered(live_server, page):
+    """A pull-to-refresh (or any reload) emptied the form: its fields are autocomplete="off", so
+    the browser kept nothing. Names, characters, counts, the mode and grid tiles now come back."""
+    page.goto(live_server.url + "/score?players=3")
+    page.fill("#players-0-name", "Ann")
+    pick_character(page, 0, 0, "King")
+    press(page, 0, "rose", 1)
+    page.fill("#players-1-name", "Ben")
+    page.locator("#players-1 label.seg", has_text="Tile by tile").click()
+    page.locator("#players-1-cells-5").select_option("C10")
+    page.fill("#players-2-volcano", "4")
+    expect(page.locator("#live-score")).to_contain_text("14")
+    page.reload()
+    expect(page.locator("#players-0-name")).to_have_value("Ann")
+    expect(page.locator("#players-0 details[data-picker]").first).to_contain_text("King")
+    expect(page.locator("#players-0-rose")).to_have_value("1")
+    expect(page.locator("#players-1-cells-5")).to_have_value("C10")
+    expect(page.locator("#players-1 .grid-editor")).to_be_visible()
+    expect(page.locator("#players-2-volcano")).to_have_value("4")
+    expect(page.locator("#live-score")).to_contain_text("14")
+    page.goto(live_server.url + "/score?players=3")  # a fresh visit starts empty
+    expect(page.locator("#players-0-name")).to_have_value("")
+    page.reload()
+    expect(page.locator("#players-0-name")).to_have_value("")

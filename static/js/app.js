@@ -34,7 +34,7 @@
   });
 
   // -- character pickers ---------------------------------------------------------------------
-  function showPick(radio) {
+  function showPick(radio, quiet) {
     var details = radio.closest("details");
     var label = radio.closest(".pick");
     var summary = details.querySelector("summary");
@@ -56,7 +56,7 @@
     }
     details.classList.toggle("chosen", !!name);
     details.open = false;
-    if (!name) return;
+    if (!name || quiet) return;
     for (var j = index + 1; j < pickers.length; j++) {
       if (!pickers[j].classList.contains("chosen")) {
         pickers[j].open = true;
@@ -255,8 +255,61 @@
     } catch (err) { return false; }
   }
 
+  // -- a draft of the score form, kept through a reload ---------------------------------------
+  // A pull-to-refresh (easy to do by accident on a phone) or a reload used to empty the form: the
+  // fields say autocomplete="off", so the browser keeps nothing. Each change is noted in this
+  // tab's sessionStorage; a reload (or Back) onto the same form puts it all back.
+  function draftKey() { return "mmap:draft:" + location.pathname + location.search; }
+  function saveDraft() {
+    var form = document.getElementById("score-form");
+    if (!form) return;
+    var fields = [];
+    all("input[name], select[name]", form).forEach(function (el) {
+      if (el.name === "csrf_token" || el.type === "submit" || el.type === "hidden") return;
+      if (el.type !== "radio" || el.checked) fields.push([el.name, el.value]);
+    });
+    try { sessionStorage.setItem(draftKey(), JSON.stringify(fields)); } catch (err) { /* no storage */ }
+  }
+  function restoreDraft() {
+    var form = document.getElementById("score-form");
+    var type = navigationType();
+    if (!form) return;
+    if (type !== "reload" && type !== "back_forward") {  // a fresh start: an old draft must not come back
+      try { sessionStorage.removeItem(draftKey()); } catch (err) { /* no storage */ }
+      return;
+    }
+    var fields;
+    try { fields = JSON.parse(sessionStorage.getItem(draftKey()) || "null"); } catch (err) { return; }
+    if (!fields || !fields.length) return;
+    var byName = function (name) { return all("[name]", form).filter(function (el) { return el.name === name; }); };
+    if (!fields.every(function (f) { return byName(f[0]).length; })) return;  // another form: leave it
+    var changed = false;
+    fields.forEach(function (f) {
+      var els = byName(f[0]);
+      if (els[0].type === "radio") {
+        var r = els.filter(function (x) { return x.value === f[1]; })[0];
+        if (!r || r.checked) return;
+        r.checked = changed = true;
+        if (r.matches(".pick input")) showPick(r, true);
+        var player = r.closest(".player");
+        if (r.closest(".mode") && player) player.setAttribute("data-mode", r.value === "grid" ? "grid" : "counts");
+      } else if (els[0].value !== f[1]) {
+        els[0].value = f[1];
+        changed = true;
+        if (els[0].matches(".gcell select")) showCell(els[0]);
+      }
+    });
+    if (!changed) return;
+    refreshUsed();
+    var first = form.querySelector("input[type=text]");
+    if (first) first.dispatchEvent(new Event("change", { bubbles: true }));  // the live score follows
+  }
+  document.addEventListener("input", function (e) { if (e.target.closest && e.target.closest("#score-form")) saveDraft(); });
+  document.addEventListener("change", function (e) { if (e.target.closest && e.target.closest("#score-form")) saveDraft(); });
+
   document.addEventListener("DOMContentLoaded", function () {
     if (reopenScored()) return;
+    restoreDraft();
     rememberScored();
     all("[data-copy]").forEach(function (b) { b.hidden = false; });
     refreshUsed();
