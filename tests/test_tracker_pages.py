@@ -280,3 +280,17 @@ def test_the_join_codes_fold_away_once_the_game_is_under_way(client, app):
     for url in (f"/games/{gid}", f"/games/{gid}/live?v=0", f"/games/{gid}/live"):
         text = other.get(url).text
         assert "/play/" not in text and not any(t in text for t in loaded.tokens)
+
+
+def test_no_rematch_before_the_game_is_over(client, app):
+    from scorer.tracker_store import find_rematch
+    gid = start(client, ["Ann", "Ben"], mode="own")
+    loaded = game_of(app, gid)
+    link = f"/play/{gid}/{loaded.tokens[1]}"
+    page = client.get(link)
+    for url in (link + "/rematch", f"/games/{gid}/rematch"):
+        r = client.post(url, data={"csrf_token": csrf(client.get(f"/games/{gid}").text)}, follow_redirects=True)
+        assert r.status_code == 200 and "not over yet" in r.text
+    with app.app_context():
+        assert find_rematch(app.extensions["db"], gid) is None
+    assert page.status_code == 200

@@ -442,6 +442,13 @@ def host_rematch(game_id: str):
 
 
 def _rematch(loaded, seat=None):
+    if not loaded.game.finished:
+        # only a finished game offers a rematch; a stray post must not start one mid-game (every
+        # phone would then be sent to it at the end, whatever the players chose)
+        flash("The game is not over yet; a rematch can start once it is.", "warn")
+        if seat is None:
+            return redirect(url_for(".host", game_id=loaded.id))
+        return redirect(url_for(".seat", game_id=loaded.id, token=loaded.tokens[seat]))
     existing = find_rematch(get_db(), loaded.id)  # two phones tapping "rematch" make one game
     if existing is None:
         setup = Setup.parse({"players": list(loaded.setup.players),
