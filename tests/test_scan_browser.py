@@ -59,3 +59,13 @@ def test_scan_works_without_javascript(live_server, phone, shot):
     page.click("button:has-text('Score this planet')")
     page.wait_for_url("**/tables/**")
     shot(page, "nojs-result")
+
+
+def test_without_javascript_the_chosen_photo_is_shown(live_server, phone):
+    """Without JS nothing uploads by itself, and the file box was a hidden 1-px input: a player
+    could not tell whether a photo was chosen before tapping "Read the planet"."""
+    page = phone(java_script_enabled=False).new_page()
+    page.goto(live_server.url + "/scan")
+    box = page.locator("#photo").bounding_box()
+    assert box and box["height"] >= 44 and box["width"] >= 200
+    no_horizontal_scroll(page)
