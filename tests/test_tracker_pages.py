@@ -294,3 +294,23 @@ def test_no_rematch_before_the_game_is_over(client, app):
     with app.app_context():
         assert find_rematch(app.extensions["db"], gid) is None
     assert page.status_code == 200
+
+
+def test_the_start_player_sees_which_tile_they_put_face_down_and_the_other_does_not(client, app):
+    from scorer.tracker_store import play
+    gid = start(client, ["Ann", "Ben"], mode="own")
+    with app.app_context():
+        db = app.extensions["db"]
+        g = load_game(db, gid).game
+        play(db, gid, 0, {"type": "choose", "seat": 0, "stack": "center"})
+        g = load_game(db, gid).game
+        face_down = g.revealed[0]
+        play(db, gid, 1, {"type": "hide", "seat": 0, "tile": face_down})
+        g = load_game(db, gid).game
+        shown = next(t for t in g.revealed if t != face_down)
+        play(db, gid, 2, {"type": "take", "seat": 1, "tile": shown, "position": 5})
+        loaded = load_game(db, gid)
+    ann = client.get(f"/play/{gid}/{loaded.tokens[0]}").text
+    assert "the one you put face down" in ann and "discarded face up" in ann
+    ben = client.get(f"/play/{gid}/{loaded.tokens[1]}").text
+    assert "the one you put face down" not in ben and face_down not in ben
