@@ -411,3 +411,14 @@ def test_see_results_on_an_untouched_form_explains_instead_of_a_shared_victory(c
     grid = {f"players-0-cells-{p}": "" for p in range(16)}
     grid.update({"players-0-mode": "grid", "players-0-cells-5": "C10", "finish": "1"})
     assert post(client, grid).status_code == 303
+
+
+def test_a_planet_without_characters_is_not_told_to_tap_one(client):
+    """A grid planet with no character tiles showed "Tap a character to see what it counted"."""
+    grid = {f"players-0-cells-{p}": "" for p in range(16)}
+    grid.update({"players-0-mode": "grid", "players-0-cells-5": "C10", "players-1-rose": "1",
+                 "players-1-characters-0": "king", "finish": "1"})
+    url = post(client, grid).headers["Location"]
+    html = client.get(url).get_data(as_text=True)
+    assert "No characters: no points." in html
+    assert "Tap a character" not in html
