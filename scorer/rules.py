@@ -215,6 +215,15 @@ def score_table(named: list[tuple[str, PlanetScore]]) -> list[TableLine]:
     return lines
 
 
+def _points(n: int) -> str:
+    """``"1 point"``, ``"−3 points"`` (a real minus sign)."""
+    return f"{'−' if n < 0 else ''}{abs(n)} point{'' if abs(n) == 1 else 's'}"
+
+
+def _volcanoes(n: int) -> str:
+    return f"{n} volcano{'' if n == 1 else 'es'}"
+
+
 def tie_break_words(lines: list[TableLine]) -> str:
     """One sentence on how the winner was decided, for the results page."""
     if not lines:
@@ -222,21 +231,21 @@ def tie_break_words(lines: list[TableLine]) -> str:
     if len(lines) == 1:
         l = lines[0]
         if not l.penalty:
-            return f"{l.name}: {l.total} points."
-        return (f"{l.name}: {l.planet.subtotal} points, or {l.total} if this planet has the most "
-                "volcanoes at the table.")
+            return f"{l.name}: {_points(l.total)}."
+        return (f"{l.name}: {_points(l.planet.subtotal)}, or {_points(l.total).split()[0]} if this planet has "
+                "the most volcanoes at the table.")
     winners = [l for l in lines if l.winner]
     best = max(l.total for l in lines)
     tied_on_total = [l for l in lines if l.total == best]
     if len(winners) > 1:
-        return (f"{_list([l.name for l in winners])} share the victory: {best} points and "
-                f"{winners[0].planet.volcanoes} volcanoes each.")
+        return (f"{_list([l.name for l in winners])} share the victory: {_points(best)} and "
+                f"{_volcanoes(winners[0].planet.volcanoes)} each.")
     w = winners[0]
     if len(tied_on_total) > 1:
         others = [l for l in tied_on_total if l is not w]
-        return (f"{w.name} wins the tie at {best} points with fewer volcanoes "
+        return (f"{w.name} wins the tie at {_points(best)} with fewer volcanoes "
                 f"({w.planet.volcanoes} against {_list([str(l.planet.volcanoes) for l in others])}).")
-    return f"{w.name} wins with {best} points."
+    return f"{w.name} wins with {_points(best)}."
 
 
 def penalty_words(lines: list[TableLine]) -> str:
@@ -248,5 +257,5 @@ def penalty_words(lines: list[TableLine]) -> str:
         return "No volcanoes on the table: nobody loses points."
     n = hit[0].planet.volcanoes
     if len(hit) == 1:
-        return f"{hit[0].name} has the most volcanoes ({n}) and loses {n} points."
-    return f"{_list([l.name for l in hit])} tie for the most volcanoes ({n}) and each lose {n} points."
+        return f"{hit[0].name} has the most volcanoes ({n}) and loses {_points(n)}."
+    return f"{_list([l.name for l in hit])} tie for the most volcanoes ({n}) and each lose {_points(n)}."

@@ -155,3 +155,12 @@ def test_reasons_read_well_and_name_positions():
     assert pts == 12
     assert detail == "Hunter — fox, elephant, snake and sheep: 4 species × 3 = 12"
     assert set(counted) == {5, 6, 9}
+
+
+def test_explanations_use_singulars_and_a_real_minus_sign():
+    from scorer.rules import penalty_words, tie_break_words
+    lines = score_table([_line("A", 0, 1), _line("B", 0, 1)])
+    assert tie_break_words(lines) == "A and B share the victory: −1 point and 1 volcano each."
+    assert penalty_words(lines) == "A and B tie for the most volcanoes (1) and each lose 1 point."
+    lines = score_table([_line("A", 1, 0), _line("B", 0, 0)])
+    assert tie_break_words(lines) == "A wins with 1 point."
