@@ -1,0 +1,113 @@
+"""Secrets audit: every page, fragment and JSON view, fetched as each seat and as the public after
+every move of whole hidden-character games, holds no tile that viewer may not know (SPEC §1
+"Draft (tracker)": a taken character is its owner's alone until the end; in 2 players the
+face-down tile is the start player's alone until it is taken or discarded face up; tiles not yet
+drawn, and the removed ones, are nobody's)."""
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from scorer.catalog import CHARACTER_NAMES, catalog
+from scorer.planet import POSITIONS_OF
+from scorer.tracker_store import load_game, play
+
+CSRF = re.compile(r'name="csrf_token" (?:type="hidden" )?value="([^"]+)"')
+
+
+def start(client, names, mode, hidden=True):
+    page = client.get("/games/new").text
+    data = {"csrf_token": CSRF.search(page).group(1), "mode": mode, "hidden": "y" if hidden else ""}
+    data.update({f"p{i}": n for i, n in enumerate(names)})
+    r = client.post("/games/new", data=data)
+    assert r.status_code == 302, r.text
+    return r.location.rsplit("/", 1)[-1]
+
+
+def forbidden(g, viewer):
+    """The tile ids ``viewer`` (a seat, or None for the public) must not be sent now."""
+    if g.finished:
+        return set()
+    out = {t for pile in g.piles.values() for t in pile} | {t for pile in g.removed.values() for t in pile}
+    if g.setup.hidden_characters:
+        for owner, planet in enumerate(g.planets):
+            if owner != viewer:
+                out |= {planet.cells[p].tile for p in POSITIONS_OF["character"] if planet.cells[p]}
+        if not g.two_player and g.round_stack == "character" and not (g.phase == "take" and viewer == g.to_act):
+            out |= set(g.revealed)
+    if g.two_player and viewer != g.start:
+        if g.phase == "hide":
+            out |= set(g.revealed)
+        if g.face_down in g.revealed:
+            out.add(g.face_down)
+    return out
+
+
+def names_only_of(bad, g):
+    """Character names that would give a forbidden tile away (no allowed tile shares them)."""
+    cat = catalog()
+    allowed = {c.tile for p in g.planets for c in p.cells if c} | set(g.revealed) | set(g.discarded)
+    allowed -= bad
+    name = lambda ts: {CHARACTER_NAMES[cat[t].character] for t in ts if cat[t].character}
+    return name(bad) - name(allowed)
+
+
+def leaks_in(text, bad, g):
+    hits = [t for t in bad if re.search(rf"\b{t}\b", text)]
+    hits += [n for n in names_only_of(bad, g) if re.search(r"(?<!Turkish )" + re.escape(n), text)]
+    return hits
+
+
+@pytest.mark.parametrize("names,mode,seed", [
+    (["Ann", "Ben"], "own", 1),
+    (["Ann", "Ben", "Cy"], "own", 2),
+    (["Ann", "Ben", "Cy", "Di"], "one", 3),
+])
+def test_no_page_fragment_or_view_carries_a_tile_its_viewer_may_not_know(client, app, names, mode, seed):
+    gid = start(client, names, mode=mode, hidden=True)
+    public = app.test_client()
+    seats = [app.test_client() for _ in names]
+    db = app.extensions["db"]
+    rng = random.Random(seed)
+    checked = 0
+    while True:
+        with app.app_context():
+            loaded = load_game(db, gid)
+        g = loaded.game
+        # every move in 2 players; with more, the character rounds and each round's first move
+        if g.two_player or g.round_stack in ("character", None) or g.finished:
+            fetched = [(None, public.get(f"/games/{gid}").text),
+                       (None, public.get(f"/games/{gid}/live").text),
+                       (None, public.get(f"/api/games/{gid}").text)]
+            host = client.get(f"/games/{gid}").text
+            fetched.append((None if mode == "own" or 'id="gate"' in host else g.to_act, host))
+            for s, token in enumerate(loaded.tokens):
+                fetched += [(s, seats[s].get(f"/play/{gid}/{token}").text),
+                            (s, seats[s].get(f"/play/{gid}/{token}/live").text),
+                            (s, seats[s].get(f"/api/games/{gid}", headers={"Authorization": f"Bearer {token}"}).text)]
+            for viewer, text in fetched:
+                bad = forbidden(g, viewer)
+                assert not leaks_in(text, bad, g), (g.round, g.phase, viewer, leaks_in(text, bad, g))
+            checked += 1
+        if g.finished:
+            break
+        with app.app_context():
+            play(db, gid, loaded.version, rng.choice(g.legal(g.to_act)))
+    assert checked > 20
+
+
+def test_the_audit_would_see_a_leak(client, app):
+    # the checker itself: another seat's hidden character on a page is found
+    gid = start(client, ["Ann", "Ben", "Cy"], mode="own", hidden=True)
+    db = app.extensions["db"]
+    with app.app_context():
+        g = load_game(db, gid).game
+        play(db, gid, 0, {"type": "choose", "seat": 0, "stack": "character"})
+        g = load_game(db, gid).game
+        play(db, gid, 1, {"type": "take", "seat": 0, "tile": g.revealed[0], "position": 0})
+        loaded = load_game(db, gid)
+    ann = client.get(f"/play/{gid}/{loaded.tokens[0]}").text
+    assert leaks_in(ann, forbidden(loaded.game, 1), loaded.game)
+    assert not leaks_in(ann, forbidden(loaded.game, 0), loaded.game)
