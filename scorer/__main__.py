@@ -49,9 +49,33 @@ def lan_addresses() -> list[str]:
     return out
 
 
-def cmd_serve(args) -> int:
-    from waitress import serve
+def run_server(app, host: str, port: int, workers: int, threads: int, wsgi=None) -> None:
+    """Gunicorn with threaded workers: the app is built once here and the workers are forked
+    from it (so they share the secret key and the checked catalog); each worker drops the
+    database connections it inherited and opens its own. ``wsgi`` serves instead of the app
+    itself (the bench mounts a bare endpoint beside it)."""
+    from gunicorn.app.base import BaseApplication
 
+    def post_fork(server, worker):
+        app.extensions["db"].engine.dispose(close=False)
+
+    class Server(BaseApplication):
+        def load_config(self):
+            for key, value in {
+                "bind": f"[{host}]:{port}" if ":" in host else f"{host}:{port}",
+                "workers": workers, "worker_class": "gthread", "threads": threads,
+                "post_fork": post_fork, "timeout": 60, "graceful_timeout": 5, "keepalive": 5,
+                "accesslog": None, "errorlog": "-", "loglevel": "warning",
+            }.items():
+                self.cfg.set(key, value)
+
+        def load(self):
+            return wsgi or app
+
+    Server().run()
+
+
+def cmd_serve(args) -> int:
     from .catalog import CatalogError
     from .web import create_app
     config = {}
@@ -74,8 +98,7 @@ def cmd_serve(args) -> int:
     print(f"  On this machine:                      http://{shown_host}:{args.port}/", flush=True)
     print(f"  Database: {app.config['DATABASE_URL']}", flush=True)
     print("  Stop with Ctrl+C.", flush=True)
-    serve(app, host=args.host, port=args.port, threads=args.threads, ident="planet",
-          channel_timeout=30, connection_limit=1000, _quiet=True)
+    run_server(app, args.host, args.port, args.workers, args.threads)
     return 0
 
 
@@ -94,7 +117,8 @@ def main(argv=None) -> int:
     p.add_argument("--host", default="0.0.0.0")
     p.add_argument("--port", type=int, default=5000)
     p.add_argument("--database", default=None, help="SQLAlchemy URL (default: SQLite in instance/)")
-    p.add_argument("--threads", type=int, default=8)
+    p.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
+    p.add_argument("--threads", type=int, default=8, help="threads per worker (default 8)")
     p.set_defaults(func=cmd_serve)
     p = sub.add_parser("bench", help="print scoring speed: core and POST /api/score")
     p.add_argument("--seconds", type=float, default=3.0)

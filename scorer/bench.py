@@ -2,7 +2,7 @@
 
 1. The pure core: whole 4-player tables scored per second (grids, take orders and counts).
 2. ``POST /api/score`` under local load, beside a bare Flask JSON endpoint served by the same
-   production server (waitress) in the same process and measured in the same run, with the same
+   production server as ``serve`` (gunicorn, 2 workers × 8 threads) in the same process and measured in the same run, with the same
    body and the same number of concurrent keep-alive clients. The ratio is the figure to watch.
 """
 from __future__ import annotations
@@ -53,12 +53,13 @@ def bench_core(seconds: float) -> float:
     return n / (time.perf_counter() - start)
 
 
-# -- the server side: our app and a bare Flask app behind one waitress ----------------------------
+# -- the server side: our app and a bare Flask app behind the same server as `serve` ------------
 
 def serve(port: int, database: str) -> None:
     from flask import Flask, jsonify, request
-    from waitress import serve as waitress_serve
     from werkzeug.middleware.dispatcher import DispatcherMiddleware
+
+    from .__main__ import run_server
 
     from .web import create_app
 
@@ -71,7 +72,7 @@ def serve(port: int, database: str) -> None:
 
     app = create_app({"DATABASE_URL": database})
     wsgi = DispatcherMiddleware(app.wsgi_app, {"/bare": bare.wsgi_app})
-    waitress_serve(wsgi, host="127.0.0.1", port=port, threads=8, _quiet=True)
+    run_server(app, "127.0.0.1", port, workers=2, threads=8, wsgi=wsgi)
 
 
 def _wait_for(port: int, timeout: float = 30.0) -> None:
@@ -154,7 +155,7 @@ def main(args) -> int:
             proc.wait(10)
     for name, r in (("bare Flask JSON endpoint", bare), ("POST /api/score (4 players)", ours)):
         print(f"{name:30s} {r['rps']:8,.0f} req/s   p50 {r['p50_ms']:6.2f} ms   p95 {r['p95_ms']:6.2f} ms   "
-              f"errors {r['errors']}   ({r['requests']} requests, {clients} keep-alive clients, waitress 8 threads)")
+              f"errors {r['errors']}   ({r['requests']} requests, {clients} keep-alive clients, gunicorn 2×8 threads)")
     ratio = bare["rps"] / ours["rps"] if ours["rps"] else float("inf")
     print(f"ratio: POST /api/score takes {ratio:.2f}× the time of the bare endpoint per request (goal ≤ 3×)")
     return 0 if not (bare["errors"] or ours["errors"]) else 1

@@ -132,7 +132,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m scorer.tracker_bench", description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=100, help="games played at once (default 100)")
     parser.add_argument("--seconds", type=float, default=60.0, help="stop after this long (default 60)")
-    parser.add_argument("--server-threads", type=int, default=8, help="waitress threads (default 8, as `serve`)")
+    parser.add_argument("--server-threads", type=int, default=8, help="threads per worker (default 8, as `serve`)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--log", default=None, help="keep the server's log in this file")
     args = parser.parse_args(argv)
@@ -169,7 +169,7 @@ def main(argv=None) -> int:
                 proc.wait()
 
     moves = len(stats.move_ms)
-    print(f"tracker bench: {args.tables} tables at once on {base} (waitress, {args.server_threads} threads, SQLite)")
+    print(f"tracker bench: {args.tables} tables at once on {base} (python -m scorer serve: gunicorn, 2 workers × {args.server_threads} threads, SQLite)")
     print(f"  games finished   {stats.finished} of {stats.created} in {elapsed:.1f} s")
     print(f"  moves            {moves}  ({moves / elapsed:.1f} moves/s)")
     print(f"  move latency     p50 {percentile(stats.move_ms, 50):.1f} ms   p95 {percentile(stats.move_ms, 95):.1f} ms"

@@ -33,7 +33,8 @@ def start_server(port: int, url: str) -> subprocess.Popen:
     proc = subprocess.Popen(
         [sys.executable, "-m", "scorer", "serve", "--host", "127.0.0.1", "--port", str(port), "--database", url],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        env={**os.environ, "PYTHONPATH": str(ROOT)})
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        start_new_session=True)  # its own process group: the server is a master and its workers
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
@@ -43,8 +44,16 @@ def start_server(port: int, url: str) -> subprocess.Popen:
             if proc.poll() is not None:
                 raise RuntimeError("the server did not start")
             time.sleep(0.1)
-    proc.kill()
+    kill_group(proc)
     raise RuntimeError("the server did not answer within 30 s")
+
+
+def kill_group(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.wait()
 
 
 def play_one(base, gid, tokens, rng, session):
@@ -98,7 +107,7 @@ def test_kill_9_mid_burst_loses_no_acknowledged_move(tmp_path):
         deadline = time.monotonic() + 20
         while sum(len(a) for a in acked.values()) < 40 and time.monotonic() < deadline:
             time.sleep(0.01)
-        os.kill(proc.pid, signal.SIGKILL)
+        os.killpg(proc.pid, signal.SIGKILL)  # every process of the server at once, as a crash would
         proc.wait(timeout=10)
         stop.set()
         for t in threads:
@@ -106,9 +115,7 @@ def test_kill_9_mid_burst_loses_no_acknowledged_move(tmp_path):
         assert all(0 < len(a) for a in acked.values()), "every game had moves acknowledged"
         assert not any(len(a) >= 64 for a in acked.values()), "the kill came mid-burst"
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+        kill_group(proc)
 
     # the file is sound
     with sqlite3.connect(db_path) as con:
@@ -145,5 +152,4 @@ def test_kill_9_mid_burst_loses_no_acknowledged_move(tmp_path):
         try:
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+            kill_group(proc)
