@@ -84,14 +84,23 @@ class LiveServer:
         self.app = app
         self.port = free_port()
         self.server = create_server(app, host="127.0.0.1", port=self.port, threads=8)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread = threading.Thread(target=self._run, daemon=True)
         self.url = f"http://127.0.0.1:{self.port}"
+        self.stopping = False
+
+    def _run(self):
+        try:
+            self.server.run()
+        except OSError:
+            if not self.stopping:  # closing the sockets under a waiting select() is expected
+                raise
 
     def start(self):
         self.thread.start()
         return self
 
     def stop(self):
+        self.stopping = True
         self.server.close()
 
 
