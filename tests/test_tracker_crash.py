@@ -40,8 +40,9 @@ def start_server(port: int, url: str) -> subprocess.Popen:
         try:
             requests.get(f"http://127.0.0.1:{port}/api/games/none", timeout=1)
             return proc
-        except requests.ConnectionError:
+        except requests.RequestException:  # not up yet (refused, or a worker still starting)
             if proc.poll() is not None:
+                kill_group(proc)
                 raise RuntimeError("the server did not start")
             time.sleep(0.1)
     kill_group(proc)
