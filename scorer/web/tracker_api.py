@@ -104,6 +104,10 @@ def show(game_id: str):
     return jsonify(_view(loaded, _seat(loaded, required=False)))
 
 
+def _bad_version():
+    return _error("\"version\" is the version of the game you saw (a whole number).", "version", 400)
+
+
 @bp.post("/api/games/<game_id>/moves")
 def move(game_id: str):
     db = get_db()
@@ -114,7 +118,7 @@ def move(game_id: str):
         return _error('Post {"version": n, "move": <one of "legal">}.', "body", 400)
     version = data.get("version")
     if not isinstance(version, int) or isinstance(version, bool):
-        return _error("\"version\" is the version of the game you saw (a whole number).", "version", 400)
+        return _bad_version()
     loaded = play(db, game_id, version, data["move"], seat=seat)
     return jsonify(_view(loaded, seat))
 
@@ -127,6 +131,6 @@ def take_back(game_id: str):
     data = _body()
     version = data.get("version") if isinstance(data, dict) else None
     if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
-        return _error("\"version\" is the version of the game you saw (a whole number).", "version", 400)
+        return _bad_version()
     loaded = undo(db, game_id, version, seat=seat)
     return jsonify(_view(loaded, seat))

@@ -101,6 +101,16 @@ def _is_host(loaded) -> bool:
     return loaded.is_host(_hosts().get(loaded.id))
 
 
+STALE = "Someone moved first — nothing was changed. Here is the game now."
+
+
+def _remember_look(game_id: str, seat: int, version: int) -> None:
+    """On one phone: ``seat`` has been shown the game at ``version`` (past the pass-the-phone screen)."""
+    looks = dict(session.get(SESSION_LOOK, {}))
+    looks[game_id] = [seat, version]
+    session[SESSION_LOOK] = looks
+
+
 def _load(game_id: str):
     try:
         return load_game(get_db(), game_id)
@@ -334,9 +344,7 @@ def host_look(game_id: str):
     except ValueError:
         seat = None
     if to_act is not None and seat == to_act:
-        looks = dict(session.get(SESSION_LOOK, {}))
-        looks[loaded.id] = [to_act, loaded.version]
-        session[SESSION_LOOK] = looks
+        _remember_look(loaded.id, to_act, loaded.version)
     else:
         flash("The turn has moved on; here is the game now.", "warn")
     return redirect(url_for(".host", game_id=loaded.id))
@@ -372,16 +380,14 @@ def _do(loaded, seat, back: str, *, acting_for_host: bool):
     try:
         after = play(get_db(), loaded.id, version, move, seat=None if acting_for_host else seat)
     except Stale:
-        flash("Someone moved first — nothing was changed. Here is the game now.", "stale")
+        flash(STALE, "stale")
         return redirect(back)
     except MoveError as exc:
         flash(exc.error, "warn")
         return redirect(back)
     if acting_for_host and after.game.to_act == seat:
         # the same player goes on (appoints after taking): keep the phone open for them
-        looks = dict(session.get(SESSION_LOOK, {}))
-        looks[loaded.id] = [seat, after.version]
-        session[SESSION_LOOK] = looks
+        _remember_look(loaded.id, seat, after.version)
     return redirect(back)
 
 
@@ -396,7 +402,7 @@ def host_move(game_id: str):
         flash("The game is over.", "warn")
         return redirect(back)
     if _needs_gate(loaded) and session.get(SESSION_LOOK, {}).get(loaded.id) != [seat, loaded.version]:
-        flash("Someone moved first — nothing was changed. Here is the game now.", "stale")
+        flash(STALE, "stale")
         return redirect(back)
     return _do(loaded, seat, back, acting_for_host=True)
 
@@ -420,15 +426,13 @@ def _undo(loaded, seat, back):
     try:
         after = undo(get_db(), loaded.id, version, seat=seat)
     except Stale:
-        flash("Someone moved first — nothing was changed. Here is the game now.", "stale")
+        flash(STALE, "stale")
         return redirect(back)
     except MoveError as exc:
         flash(exc.error, "warn")
         return redirect(back)
     if seat is None and after.game.to_act is not None:
-        looks = dict(session.get(SESSION_LOOK, {}))
-        looks[loaded.id] = [after.game.to_act, after.version]
-        session[SESSION_LOOK] = looks
+        _remember_look(loaded.id, after.game.to_act, after.version)
     flash("Taken back.", "ok")
     return redirect(back)
 
