@@ -29,6 +29,7 @@ def cmd_score(args) -> int:
 
 def cmd_serve(args) -> int:
     from .catalog import CatalogError
+    from .db import StoreError
     from .lan import lan_addresses
     from .serve import run_server
     from .web import create_app
@@ -39,6 +40,9 @@ def cmd_serve(args) -> int:
         app = create_app(config)
     except CatalogError as exc:
         print(f"The tile catalog is broken: {exc}", file=sys.stderr)
+        return 2
+    except StoreError as exc:
+        print(str(exc), file=sys.stderr)
         return 2
     shown_host = args.host
     print("Make Me a Planet is running.", flush=True)
