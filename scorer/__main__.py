@@ -27,6 +27,27 @@ def cmd_score(args) -> int:
     return 0
 
 
+def cmd_stars(args) -> int:
+    """Rising to the Stars, SPEC §3: the tally of a game, as JSON."""
+    from .errors import InputError
+    from .stars import read_json, score_stars
+    try:
+        if args.file in (None, "-"):
+            raw = sys.stdin.buffer.read()
+        else:
+            with open(args.file, "rb") as fh:
+                raw = fh.read()
+        result = score_stars(read_json(raw))
+    except OSError as exc:
+        print(json.dumps({"error": f"Cannot read {args.file}: {exc.strerror}.", "where": "file"}))
+        return 2
+    except InputError as exc:
+        print(json.dumps(exc.as_json(), ensure_ascii=False, indent=2))
+        return 2
+    print(json.dumps(result, ensure_ascii=False, indent=2))
+    return 0
+
+
 def lan_addresses() -> list[str]:
     """Addresses other devices on the same network can reach this machine at."""
     found = []
@@ -113,6 +134,9 @@ def main(argv=None) -> int:
     p = sub.add_parser("score", help="score a table: JSON on stdin or in FILE")
     p.add_argument("file", nargs="?", default="-")
     p.set_defaults(func=cmd_score)
+    p = sub.add_parser("stars", help="tally a Rising to the Stars game: JSON on stdin or in FILE")
+    p.add_argument("file", nargs="?", default="-")
+    p.set_defaults(func=cmd_stars)
     p = sub.add_parser("serve", help="start the app with a production WSGI server")
     p.add_argument("--host", default="0.0.0.0")
     p.add_argument("--port", type=int, default=5000)
