@@ -19,23 +19,14 @@ from dataclasses import asdict, dataclass
 from typing import Literal
 
 from .errors import InputError, Problem, Where
-
-try:
-    from .i18n import _, ngettext
-except ImportError:  # until the lead's Flask-Babel work lands: the words as written
-    def _(text: str, **variables) -> str:
-        return text % variables if variables else text
-
-    def ngettext(singular: str, plural: str, num: int, **variables) -> str:
-        variables.setdefault("num", num)
-        return (singular if num == 1 else plural) % variables
+from .i18n import _, ngettext
+from .names import clean_name, name_key
 
 Story = Literal["fox", "little_prince"]
 STORIES: tuple[Story, ...] = ("fox", "little_prince")
 PAIR_BONUS = 6          # fox + Little Prince: 8 stars instead of the 2 they show
 PLANES = 5              # paper planes in the box: a sixth pilot to arrive gets none
 MIN_PILOTS, MAX_PILOTS = 2, 6
-MAX_NAME = 40
 MAX_PROBLEMS = 20       # a request with thousands of mistakes is answered with the first 20
 
 PILOT_KEYS = frozenset({"name", "star_tokens", "story_tiles", "plane"})
@@ -199,18 +190,18 @@ class Reader:
 
 
 def read_name(reader: Reader, value: object, i: int, seen: set[str]) -> str:
-    fallback = _("Pilot %(n)d", n=i + 1)
-    if not isinstance(value, str) or not value.strip():
-        reader.refuse(_("Pilot %(n)d needs a name.", n=i + 1), "pilots", i, "name")
-        return fallback
-    name = value.strip()
-    if len(name) > MAX_NAME:
-        reader.refuse(_("Pilot %(n)d: a name fits in %(max)d characters.", n=i + 1, max=MAX_NAME),
-                      "pilots", i, "name")
-    elif name.casefold() in seen:
+    """The team's name rules (``scorer.names``): non-empty, at most ``limits.MAX_NAME`` characters, no
+    invisible characters, and distinct at the table whatever the case or Unicode form."""
+    label = _("Pilot %(n)d", n=i + 1)
+    try:
+        name = clean_name(value, label, ("pilots", i, "name"))
+    except InputError as exc:
+        reader.problems.extend(exc.problems)
+        return label
+    if name_key(name) in seen:
         reader.refuse(_("Two pilots are called %(name)s; give each a different name.", name=name),
                       "pilots", i, "name")
-    seen.add(name.casefold())
+    seen.add(name_key(name))
     return name
 
 

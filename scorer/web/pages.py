@@ -26,7 +26,7 @@ from ..forms import (
     find_action, normalise, table_request,
 )
 from ..planet import BACK, POSITIONS_OF, STACK_AT, planet_from_take_order, position_words
-from . import csrf, get_db
+from .extensions import csrf, get_db
 
 bp = Blueprint("pages", __name__)
 

@@ -16,7 +16,8 @@ from wtforms.validators import Length
 from ..contract import InputError, score_request
 from ..db import save_table
 from ..planet import BACK
-from . import MAX_UPLOAD_BYTES, csrf, get_db
+from ..limits import MAX_UPLOAD_BYTES
+from .extensions import csrf, get_db
 from .pages import grid_editor
 
 bp = Blueprint("scan", __name__)

@@ -17,17 +17,10 @@ from ..stars_forms import (
     slot_for, slots_of, tally_request,
 )
 from ..stars_store import load_tally, save_tally
-from . import csrf, get_db
+from .extensions import csrf, get_db
 from .pages import csrf_ok
 
 bp = Blueprint("stars", __name__)
-
-
-@bp.record_once
-def _words_until_babel(state) -> None:
-    """Templates say ``_('…')``; until Flask-Babel installs it, the words stay as written."""
-    state.app.jinja_env.globals.setdefault("_", _)
-    state.app.jinja_env.globals.setdefault("ngettext", ngettext)
 
 
 @bp.post("/api/stars/score")

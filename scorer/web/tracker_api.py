@@ -11,7 +11,7 @@ from flask import Blueprint, jsonify, request
 from ..contract import InputError, parse_json
 from ..tracker import MoveError, Setup
 from ..tracker_store import MODES, create_game, ensure_result_saved, load_game, play, undo
-from . import get_db
+from .extensions import get_db
 
 bp = Blueprint("tracker_api", __name__)
 CSRF_EXEMPT = True
