@@ -7,7 +7,8 @@ import sys
 
 
 def cmd_score(args) -> int:
-    from .contract import InputError, parse_json, score_request
+    from .contract import parse_json, score_request
+    from .errors import InputError
     try:
         if args.file in (None, "-"):
             raw = sys.stdin.buffer.read()

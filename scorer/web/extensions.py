@@ -5,7 +5,7 @@ blueprints without a cycle.
 """
 from __future__ import annotations
 
-from flask import current_app, request
+from flask import current_app, has_request_context, request
 from flask_babel import Babel
 from flask_wtf.csrf import CSRFProtect
 
@@ -36,6 +36,8 @@ def wants_json() -> bool:
 
 def select_locale() -> str:
     """The language chosen with the switch (a cookie), else the browser's best, else English."""
+    if not has_request_context():  # a command or a background job: the source language
+        return "en"
     chosen = request.cookies.get(LANG_COOKIE, "")
     if chosen in LANGUAGES:
         return chosen
