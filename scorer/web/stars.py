@@ -9,16 +9,30 @@ from __future__ import annotations
 from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
 
 from ..errors import InputError
+from ..i18n import _, ngettext
 from ..stars import (
-    MAX_PILOTS, MIN_PILOTS, Tally, _, ngettext, read_json, score_stars, tie_break_words,
-)
-from ..stars_forms import (
-    MAX_TILES, StarsForm, apply_action, blank, find_action, normalise, request_to_formdata,
-    slot_for, slots_of, tally_request,
+    MAX_PILOTS,
+    MIN_PILOTS,
+    Tally,
+    read_json,
+    score_stars,
+    tie_break_words,
 )
 from ..stars_store import load_tally, save_tally
 from .extensions import csrf, get_db
 from .pages import csrf_ok
+from .stars_forms import (
+    MAX_TILES,
+    StarsForm,
+    apply_action,
+    blank,
+    find_action,
+    normalise,
+    request_to_formdata,
+    slot_for,
+    slots_of,
+    tally_request,
+)
 
 bp = Blueprint("stars", __name__)
 

@@ -18,8 +18,9 @@ from werkzeug.datastructures import MultiDict
 from wtforms import Form, StringField
 from wtforms.fields import FieldList, FormField
 
-from .errors import Where
-from .stars import MAX_PILOTS, MIN_PILOTS, STORIES, _
+from ..errors import Where
+from ..i18n import _
+from ..stars import MAX_PILOTS, MIN_PILOTS, STORIES
 
 MAX_TILES = 12           # story tiles one pilot's card offers (the JSON takes any number)
 MAX_VALUE = 999          # a stepper stops here; typing more is the core's to refuse or take
