@@ -1,4 +1,4 @@
-"""Commands: ``python -m scorer score [FILE|-]``, ``serve``, ``bench``."""
+"""Commands: ``python -m scorer score [FILE|-]``, ``stars [FILE|-]``, ``serve``, ``bench``."""
 from __future__ import annotations
 
 import argparse
@@ -6,25 +6,37 @@ import json
 import sys
 
 
-def cmd_score(args) -> int:
-    from .contract import parse_json, score_request
+def json_command(path: str | None, answer) -> int:
+    """Read JSON from PATH (stdin for ``-``) and print ``answer(raw)``; on a bad input, exit 2
+    printing the SPEC's ``{"error", "where"}``."""
     from .errors import InputError
     try:
-        if args.file in (None, "-"):
+        if path in (None, "-"):
             raw = sys.stdin.buffer.read()
         else:
-            with open(args.file, "rb") as fh:
+            with open(path, "rb") as fh:
                 raw = fh.read()
     except OSError as exc:
-        print(json.dumps({"error": f"Cannot read {args.file}: {exc.strerror}.", "where": "file"}))
+        print(json.dumps({"error": f"Cannot read {path}: {exc.strerror}.", "where": "file"}))
         return 2
     try:
-        result = score_request(parse_json(raw))
+        result = answer(raw)
     except InputError as exc:
         print(json.dumps(exc.as_json(), ensure_ascii=False))
         return 2
     print(json.dumps(result, ensure_ascii=False, indent=2))
     return 0
+
+
+def cmd_score(args) -> int:
+    from .contract import parse_json, score_request
+    return json_command(args.file, lambda raw: score_request(parse_json(raw)))
+
+
+def cmd_stars(args) -> int:
+    """Rising to the Stars, SPEC §3: the tally of a game, as JSON."""
+    from .stars import read_json, score_stars
+    return json_command(args.file, lambda raw: score_stars(read_json(raw)))
 
 
 def cmd_serve(args) -> int:
@@ -71,6 +83,9 @@ def main(argv=None) -> int:
     p = sub.add_parser("score", help="score a table: JSON on stdin or in FILE")
     p.add_argument("file", nargs="?", default="-")
     p.set_defaults(func=cmd_score)
+    p = sub.add_parser("stars", help="tally a Rising to the Stars game: JSON on stdin or in FILE")
+    p.add_argument("file", nargs="?", default="-")
+    p.set_defaults(func=cmd_stars)
     p = sub.add_parser("serve", help="start the app with a production WSGI server")
     p.add_argument("--host", default="0.0.0.0")
     p.add_argument("--port", type=int, default=5000)

@@ -28,9 +28,9 @@ def new_id(nbytes: int = 9) -> str:
     return secrets.token_urlsafe(nbytes)
 
 
-class SavedTable(Base):
-    """A scored table: the request as entered and the result, reopened by its link."""
-    __tablename__ = "saved_tables"
+class StoredResult:
+    """A mixin: a request as entered and its result, reopened by its link (a scored table, a
+    Rising to the Stars tally); each model using it has a table of its own."""
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True, default=new_id)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
@@ -44,6 +44,11 @@ class SavedTable(Base):
     @property
     def result(self) -> dict:
         return json.loads(self.result_json)
+
+
+class SavedTable(StoredResult, Base):
+    """A scored table: the request as entered and the result, reopened by its link."""
+    __tablename__ = "saved_tables"
 
 
 class Database:
@@ -122,14 +127,14 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
     cursor.close()
 
 
-def save_table(db: Database, request: dict, result: dict) -> str:
+def save_table(db: Database, request: dict, result: dict, model: type[StoredResult] = SavedTable) -> str:
     with db.Session.begin() as session:
-        row = SavedTable(request_json=json.dumps(request), result_json=json.dumps(result))
+        row = model(request_json=json.dumps(request), result_json=json.dumps(result))
         session.add(row)
         session.flush()
         return row.id
 
 
-def load_table(db: Database, table_id: str) -> SavedTable | None:
+def load_table(db: Database, table_id: str, model: type[StoredResult] = SavedTable):
     with db.Session() as session:
-        return session.get(SavedTable, table_id)
+        return session.get(model, table_id)
