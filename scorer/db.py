@@ -58,7 +58,7 @@ class Database:
 
     def create_all(self) -> None:
         # Import the models of every feature so their tables exist.
-        from . import tracker_store  # noqa: F401
+        from . import history_store, tracker_store  # noqa: F401
         Base.metadata.create_all(self.engine)
 
     def dispose(self) -> None:
