@@ -21,7 +21,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from .db import Base, Database, SavedTable, new_id, utcnow
 from .history import (
-    KINDS, CharacterTotals, PlayerRecord, PlayRecord, RecordError, Totals, kind_of, name_key,
+    KINDS, CharacterTotals, _, PlayerRecord, PlayRecord, RecordError, Totals, kind_of, name_key,
     players_of, utc,
 )
 
@@ -315,9 +315,10 @@ def merge(db: Database, name: str, into_name: str) -> str:
     with db.engine.begin() as conn:
         src, dst = resolve(conn, name_key(name)), resolve(conn, name_key(into_name))
         if not dst or spelling(conn, keys_of(conn, dst)) is None:
-            raise MergeError(f"Nobody called “{into_name.strip()}” has played here yet.")
+            raise MergeError(_("Nobody called “%(name)s” has played here yet.", name=into_name.strip()))
         if src == dst:
-            raise MergeError(f"“{name.strip()}” and “{into_name.strip()}” are already the same player.")
+            raise MergeError(_("“%(a)s” and “%(b)s” are already the same player.", a=name.strip(),
+                               b=into_name.strip()))
         conn.execute(update(PlayerAlias).where(PlayerAlias.into == src).values(into=dst))
         conn.execute(insert(PlayerAlias).values(key=src, into=dst, created=utcnow()))
     return dst

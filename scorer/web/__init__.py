@@ -63,8 +63,8 @@ def create_app(config: dict | None = None) -> Flask:
 
     csrf.init_app(app)
 
-    from . import api, art, pages, scan, tracker_api, tracker_pages
-    for module in (api, art, pages, scan, tracker_api, tracker_pages):
+    from . import api, art, history, pages, scan, tracker_api, tracker_pages
+    for module in (api, art, pages, scan, tracker_api, tracker_pages, history):
         app.register_blueprint(module.bp)
         if getattr(module, "CSRF_EXEMPT", False):
             csrf.exempt(module.bp)
