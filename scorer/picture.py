@@ -65,8 +65,8 @@ class Layout:
     cells: tuple[Cell, ...]
 
     def lines(self) -> list[str]:
-        """The picture's text, top to bottom, left to right."""
-        return [t.text for t in sorted(self.texts, key=lambda t: (t.y, t.x))]
+        """The picture's text in reading order (the order it was laid out in)."""
+        return [t.text for t in self.texts]
 
 
 @lru_cache(maxsize=16)
@@ -111,12 +111,13 @@ def _score_note(p: dict, alone: bool) -> str:
 
 
 def _player_row(p: dict, y: int, alone: bool) -> tuple[list[Box], list[Text], list[Cell]]:
-    boxes = [Box(MARGIN, y, WIDTH - 2 * MARGIN, ROW - 16, "gold" if p.get("winner") else None)]
+    won = bool(p.get("winner")) and not alone  # a planet alone has nobody to beat
+    boxes = [Box(MARGIN, y, WIDTH - 2 * MARGIN, ROW - 16, "gold" if won else None)]
     left = MARGIN + 100 if not alone else MARGIN + 28
     texts = []
     if not alone:
         texts.append(Text(str(p.get("rank", "")), MARGIN + 28, y + 22, 64, True, "gold"))
-    star = " ★" if p.get("winner") else ""
+    star = " ★" if won else ""
     texts.append(Text(fit(p["name"], 44, True, 600) + star, left, y + 22, 44, True))
     score = p["subtotal"] if alone else p["total"]
     texts.append(Text(minus(score), WIDTH - MARGIN - 200, y + 18, 64, True, "gold", "ra"))
