@@ -236,7 +236,17 @@ def load_catalog(path: str | os.PathLike | None = None) -> Catalog:
     return parse_catalog(text, str(path))
 
 
+_configured_path: Path | None = None
+
+
+def use_catalog_file(path: str | os.PathLike | None) -> None:
+    """Make ``catalog()`` load this file (the settings call it once; ``None``: the shipped one)."""
+    global _configured_path
+    _configured_path = Path(path) if path else None
+    catalog.cache_clear()
+
+
 @lru_cache(maxsize=1)
 def catalog() -> Catalog:
-    """The catalog in use: ``$PLANET_CATALOG`` if set, else the one shipped with the app."""
-    return load_catalog(os.environ.get("PLANET_CATALOG") or None)
+    """The catalog in use: the file the settings chose, else the one shipped with the app."""
+    return load_catalog(_configured_path)

@@ -57,8 +57,8 @@ class Database:
         self.Session = sessionmaker(self.engine, expire_on_commit=False, future=True)
 
     def create_all(self) -> None:
-        # Import the models of every feature so their tables exist.
-        from . import history_store, tracker_store  # noqa: F401
+        """Create the tables of every model imported so far (the app factory imports every
+        store module before calling this)."""
         Base.metadata.create_all(self.engine)
 
     def dispose(self) -> None:

@@ -52,10 +52,8 @@ class Planet:
 
     def face_up_baobab_positions(self, cat: Catalog | None = None) -> list[int]:
         cat = cat or default_catalog()
-        return [
-            p for p, cell in enumerate(self.cells)
-            if cell is not None and not cell.face_down and cell.tile and cat[cell.tile].has_baobab
-        ]
+        return [p for p, cell in enumerate(self.cells)
+                if cell is not None and not cell.face_down and cell.tile and cat[cell.tile].has_baobab]
 
     def place(self, tile_id: str, position: int | None = None,
               cat: Catalog | None = None) -> tuple["Planet", tuple[int, ...]]:
@@ -79,13 +77,7 @@ class Planet:
             raise ValueError(f"{position_words(position)} is already taken")
         cells = list(self.cells)
         cells[position] = Cell(tile_id)
-        flipped: tuple[int, ...] = ()
-        if tile.has_baobab:
-            baobabs = Planet(tuple(cells)).face_up_baobab_positions(cat)
-            if len(baobabs) >= BAOBABS_TO_FLIP:
-                flipped = tuple(baobabs)
-                for p in flipped:
-                    cells[p] = Cell(cells[p].tile, face_down=True)
+        flipped = flip_baobabs(cells, cat) if tile.has_baobab else ()
         return Planet(tuple(cells)), flipped
 
     # -- reading ----------------------------------------------------------------------------
@@ -120,7 +112,6 @@ def planet_from_take_order(tile_ids, cat: Catalog | None = None) -> tuple[Planet
     cat = cat or default_catalog()
     cells: list[Cell | None] = [None] * 16
     free = {stack: list(positions) for stack, positions in POSITIONS_OF.items()}
-    face_up_baobabs: list[int] = []
     flips = []
     for tile_id in tile_ids:
         tile = cat[tile_id]
@@ -128,11 +119,18 @@ def planet_from_take_order(tile_ids, cat: Catalog | None = None) -> tuple[Planet
             raise ValueError(f"this planet already has its 4 {STACK_NAMES[tile.stack]} tiles")
         position = free[tile.stack].pop(0)
         cells[position] = Cell(tile_id)
-        if tile.has_baobab:
-            face_up_baobabs.append(position)
-            if len(face_up_baobabs) == BAOBABS_TO_FLIP:
-                for p in face_up_baobabs:
-                    cells[p] = Cell(cells[p].tile, face_down=True)
-                flips.append(tuple(face_up_baobabs))
-                face_up_baobabs = []
+        if tile.has_baobab and (flipped := flip_baobabs(cells, cat)):
+            flips.append(flipped)
     return Planet(tuple(cells)), flips
+
+
+def flip_baobabs(cells: list[Cell | None], cat: Catalog) -> tuple[int, ...]:
+    """The baobab rule, in one place: when the face-up baobabs reach three, those tiles turn
+    face down at once. Turns them in ``cells`` and gives the positions turned (or none)."""
+    baobabs = tuple(p for p, cell in enumerate(cells)
+                    if cell is not None and not cell.face_down and cell.tile and cat[cell.tile].has_baobab)
+    if len(baobabs) < BAOBABS_TO_FLIP:
+        return ()
+    for p in baobabs:
+        cells[p] = Cell(cells[p].tile, face_down=True)  # type: ignore[union-attr]
+    return baobabs
