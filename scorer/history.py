@@ -8,22 +8,14 @@ A play is one scored table (by hand, scanned, or the end of a tracked game) and 
 from __future__ import annotations
 
 import json
-import unicodedata
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from urllib.parse import quote
 
-try:  # the lead's i18n module (Flask-Babel); until it lands, the English text as it is
-    from .i18n import _, ngettext  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - removed once scorer/i18n.py is on main
-    def _(text: str, **variables) -> str:
-        return text % variables if variables else text
-
-    def ngettext(singular: str, plural: str, num: int, **variables) -> str:
-        variables.setdefault("num", num)
-        return (singular if num == 1 else plural) % variables
-
 from .catalog import CHARACTER_NAMES
+from .i18n import _
+from .limits import MAX_NAME
+from .names import name_key as same_player_key
 
 GAME_NAME = "The Little Prince: Make Me a Planet"
 SOURCE_NAME = "Make Me a Planet companion"
@@ -35,7 +27,6 @@ BGG_ID: int | None = None
 BGSTATS_URL = "https://app.bgstatsapp.com/createPlay.html"
 
 KINDS = ("table", "game", "planet")  # scored by hand or scanned · a tracked game · a planet alone
-MAX_NAME = 40
 
 
 class RecordError(ValueError):
@@ -43,9 +34,10 @@ class RecordError(ValueError):
 
 
 def name_key(name: str) -> str:
-    """A player's name as compared: spaces collapsed, NFC, case folded ("ÉVA " = "éva")."""
-    text = unicodedata.normalize("NFC", " ".join(str(name).split()))
-    return unicodedata.normalize("NFC", text.casefold())
+    """A player's name as compared for stats: the team's one rule for "the same player" (case and
+    Unicode form do not count, ``scorer.names``), with runs of spaces taken as one space (a name
+    typed into the merge box or a link)."""
+    return same_player_key(" ".join(str(name).split()))
 
 
 @dataclass(frozen=True)
@@ -186,7 +178,7 @@ class PlayerStats:
 def player_stats(totals: Totals, characters: list[CharacterTotals], top: int = 3) -> PlayerStats:
     """Stats from the totals: the characters played most often (ties: more points on average
     first), and those that scored most on average (ties: played more often first)."""
-    lines = [CharacterLine(c.character, CHARACTER_NAMES.get(c.character, c.character), c.plays,
+    lines = [CharacterLine(c.character, _(CHARACTER_NAMES.get(c.character, c.character)), c.plays,
                            c.points / c.plays) for c in characters if c.plays > 0]
     most = sorted(lines, key=lambda c: (-c.plays, -c.average, c.name))[:top]
     best = sorted(lines, key=lambda c: (-c.average, -c.plays, c.name))[:top]

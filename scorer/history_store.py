@@ -20,8 +20,9 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Mapped, mapped_column
 
 from .db import Base, Database, SavedTable, new_id, utcnow
+from .i18n import _
 from .history import (
-    KINDS, CharacterTotals, _, PlayerRecord, PlayRecord, RecordError, Totals, kind_of, name_key,
+    KINDS, CharacterTotals, PlayerRecord, PlayRecord, RecordError, Totals, kind_of, name_key,
     players_of, utc,
 )
 

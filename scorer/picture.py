@@ -15,7 +15,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 
 from .catalog import CHARACTER_NAMES
-from .history import _
+from .i18n import _
 from .planet import BACK, STACK_AT
 
 ART = Path(__file__).resolve().parents[1] / "vision" / "reference"
@@ -122,7 +122,7 @@ def _player_row(p: dict, y: int, alone: bool) -> tuple[list[Box], list[Text], li
     score = p["subtotal"] if alone else p["total"]
     texts.append(Text(minus(score), WIDTH - MARGIN - 200, y + 18, 64, True, "gold", "ra"))
     texts.append(Text(_score_note(p, alone), left, y + 82, 24, False, "muted"))
-    chars = " · ".join(f"{CHARACTER_NAMES.get(c.get('character'), c.get('name', '?'))} {c.get('points', 0)}"
+    chars = " · ".join(f"{_(CHARACTER_NAMES.get(c.get('character'), c.get('name', '?')))} {c.get('points', 0)}"
                        for c in p.get("characters", []))
     texts.append(Text(fit(chars or _("No characters"), 22, False, 680), left, y + 118, 22))
     cells = []

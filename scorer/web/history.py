@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import threading
 from math import ceil
 
 from flask import (
@@ -19,27 +20,35 @@ from wtforms.validators import DataRequired, Length
 
 from ..db import load_table
 from ..history import (
-    CSV_FIELDS, _, bgstats_link, csv_rows, name_key, ngettext, player_stats, score_chart, utc,
+    CSV_FIELDS, bgstats_link, csv_rows, name_key, player_stats, score_chart, utc,
 )
+from ..i18n import _, ngettext
 from ..history_store import (
     ImportFileError, MergeError, backfill, character_totals, delete_play, export_json,
     games_by_id, import_plays, iter_plays, keys_of, list_plays, merge, play_for_table, recent,
     resolve, separate, spelling, totals,
 )
 from ..picture import picture
-from . import get_db
+from .extensions import get_db
 
 bp = Blueprint("history", __name__)
 PER_PAGE = 20
 RECENT = 30
 
 
-@bp.record_once
-def _setup(state) -> None:
-    # ``_`` in templates until Flask-Babel provides it (it then replaces these)
-    state.app.jinja_env.globals.setdefault("_", _)
-    state.app.jinja_env.globals.setdefault("ngettext", ngettext)
-    backfill(state.app.extensions["db"])  # tables stored before plays were recorded
+_backfilled: set[str] = set()
+_backfill_lock = threading.Lock()
+
+
+def plays_db():
+    """The database, its older tables (stored before plays were recorded) recorded once."""
+    db = get_db()
+    if db.url not in _backfilled:
+        with _backfill_lock:
+            if db.url not in _backfilled:
+                backfill(db)
+                _backfilled.add(db.url)
+    return db
 
 
 class ActionForm(FlaskForm):
@@ -83,8 +92,8 @@ def _page_arg() -> int:
 @bp.get("/history")
 def history():
     page = _page_arg()
-    plays, total = list_plays(get_db(), page, PER_PAGE)
-    before = games_by_id(get_db(), [p.rematch_of for p in plays if p.rematch_of])
+    plays, total = list_plays(plays_db(), page, PER_PAGE)
+    before = games_by_id(plays_db(), [p.rematch_of for p in plays if p.rematch_of])
     return render_template("history/history.html", plays=plays, page=page, total=total,
                            pages=max(1, ceil(total / PER_PAGE)), rematch_of=before, form=ActionForm(),
                            deleted=request.args.get("deleted") == "1", player_url=player_url)
@@ -96,7 +105,7 @@ def delete(play_id: str):
     if not form.validate_on_submit():
         return render_template("error.html", code=400, message=_(
             "This page had expired, so nothing was deleted. Go back, reload and try again.")), 400
-    if not delete_play(get_db(), play_id[:32]):
+    if not delete_play(plays_db(), play_id[:32]):
         abort(404)
     return redirect(url_for("history.history", deleted=1, page=request.args.get("page", 1)), code=303)
 
@@ -109,7 +118,7 @@ def _player_context(name: str) -> dict | None:
     key = name_key(name)
     if not key or len(key) > 64:
         return None
-    with get_db().engine.connect() as conn:
+    with plays_db().engine.connect() as conn:
         canon = resolve(conn, key)
         keys = keys_of(conn, canon)
         shown = spelling(conn, keys)
@@ -145,7 +154,7 @@ def merge_player(name: str):
                    else _("This page had expired. Please try again."))
         return _player_page(name, form, message, 400)
     try:
-        merge(get_db(), name, form.into.data)
+        merge(plays_db(), name, form.into.data)
     except MergeError as exc:
         return _player_page(name, form, str(exc), 422)
     return redirect(player_url(form.into.data.strip()), code=303)
@@ -156,7 +165,7 @@ def separate_player(name: str):
     form = SeparateForm()
     if not form.validate_on_submit():
         return _player_page(name, None, _("This page had expired. Please try again."), 400)
-    separate(get_db(), form.key.data)
+    separate(plays_db(), form.key.data)
     return redirect(player_url(name), code=303)
 
 
@@ -181,12 +190,12 @@ def csv_text(db) -> str:
 
 @bp.get("/history/export.json")
 def export_plays_json():
-    return _attachment(stream_with_context(export_json(get_db())), "application/json", "plays.json")
+    return _attachment(stream_with_context(export_json(plays_db())), "application/json", "plays.json")
 
 
 @bp.get("/history/export.csv")
 def export_plays_csv():
-    return _attachment(csv_text(get_db()), "text/csv", "plays.csv")
+    return _attachment(csv_text(plays_db()), "text/csv", "plays.csv")
 
 
 def _import_page(form=None, message=None, error=None, status=200):
@@ -209,7 +218,7 @@ def import_post():
     if not raw:
         return _import_page(form, error=_("Choose the export file (plays.json) first."), status=422)
     try:
-        added, skipped = import_plays(get_db(), json.loads(raw))
+        added, skipped = import_plays(plays_db(), json.loads(raw))
     except (ValueError, RecursionError) as exc:
         text = str(exc) if isinstance(exc, ImportFileError) else _("That file is not JSON.")
         return _import_page(form, error=_("Nothing was imported: %(why)s", why=text), status=422)
@@ -229,7 +238,7 @@ def import_message(added: int, skipped: int) -> str:
 
 @bp.get("/tables/<table_id>/picture.png")
 def table_picture(table_id: str):
-    row = load_table(get_db(), table_id[:40])
+    row = load_table(plays_db(), table_id[:40])
     if row is None:
         abort(404)
     response = Response(picture(row.result, utc(row.created).strftime("%Y-%m-%d")), mimetype="image/png")
@@ -240,7 +249,7 @@ def table_picture(table_id: str):
 @bp.app_template_global()
 def after_game(table_id: str) -> dict:
     """What the results page shows after the game: the picture and the BG Stats link."""
-    play = play_for_table(get_db(), table_id)
+    play = play_for_table(plays_db(), table_id)
     return {
         "picture": url_for("history.table_picture", table_id=table_id),
         "picture_abs": url_for("history.table_picture", table_id=table_id, _external=True),
