@@ -229,3 +229,17 @@ def test_the_chart_puts_higher_scores_higher_and_spaces_plays_evenly():
     assert xs[1] - xs[0] == pytest.approx(xs[2] - xs[1])
     assert ys[1] == chart.top_y and ys[1] < ys[2] < ys[0] < chart.bottom_y  # 0 is the bottom line
     assert (chart.top, chart.bottom) == (30, 0)
+
+
+def test_tables_stored_before_plays_were_recorded_join_the_history(client, app):
+    from sqlalchemy import insert
+    from scorer.db import SavedTable
+    db = app.extensions["db"]
+    result = score_request(T1)
+    with db.engine.begin() as conn:  # a Core insert: no hook, as in a database from before
+        conn.execute(insert(SavedTable).values(id="old-table", created=datetime(2024, 5, 1),
+                                               request_json=json.dumps(T1), result_json=json.dumps(result)))
+    assert play_for_table(db, "old-table") is None
+    page = client.get("/history").get_data(as_text=True)
+    assert 'href="/tables/old-table"' in page and "2024-05-01 00:00 UTC" in page
+    assert stats_of(db, "Ann").plays == 1

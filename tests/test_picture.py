@@ -14,7 +14,7 @@ from scorer.contract import score_request
 from scorer.db import save_table
 from scorer.picture import COLOURS, MAX_BYTES, font, layout, render
 from scorer.planet import POSITIONS_OF
-from test_history import T1, T4
+from test_history import T1, T2, T4
 
 
 def five_planets() -> dict:
@@ -34,6 +34,8 @@ def test_the_layout_says_what_the_table_says():
         "2", "Ben", "18", "22 − 4 for volcanoes", "Lamplighter 3 · Hunter 3 · King 7 · Drunkard 9",
         "Ben has the most volcanoes (4) and loses 4 points.", "Ann wins with 27 points."]
     assert plan.cells == ()                                      # counted by hand: no planet to draw
+    # in ranking order, not the order entered: in T2 the second player (Cy, 25) won
+    assert layout(score_request(T2)).lines()[2:6] == ["1", "Cy ★", "25", "1 volcano"]
 
 
 def test_a_planet_alone_shows_its_score_before_the_penalty():

@@ -8,6 +8,7 @@ import csv
 import io
 import json
 import threading
+import weakref
 from math import ceil
 
 from flask import (
@@ -36,18 +37,18 @@ PER_PAGE = 20
 RECENT = 30
 
 
-_backfilled: set[str] = set()
+_backfilled: "weakref.WeakSet" = weakref.WeakSet()  # per Database (tests share a URL on PostgreSQL)
 _backfill_lock = threading.Lock()
 
 
 def plays_db():
     """The database, its older tables (stored before plays were recorded) recorded once."""
     db = get_db()
-    if db.url not in _backfilled:
+    if db not in _backfilled:
         with _backfill_lock:
-            if db.url not in _backfilled:
+            if db not in _backfilled:
                 backfill(db)
-                _backfilled.add(db.url)
+                _backfilled.add(db)
     return db
 
 
