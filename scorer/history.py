@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from urllib.parse import quote
 
 from .catalog import CHARACTER_NAMES
@@ -125,7 +125,7 @@ def kind_of(players: tuple[PlayerRecord, ...], game_id: str | None) -> str:
 
 def utc(moment: datetime) -> datetime:
     """Stored times come back naive from SQLite: they are UTC."""
-    return moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment.astimezone(timezone.utc)
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
 # ---------------------------------------------------------------------------------------------

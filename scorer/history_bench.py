@@ -13,7 +13,7 @@ import random
 import statistics
 import tempfile
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 PEOPLE = ("Ann", "Ben", "Cy", "Di", "Ed", "Flo", "Gus", "Hana", "Ivo", "Jo", "Kai", "Lea", "Max",
@@ -37,11 +37,12 @@ def random_request(rng: random.Random) -> dict:
 
 
 def fill(db, plays: int, seed: int = 7) -> None:
+    import json
+
     from .contract import InputError, score_request
     from .db import SavedTable
-    import json
     rng = random.Random(seed)
-    start = datetime(2023, 1, 1, tzinfo=timezone.utc)
+    start = datetime(2023, 1, 1, tzinfo=UTC)
     with db.Session.begin() as session:
         made = 0
         while made < plays:
@@ -71,7 +72,7 @@ def timed(client, urls: list[str]) -> list[float]:
 
 def report(label: str, ms: list[float]) -> None:
     ms = sorted(ms)
-    p95 = ms[max(0, int(round(0.95 * len(ms))) - 1)]
+    p95 = ms[max(0, round(0.95 * len(ms)) - 1)]
     print(f"  {label:<28} n={len(ms):>4}  p50={statistics.median(ms):6.1f} ms  "
           f"p95={p95:6.1f} ms  max={ms[-1]:6.1f} ms")
 

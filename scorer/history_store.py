@@ -13,18 +13,37 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import (
-    Boolean, DateTime, ForeignKey, Index, Integer, String, case, delete, event, func, insert, select,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    case,
+    delete,
+    event,
+    func,
+    insert,
+    select,
     update,
 )
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Mapped, mapped_column
 
 from .db import Base, Database, SavedTable, new_id, utcnow
-from .i18n import _
 from .history import (
-    KINDS, CharacterTotals, PlayerRecord, PlayRecord, RecordError, Totals, kind_of, name_key,
-    players_of, utc,
+    KINDS,
+    CharacterTotals,
+    PlayerRecord,
+    PlayRecord,
+    RecordError,
+    Totals,
+    kind_of,
+    name_key,
+    players_of,
+    utc,
 )
+from .i18n import _
 
 EXPORT_FORMAT = "make-me-a-planet/plays"
 EXPORT_VERSION = 1

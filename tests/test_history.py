@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import random
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -15,7 +15,13 @@ from scorer.contract import score_request
 from scorer.db import load_table, save_table
 from scorer.history import bgstats_link, name_key, player_stats, score_chart
 from scorer.history_store import (
-    character_totals, keys_of, list_plays, mark_game, play_for_table, resolve, totals,
+    character_totals,
+    keys_of,
+    list_plays,
+    mark_game,
+    play_for_table,
+    resolve,
+    totals,
 )
 
 # Four tables, worked out by hand from the SPEC's character table (counts input):
@@ -117,6 +123,10 @@ def test_merging_two_spellings_and_separating_them_again(client, app):
     assert nobody.status_code == 422 and stats_of(db, "Ben").plays == 4
     client.post("/players/Ben/separate", data={"key": "cy", "csrf_token": token})
     assert stats_of(db, "Ben").plays == 2 and stats_of(db, "Cy").plays == 2
+    # a chain: Cy into Ben, then Ben into Ann — Cy's plays follow Ben's
+    client.post("/players/Cy/merge", data={"into": "Ben", "csrf_token": token})
+    client.post("/players/Ben/merge", data={"into": "Ann", "csrf_token": token})
+    assert stats_of(db, "cy").plays == stats_of(db, "Ann").plays == 3 + 2 + 2
 
 
 def bgstats_data(link: str) -> dict:
@@ -134,7 +144,7 @@ def test_the_bgstats_link_carries_the_play_field_by_field(client, app):
     play = play_for_table(db, t1)
     assert data["sourceName"] == "Make Me a Planet companion"
     assert data["sourcePlayId"] == play.id
-    created = load_table(db, t1).created.replace(tzinfo=timezone.utc)
+    created = load_table(db, t1).created.replace(tzinfo=UTC)
     assert data["playDate"] == created.strftime("%Y-%m-%d %H:%M:%S")
     assert data["game"] == {"name": "The Little Prince: Make Me a Planet", "sourceGameId": "make-me-a-planet",
                             "highestWins": True, "noPoints": False}
@@ -184,7 +194,7 @@ def test_a_finished_tracked_game_is_a_play_with_its_start_player_and_duration(cl
 def test_a_rematch_links_to_the_game_it_followed(client, app):
     db = app.extensions["db"]
     first, second = store_tables(db, [T1, T2])
-    started = datetime.now(timezone.utc) - timedelta(minutes=30)
+    started = datetime.now(UTC) - timedelta(minutes=30)
     with db.engine.begin() as conn:
         mark_game(conn, "game-1", first, started, None)
         mark_game(conn, "game-2", second, started, "game-1")
@@ -210,7 +220,7 @@ def csrf_of(html: str) -> str:
 def test_deleting_needs_the_form_token_and_then_removes_the_play_everywhere(csrf_app):
     client = csrf_app.test_client()
     db = csrf_app.extensions["db"]
-    t1, t2 = store_tables(db, [T1, T2])
+    t1, _ = store_tables(db, [T1, T2])
     play = play_for_table(db, t1)
     stale = client.post(f"/history/{play.id}/delete")
     assert stale.status_code == 400 and play_for_table(db, t1) is not None
@@ -223,7 +233,7 @@ def test_deleting_needs_the_form_token_and_then_removes_the_play_everywhere(csrf
 
 
 def test_the_chart_puts_higher_scores_higher_and_spaces_plays_evenly():
-    day = datetime(2025, 1, 1, tzinfo=timezone.utc)
+    day = datetime(2025, 1, 1, tzinfo=UTC)
     chart = score_chart([(day, 10), (day + timedelta(days=1), 30), (day + timedelta(days=9), 20)])
     xs, ys = [p[0] for p in chart.points], [p[1] for p in chart.points]
     assert xs[1] - xs[0] == pytest.approx(xs[2] - xs[1])
@@ -233,6 +243,7 @@ def test_the_chart_puts_higher_scores_higher_and_spaces_plays_evenly():
 
 def test_tables_stored_before_plays_were_recorded_join_the_history(client, app):
     from sqlalchemy import insert
+
     from scorer.db import SavedTable
     db = app.extensions["db"]
     result = score_request(T1)

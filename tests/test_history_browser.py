@@ -6,7 +6,6 @@ import re
 
 import pytest
 from playwright.sync_api import expect
-
 from test_browser_scoring import ANTOINE, BRUNO, assert_layout, enter_player
 
 pytestmark = pytest.mark.browser

@@ -7,11 +7,12 @@ import io
 import json
 import re
 
+from test_history import T1, T2, T3, T4, csrf_of, play_tracked_game, store_tables
+
 from scorer.__main__ import main
 from scorer.db import load_table
 from scorer.history_store import play_for_table
 from scorer.web import create_app
-from test_history import T1, T2, T3, T4, csrf_of, play_tracked_game, store_tables
 
 
 def without_stamp(text: str) -> dict:

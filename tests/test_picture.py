@@ -8,13 +8,13 @@ import re
 
 import numpy as np
 from PIL import Image, ImageDraw
+from test_history import T1, T2, T4
 
 from scorer.catalog import catalog
 from scorer.contract import score_request
 from scorer.db import save_table
 from scorer.picture import COLOURS, MAX_BYTES, font, layout, render
 from scorer.planet import POSITIONS_OF
-from test_history import T1, T2, T4
 
 
 def five_planets() -> dict:

@@ -12,7 +12,14 @@ import weakref
 from math import ceil
 
 from flask import (
-    Blueprint, Response, abort, redirect, render_template, request, stream_with_context, url_for,
+    Blueprint,
+    Response,
+    abort,
+    redirect,
+    render_template,
+    request,
+    stream_with_context,
+    url_for,
 )
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
@@ -21,14 +28,35 @@ from wtforms.validators import DataRequired, Length
 
 from ..db import load_table
 from ..history import (
-    CSV_FIELDS, bgstats_link, csv_rows, name_key, player_stats, score_chart, utc,
+    CSV_FIELDS,
+    bgstats_link,
+    csv_rows,
+    name_key,
+    player_stats,
+    score_chart,
+    utc,
+)
+from ..history_store import (
+    ImportFileError,
+    MergeError,
+    backfill,
+    character_totals,
+    delete_play,
+    export_json,
+    games_by_id,
+    import_plays,
+    iter_plays,
+    keys_of,
+    list_plays,
+    merge,
+    play_for_table,
+    recent,
+    resolve,
+    separate,
+    spelling,
+    totals,
 )
 from ..i18n import _, ngettext
-from ..history_store import (
-    ImportFileError, MergeError, backfill, character_totals, delete_play, export_json,
-    games_by_id, import_plays, iter_plays, keys_of, list_plays, merge, play_for_table, recent,
-    resolve, separate, spelling, totals,
-)
 from ..picture import picture
 from .extensions import get_db
 
@@ -37,7 +65,7 @@ PER_PAGE = 20
 RECENT = 30
 
 
-_backfilled: "weakref.WeakSet" = weakref.WeakSet()  # per Database (tests share a URL on PostgreSQL)
+_backfilled: weakref.WeakSet = weakref.WeakSet()  # per Database (tests share a URL on PostgreSQL)
 _backfill_lock = threading.Lock()
 
 
