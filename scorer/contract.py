@@ -26,7 +26,7 @@ from .rules import (
 INPUT_KINDS = ("planet", "tiles", "counts")
 
 
-def _is_int(v) -> bool:
+def _is_int(v: object) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
@@ -321,17 +321,17 @@ def table_warnings(table: Table, cat: Catalog) -> list[str]:
     return warnings
 
 
-def score_request(request, cat: Catalog | None = None) -> dict:
+def score_request(request: object, cat: Catalog | None = None) -> dict[str, object]:
     """The whole contract: request JSON (already parsed) to response JSON."""
     table, warnings = read_table(request, cat)
     return result_json(table, warnings)
 
 
-def result_json(table, warnings) -> dict:
-    planet_scores = [(name, score_contents(contents)) for name, contents, _ in table]
+def result_json(table: Table, warnings: list[str]) -> dict[str, object]:
+    planet_scores = [(name, score_contents(contents)) for name, contents, _planet in table]
     lines = score_table(planet_scores)
     players = []
-    for line, (_, contents, planet) in zip(lines, table):
+    for line, (_name, contents, planet) in zip(lines, table):
         ps = line.planet
         players.append({
             "name": line.name,

@@ -6,6 +6,8 @@ id, face up or face down. Plain data, no Flask.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+
 from dataclasses import dataclass
 
 from .catalog import Catalog, STACK_NAMES, catalog as default_catalog
@@ -36,7 +38,7 @@ class Cell:
     face_down: bool = False
 
     def as_json(self) -> str:
-        return BACK if self.face_down else self.tile
+        return BACK if self.face_down or self.tile is None else self.tile
 
 
 EMPTY_CELLS: tuple[Cell | None, ...] = (None,) * 16
@@ -56,7 +58,7 @@ class Planet:
                 if cell is not None and not cell.face_down and cell.tile and cat[cell.tile].has_baobab]
 
     def place(self, tile_id: str, position: int | None = None,
-              cat: Catalog | None = None) -> tuple["Planet", tuple[int, ...]]:
+              cat: Catalog | None = None) -> tuple[Planet, tuple[int, ...]]:
         """Add a tile as it joins the planet; return the new planet and the positions flipped.
 
         When the face-up baobabs reach three, those three tiles turn face down at once.
@@ -92,9 +94,9 @@ class Planet:
     def tile_ids(self) -> list[str]:
         return [c.tile for c in self.cells if c is not None and c.tile]
 
-    def as_grid(self, hide=lambda position, cell: False) -> dict:
+    def as_grid(self, hide: Callable[[int, Cell], bool] = lambda position, cell: False) -> dict[str, list[list[str | None]]]:
         """The SPEC's planet grid JSON; ``hide(position, cell)`` true shows ``"hidden"``."""
-        out = []
+        out: list[str | None] = []
         for p, cell in enumerate(self.cells):
             if cell is None:
                 out.append(None)
@@ -105,7 +107,7 @@ class Planet:
         return {"cells": [out[r * 4:(r + 1) * 4] for r in range(4)]}
 
 
-def planet_from_take_order(tile_ids, cat: Catalog | None = None) -> tuple[Planet, list[tuple[int, ...]]]:
+def planet_from_take_order(tile_ids: Iterable[str], cat: Catalog | None = None) -> tuple[Planet, list[tuple[int, ...]]]:
     """Build a planet from tiles in the order they were taken, each at its stack's next free
     position; return it with the flips that happened, in order. (The same as ``place`` tile by
     tile, without a new planet per tile: scoring a table calls this a lot.)"""

@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_INSTANCE = ROOT / "instance"
+# A checkout keeps its data in instance/ beside the code; an installed copy, where it is started.
+DEFAULT_INSTANCE = ROOT / "instance" if (ROOT / "pyproject.toml").is_file() else Path.cwd() / "instance"
 
 
 @dataclass(frozen=True)

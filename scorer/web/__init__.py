@@ -21,7 +21,15 @@ from .extensions import HTML_LANG, babel, csrf, get_db, select_locale, wants_jso
 __all__ = ["create_app", "get_db", "wants_json"]
 
 BLUEPRINTS = (api, art, pages, scan, tracker_api, tracker_pages, history)
-TRANSLATIONS = Path(__file__).resolve().parents[1] / "translations"
+PACKAGE = Path(__file__).resolve().parents[1]
+TRANSLATIONS = PACKAGE / "translations"
+
+
+def _shipped(folder: str) -> str:
+    """``templates``/``static``: inside the package when installed (pyproject maps them there),
+    at the top of the repository in a checkout or an editable install."""
+    inside = PACKAGE / folder
+    return str(inside if inside.is_dir() else ROOT / folder)
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
@@ -30,7 +38,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     for key in ("INSTANCE_PATH", "DATABASE_URL", "SECRET_KEY"):
         config.pop(key, None)
     app = Flask(__name__, instance_path=str(settings.instance_path),
-                template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"))
+                template_folder=_shipped("templates"), static_folder=_shipped("static"))
     app.config.update(
         SETTINGS=settings,
         SECRET_KEY=settings.secret_key,

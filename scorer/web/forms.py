@@ -192,8 +192,3 @@ def field_for_where(form: ScoreForm, where: Where):
             return player.cells[int(rest[1]) * 4 + int(rest[2])]
         return player.cells
     return player
-    if part == "planet":
-        if key == "cells" and a is not None and b is not None and int(a) < 4 and int(b) < 4:
-            return player.cells[int(a) * 4 + int(b)]
-        return player.cells
-    return player

@@ -28,7 +28,7 @@ from wtforms import BooleanField, StringField
 from wtforms.validators import Length, Optional
 
 from ..catalog import CHARACTER_NAMES, STACK_NAMES, STACKS, catalog
-from ..planet import POSITIONS_OF, STACK_AT, position_words
+from ..planet import STACK_AT, position_words
 from ..tracker import HIDDEN, MAX_NAME, MAX_PLAYERS, MIN_PLAYERS, MoveError, Setup
 from ..tracker_store import (
     NotFound, Stale, create_game, ensure_result_saved, find_rematch, load_game, play, undo,
