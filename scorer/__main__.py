@@ -77,7 +77,7 @@ def main(argv=None) -> int:
     p = sub.add_parser("bench", help="print scoring speed: core and POST /api/score")
     p.add_argument("--seconds", type=float, default=3.0)
     p.set_defaults(func=cmd_bench)
-    from .history_cli import add_commands
+    from .web.history_cli import add_commands
     add_commands(sub)
     args = parser.parse_args(argv)
     return args.func(args)

@@ -8,8 +8,10 @@ A play is one scored table (by hand, scanned, or the end of a tracked game) and 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from typing import Any
 from urllib.parse import quote
 
 from .catalog import CHARACTER_NAMES
@@ -75,13 +77,13 @@ class PlayRecord:
         return len(self.players) >= 2
 
 
-def _int(value, where: str) -> int:
+def _int(value: object, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise RecordError(f"{where} is not a whole number.")
     return value
 
 
-def _player(data, seat: int, alone: bool) -> PlayerRecord:
+def _player(data: object, seat: int, alone: bool) -> PlayerRecord:
     where = f"players[{seat}]"
     if not isinstance(data, dict):
         raise RecordError(f"{where} is not a player's result.")
@@ -104,7 +106,7 @@ def _player(data, seat: int, alone: bool) -> PlayerRecord:
         winner=bool(data.get("winner")) and not alone, characters=tuple(characters))
 
 
-def players_of(result, start_seat: int | None = None) -> tuple[PlayerRecord, ...]:
+def players_of(result: object, start_seat: int | None = None) -> tuple[PlayerRecord, ...]:
     """The players of a scoring response, in its order; ``start_seat`` started the game."""
     if not isinstance(result, dict) or not isinstance(result.get("players"), list) or not result["players"]:
         raise RecordError("The result has no players.")
@@ -228,13 +230,13 @@ def score_chart(scores: list[tuple[datetime, int]], width: int = 320, height: in
 # BG Stats (https://www.bgstatsapp.com/support/push-plays-to-bg-stats-from-other-apps-or-websites/)
 
 
-def bgstats_payload(play: PlayRecord) -> dict:
+def bgstats_payload(play: PlayRecord) -> dict[str, Any]:
     """The play in BG Stats' import format. ``sourcePlayId`` is the play's own id, so the same
     play sent twice is recognised; ``sourcePlayerId`` is the player's compared name."""
-    game = {"name": GAME_NAME, "sourceGameId": SOURCE_GAME_ID, "highestWins": True, "noPoints": False}
+    game: dict[str, Any] = {"name": GAME_NAME, "sourceGameId": SOURCE_GAME_ID, "highestWins": True, "noPoints": False}
     if BGG_ID is not None:
         game["bggId"] = BGG_ID
-    payload = {
+    payload: dict[str, Any] = {
         "sourceName": SOURCE_NAME,
         "sourcePlayId": play.id,
         "playDate": utc(play.created).strftime("%Y-%m-%d %H:%M:%S"),
@@ -271,7 +273,7 @@ def _cell(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
-def csv_rows(play: PlayRecord):
+def csv_rows(play: PlayRecord) -> Iterator[dict[str, object]]:
     """One row per player of the play (``CSV_FIELDS``)."""
     for p in play.players:
         yield {

@@ -13,7 +13,7 @@ from test_history import T1, T2, T4
 from scorer.catalog import catalog
 from scorer.contract import score_request
 from scorer.db import save_table
-from scorer.picture import COLOURS, MAX_BYTES, font, layout, render
+from scorer.web.picture import COLOURS, MAX_BYTES, font, layout, render
 from scorer.planet import POSITIONS_OF
 
 

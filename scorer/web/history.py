@@ -1,6 +1,6 @@
 """After the game: the history of plays, a player's stats, the results picture, BG Stats, and
 export / import of every play. Thin: the store (``scorer.history_store``) answers the queries, the
-pure core (``scorer.history``, ``scorer.picture``) works out the rest, the templates show it.
+pure core (``scorer.history``) and the picture (``picture``) work out the rest, the templates show it.
 """
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ from ..history_store import (
     totals,
 )
 from ..i18n import _, ngettext
-from ..picture import picture
+from .picture import picture
 from .extensions import get_db
 
 bp = Blueprint("history", __name__)

@@ -7,13 +7,13 @@ import sys
 
 
 def _app(database: str | None):
-    from .web import create_app
+    from . import create_app
     return create_app({"DATABASE_URL": database} if database else {})
 
 
 def cmd_export(args) -> int:
-    from .history_store import backfill, export_json
-    from .web.history import csv_text
+    from ..history_store import backfill, export_json
+    from .history import csv_text
     db = _app(args.database).extensions["db"]
     backfill(db)  # tables stored before plays were recorded
     text = "".join(export_json(db)) if args.format == "json" else csv_text(db)
@@ -30,8 +30,8 @@ def cmd_export(args) -> int:
 
 
 def cmd_import(args) -> int:
-    from .history_store import ImportFileError, import_plays
-    from .web.history import import_message
+    from ..history_store import ImportFileError, import_plays
+    from .history import import_message
     try:
         with open(args.file, "rb") as fh:
             data = json.loads(fh.read())

@@ -14,11 +14,11 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from .catalog import CHARACTER_NAMES
-from .i18n import _
-from .planet import BACK, STACK_AT
+from ..catalog import CHARACTER_NAMES
+from ..i18n import _
+from ..planet import BACK, STACK_AT
 
-ART = Path(__file__).resolve().parents[1] / "vision" / "reference"
+ART = Path(__file__).resolve().parents[2] / "vision" / "reference"
 FONT_DIRS = (Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/dejavu"))
 WIDTH, MARGIN, ROW, TOP, CELL = 1200, 40, 180, 200, 36
 COLOURS = {"bg": "#0d1530", "card": "#17224a", "gold": "#f5c65a", "text": "#f4f0e4",
