@@ -1,4 +1,5 @@
-"""Commands: ``python -m scorer score [FILE|-]``, ``stars [FILE|-]``, ``serve``, ``bench``."""
+"""Commands: ``python -m scorer score [FILE|-]``, ``stars [FILE|-]``, ``serve``, ``bench``, ``export``,
+``import``."""
 from __future__ import annotations
 
 import argparse
@@ -96,6 +97,8 @@ def main(argv=None) -> int:
     p = sub.add_parser("bench", help="print scoring speed: core and POST /api/score")
     p.add_argument("--seconds", type=float, default=3.0)
     p.set_defaults(func=cmd_bench)
+    from .web.history_cli import add_commands
+    add_commands(sub)
     args = parser.parse_args(argv)
     return args.func(args)
 

@@ -36,6 +36,7 @@ def install(app: Flask, settings: Settings) -> None:
     )
     if settings.trusted_hosts:
         app.config["TRUSTED_HOSTS"] = list(settings.trusted_hosts)
+    app.jinja_env.globals["absolute_url"] = absolute_url
     app.before_request(_limit_body)
     app.after_request(_add_headers)
 

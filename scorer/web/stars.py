@@ -19,6 +19,7 @@ from ..stars import (
     tie_break_words,
 )
 from ..stars_store import load_tally, save_tally
+from .security import absolute_url
 from .extensions import csrf, get_db
 from .pages import csrf_ok
 from .stars_forms import (
@@ -122,7 +123,7 @@ def stored(tally_id: str):
     words = tie_break_words(result)
     return render_template("stars_result.html", tally_id=row.id, result=result, words=words,
                            copy_text=copy_text(result, words),
-                           link=url_for("stars.stored", tally_id=row.id, _external=True))
+                           link=absolute_url("stars.stored", tally_id=row.id))
 
 
 def copy_text(result: Tally, words: str) -> str:
