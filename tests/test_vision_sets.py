@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from vision.bench import floors_missed, learn_box, run
+from vision.bench import compare, floors_missed, learn_box, run
 from vision.box import Box, box_from_bytes, load_box
 from vision.recognize import Reading
 
@@ -84,7 +84,8 @@ def test_learn_command_teaches_and_refuses_a_photo_without_a_layout(tmp_path):
     assert r.returncode == 0, r.stdout
     cells = [c["tile"] for row in json.loads(r.stdout)["cells"] for c in row]
     truth = [c for row in json.loads(t01.with_suffix(".json").read_text())["cells"] for c in row]
-    assert sum(a == b for a, b in zip(cells, truth)) >= 14
+    right, _ = compare(cells, truth)  # any quarter turn of the planet is the same planet
+    assert sum(right) >= 14
 
 
 def test_recognize_with_a_folder_that_holds_no_box_exits_2(tmp_path):
