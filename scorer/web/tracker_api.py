@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify, request
 
-from ..contract import InputError, parse_json
+from ..contract import parse_json
+from ..errors import InputError, where_text
 from ..tracker import MoveError, Setup
 from ..tracker_store import MODES, create_game, ensure_result_saved, load_game, play, undo
-from . import get_db
+from .extensions import get_db
 
 bp = Blueprint("tracker_api", __name__)
 CSRF_EXEMPT = True
@@ -68,7 +69,7 @@ def move_error(exc: MoveError):
 
 @bp.errorhandler(InputError)
 def input_error(exc: InputError):
-    return _error(exc.error, exc.where or "body", 400)
+    return _error(exc.message, where_text(exc.where) or "body", 400)
 
 
 @bp.post("/api/games")

@@ -28,12 +28,12 @@ from wtforms import BooleanField, StringField
 from wtforms.validators import Length, Optional
 
 from ..catalog import CHARACTER_NAMES, STACK_NAMES, STACKS, catalog
-from ..planet import POSITIONS_OF, STACK_AT, position_words
+from ..planet import STACK_AT, position_words
 from ..tracker import HIDDEN, MAX_NAME, MAX_PLAYERS, MIN_PLAYERS, MoveError, Setup
 from ..tracker_store import (
     NotFound, Stale, create_game, ensure_result_saved, find_rematch, load_game, play, undo,
 )
-from . import get_db
+from .extensions import get_db
 
 bp = Blueprint("tracker_pages", __name__)
 
@@ -169,7 +169,7 @@ def _lan_addresses() -> list[str]:
     global _lan_cache
     now = time.monotonic()
     if now - _lan_cache[0] > 60:
-        from ..__main__ import lan_addresses
+        from ..lan import lan_addresses
         _lan_cache = (now, lan_addresses())
     return _lan_cache[1]
 
