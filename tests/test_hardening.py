@@ -175,3 +175,20 @@ def test_a_read_only_database_stops_serve_with_one_line(tmp_path):
     proc = _serve(tmp_path, url)
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("second", ["ann", "Ann\u200b", "\u0410nn", "A\u0301nn", "Ann\u202e"])
+def test_look_alike_or_invisible_names_are_refused(client, second):
+    """Zero-width, Cyrillic "А", a combining accent on a plain A (NFC makes it Á, a different
+    name: allowed) and a right-to-left override."""
+    r = client.post("/api/score", json={"players": [{"name": "Ann", "counts": {}}, {"name": second, "counts": {}}]})
+    if second == "A\u0301nn":
+        assert r.status_code == 200 and r.json["players"][1]["name"] == "\u00c1nn"
+    else:
+        assert r.status_code == 400 and r.json["where"] == "players[1].name"
+
+
+def test_nfd_and_nfc_spellings_are_one_player(client):
+    r = client.post("/api/score", json={"players": [{"name": "\u00c5sa", "counts": {}},
+                                                    {"name": "A\u030asa", "counts": {}}]})
+    assert r.status_code == 400 and "Two players" in r.json["error"]
