@@ -24,6 +24,7 @@ class Settings:
     catalog_path: Path | None          # None: the catalog shipped with the app
     trusted_hosts: tuple[str, ...] = ()  # Host names absolute links may use; () = this machine's
     behind_tls: bool = False           # served as https (through a TLS front): cookies are Secure
+    rate_limits: bool = True           # per-client limits on creating games, tables and scans
 
     @classmethod
     def load(cls, overrides: Mapping[str, Any] | None = None,
@@ -42,7 +43,9 @@ class Settings:
         hosts = over.get("PLANET_TRUSTED_HOSTS", env.get("PLANET_TRUSTED_HOSTS", ""))
         trusted = tuple(h.strip().lower() for h in hosts.split(",") if h.strip())
         tls = str(over.get("PLANET_TLS", env.get("PLANET_TLS", ""))).lower() in ("1", "true", "yes")
-        return cls(instance, database, secret, Path(catalog) if catalog else None, trusted, tls)
+        limits = str(over.get("PLANET_RATE_LIMITS", env.get("PLANET_RATE_LIMITS", "on"))).lower()
+        return cls(instance, database, secret, Path(catalog) if catalog else None, trusted, tls,
+                   limits not in ("0", "off", "false", "no"))
 
 
 def _kept_secret(instance: Path) -> str:
