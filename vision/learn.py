@@ -24,7 +24,7 @@ from . import tuning
 from .box import SAMPLE_PX, Box, Sample
 from .imageio import UnusableImage
 from .layout import STACK_AT
-from .stages import Outline, Photo, cut_cells, decode_photo, find_outlines
+from .stages import Outline, Photo, cut_cells, decode_photo, edge_map, find_outlines, lattice_contrast
 
 NO_LAYOUT = ("I could not find 16 tiles laid in a 4×4 square in this photo. Lay them as the plan "
              "shows, take the photo from straight above with the first row at the top, and try again.")
@@ -77,10 +77,12 @@ def find_layout(photo: Photo) -> Outline | None:
     """The layout's outline: the best-fitting candidate that is nearly square and level, whose
     every cell is off the table and whose lattice lines carry the tiles' edges."""
     table = _not_table(photo.image)
+    edges = edge_map(photo.image)
     for outline in find_outlines(photo, upright=True):
         if outline.fit < tuning.LEARN_MIN_FIT:
             break
-        if _covered(table, outline.corners) >= tuning.LEARN_COVERED:
+        if (_covered(table, outline.corners) >= tuning.LEARN_COVERED
+                and lattice_contrast(edges, outline.corners) >= tuning.LEARN_CONTRAST):
             return outline
     return None
 

@@ -97,6 +97,20 @@ def lattice_fit(edges: np.ndarray, quad: np.ndarray) -> float:
     return float(e[_LINES].mean() / (e[_INSIDE].mean() + 1.0))
 
 
+def lattice_contrast(edges: np.ndarray, quad: np.ndarray) -> float:
+    """Edges on the lattice's six inner lines against edges half a cell off them (median of the
+    six ratios): tiles meet on the lines; a photo of other things has no such lattice."""
+    H = cv2.getPerspectiveTransform(quad.astype(np.float32), _SQUARE)
+    n = _LINES.shape[0]
+    e = cv2.warpPerspective(edges, H, (n, n), flags=cv2.INTER_LINEAR)
+    lo, hi = _GM, _GM + 4 * _G
+
+    def strength(i: float) -> tuple:
+        v = int(_GM + i * _G)
+        return e[v - 1:v + 2, lo:hi].mean(), e[lo:hi, v - 1:v + 2].mean()
+    return float(np.median([a / (b + 1.0) for i in (1, 2, 3) for a, b in zip(strength(i), strength(i + .5))]))
+
+
 def fit_outline(edges: np.ndarray, quad: np.ndarray) -> Outline:
     """Nudge the corners until the lattice lines lie on the tiles' edges."""
     quad = quad.astype(np.float32).copy()
