@@ -35,6 +35,7 @@ import cv2
 import numpy as np
 
 from .imageio import UnusableImage, decode
+from .reader import assign as _assign
 from .reading import NO_PLANET, Reading
 from .outline import _masks, _order, _quads_from_mask  # noqa: F401
 from .index import CELL, HI, describe_coarse, describe_turns, get_index, similarity
@@ -95,31 +96,6 @@ def _rules(names: tuple, stacks: tuple | None = None):
         allowed[stack] = np.array(rows, dtype=np.int64)
     positions = {s: [p for p in range(16) if STACK_AT[p] == s] for s in allowed}
     return allowed, positions, content
-
-
-@lru_cache(maxsize=8)
-def _combos(k: int) -> np.ndarray:
-    return np.array(list(itertools.product(range(k), repeat=4)))
-
-
-def _assign(scores: np.ndarray, rows: np.ndarray, back_rows: set, top: int = 6):
-    """Best assignment of reference rows to the 4 positions of one stack (each row once, the
-    back any number of times). ``scores`` is (4, len(rows)). Returns (chosen rows, total)."""
-    n = len(rows)
-    k = min(top, n)
-    order = np.argsort(-scores, axis=1)[:, :k]
-    combos = _combos(k)
-    picks = order[np.arange(4)[None, :], combos]            # (m, 4) columns
-    chosen = rows[picks]
-    total = scores[np.arange(4)[None, :], picks].sum(axis=1)
-    is_back = np.isin(chosen, list(back_rows)) if back_rows else np.zeros(chosen.shape, bool)
-    dup = np.zeros(len(combos), bool)
-    for a in range(4):
-        for b in range(a + 1, 4):
-            dup |= (chosen[:, a] == chosen[:, b]) & ~is_back[:, a]
-    total = np.where(dup, -np.inf, total)
-    best = int(np.argmax(total))
-    return chosen[best], float(total[best])
 
 
 # ---------------------------------------------------------------------------------------------
