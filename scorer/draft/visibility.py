@@ -15,6 +15,7 @@ is known by where it is now:
 """
 from __future__ import annotations
 
+from ..planet import POSITIONS_OF
 from .state import State
 
 Viewer = int | None  # a seat, or None for the public (nobody's phone)
@@ -47,7 +48,10 @@ def _on_the_table(state: State, viewer: Viewer, tile: str) -> bool:
 
 def owner_of(state: State, tile: str) -> int | None:
     """The seat whose planet holds ``tile``, or None."""
+    positions = POSITIONS_OF[state.cat[tile].stack]  # a tile only ever goes to one of these
     for seat, planet in enumerate(state.planets):
-        if any(cell is not None and cell.tile == tile for cell in planet.cells):
-            return seat
+        for p in positions:
+            cell = planet.cells[p]
+            if cell is not None and cell.tile == tile:
+                return seat
     return None

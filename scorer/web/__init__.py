@@ -11,6 +11,7 @@ from werkzeug.exceptions import HTTPException
 
 from ..catalog import catalog
 from ..db import Database
+from . import errors, games
 
 ROOT = Path(__file__).resolve().parents[2]
 csrf = CSRFProtect()
@@ -60,6 +61,7 @@ def create_app(config: dict | None = None) -> Flask:
     db = Database(app.config["DATABASE_URL"])
     db.create_all()
     app.extensions["db"] = db
+    games.install(app, db)
 
     csrf.init_app(app)
 
@@ -70,6 +72,7 @@ def create_app(config: dict | None = None) -> Flask:
             csrf.exempt(module.bp)
 
     _register_errors(app)
+    errors.register(app)
     return app
 
 
