@@ -12,8 +12,8 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from scorer.catalog import STACKS, catalog
 from scorer.draft import (
-    HIDDEN, Setup, State, apply, can_undo, check_undo, events, legal, moves, parse_move, replay,
-    seen_event, start, view,
+    HIDDEN, Reason, Setup, State, Why, apply, can_undo, check_undo, events, legal, moves, parse_move,
+    replay, seen_event, start, undoable, view,
 )
 from scorer.draft.events import Took
 from scorer.errors import IllegalMove, NotYourTurn, PlanetError, SetupError, where_text
@@ -397,6 +397,25 @@ def test_hidden_characters_handing_the_tiles_on_cannot_be_taken_back():
     assert game.to_act == 2 and not can_undo(game)  # the last player was appointed at once
     game = play(game, {"type": "take", "seat": 2, "tile": game.revealed[0], "position": 0})
     assert game.phase == "choose" and can_undo(game)  # the round is over: nothing left to see
+
+
+def test_undoable_says_why_not_for_each_seat():
+    # what the pages (and #11's shared phone) ask: may this seat take the last move back, and if not, why
+    s = setup(3, seed=8)
+    game = replay(s, [{"type": "choose", "seat": 0, "stack": "center"}])
+    assert undoable(start(s), None) == Reason(Why.NOTHING)
+    assert undoable(game, 0) == Reason(Why.SHOWN)
+    game = play(game, {"type": "take", "seat": 0, "tile": game.revealed[0], "position": 5})
+    assert undoable(game, 0) is None and undoable(game, None) is None
+    assert undoable(game, 2) == Reason(Why.NOT_YOURS, 0)
+    assert undoable(game, 2).message(s.players) == "Only Ann can take back their own move."
+    hidden = setup(3, seed=8, hidden=True)
+    game = replay(hidden, [{"type": "choose", "seat": 0, "stack": "character"}])
+    game = play(game, {"type": "take", "seat": 0, "tile": game.revealed[0], "position": 0})
+    game = play(game, {"type": "appoint", "seat": 0, "to": 2})
+    assert undoable(game, 0) == Reason(Why.HANDED_ON, 2)
+    assert "Cy has seen the character tiles left" in undoable(game, 0).message(hidden.players)
+    assert undoable(play_random(game, random.Random(1)), None) == Reason(Why.FINISHED)
 
 
 def test_without_hidden_characters_an_appoint_can_be_taken_back():
