@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 HOST ?= 0.0.0.0
 PORT ?= 5000
 
-.PHONY: run test test-postgres bench setup setup-test chromium clean
+.PHONY: run test lint test-postgres bench setup setup-test chromium clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -29,7 +29,14 @@ chromium:
 run: setup
 	$(PY) -m scorer serve --host $(HOST) --port $(PORT)
 
-test: setup-test chromium
+# The pure core is typed strictly; the whole tree is linted for real mistakes (not style).
+STRICT := scorer/catalog.py scorer/planet.py scorer/rules.py scorer/contract.py scorer/errors.py \
+	scorer/i18n.py scorer/names.py scorer/limits.py scorer/settings.py
+lint: setup-test
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy --strict $(STRICT)
+
+test: setup-test chromium lint
 	$(PY) -m pytest
 
 # The tests that touch the database, again on a throwaway PostgreSQL server (CI runs this too).

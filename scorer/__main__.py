@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import socket
 import sys
 
 
 def cmd_score(args) -> int:
-    from .contract import InputError, parse_json, score_request
+    from .contract import parse_json, score_request
+    from .errors import InputError
     try:
         if args.file in (None, "-"):
             raw = sys.stdin.buffer.read()
@@ -27,56 +27,10 @@ def cmd_score(args) -> int:
     return 0
 
 
-def lan_addresses() -> list[str]:
-    """Addresses other devices on the same network can reach this machine at."""
-    found = []
-    try:
-        # A UDP "connect" sends nothing; it only asks the kernel which interface would be used.
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-            s.connect(("192.0.2.1", 9))
-            found.append(s.getsockname()[0])
-    except OSError:
-        pass
-    try:
-        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-            found.append(info[4][0])
-    except OSError:
-        pass
-    out = []
-    for addr in found:
-        if addr not in out and not addr.startswith("127."):
-            out.append(addr)
-    return out
-
-
-def run_server(app, host: str, port: int, workers: int, threads: int, wsgi=None) -> None:
-    """Gunicorn with threaded workers: the app is built once here and the workers are forked
-    from it (so they share the secret key and the checked catalog); each worker drops the
-    database connections it inherited and opens its own. ``wsgi`` serves instead of the app
-    itself (the bench mounts a bare endpoint beside it)."""
-    from gunicorn.app.base import BaseApplication
-
-    def post_fork(server, worker):
-        app.extensions["db"].engine.dispose(close=False)
-
-    class Server(BaseApplication):
-        def load_config(self):
-            for key, value in {
-                "bind": f"[{host}]:{port}" if ":" in host else f"{host}:{port}",
-                "workers": workers, "worker_class": "gthread", "threads": threads,
-                "post_fork": post_fork, "timeout": 60, "graceful_timeout": 5, "keepalive": 5,
-                "accesslog": None, "errorlog": "-", "loglevel": "warning",
-            }.items():
-                self.cfg.set(key, value)
-
-        def load(self):
-            return wsgi or app
-
-    Server().run()
-
-
 def cmd_serve(args) -> int:
     from .catalog import CatalogError
+    from .lan import lan_addresses
+    from .serve import run_server
     from .web import create_app
     config = {}
     if args.database:

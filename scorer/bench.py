@@ -59,7 +59,7 @@ def serve(port: int, database: str) -> None:
     from flask import Flask, jsonify, request
     from werkzeug.middleware.dispatcher import DispatcherMiddleware
 
-    from .__main__ import run_server
+    from .serve import run_server
 
     from .web import create_app
 

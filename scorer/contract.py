@@ -1,7 +1,8 @@
 """The scoring contract of SPEC §2: a table's JSON in, the result's JSON out.
 
 Shared by ``POST /api/score``, ``python -m scorer score`` and the pages. Every bad input raises
-``InputError`` with a message for a person and ``where`` it is (``players[1].counts.rose``).
+``InputError`` (``scorer.errors``) with a message for a person and ``where`` it is
+(``("players", 1, "counts", "rose")``); every problem a request has is reported at once.
 """
 from __future__ import annotations
 
@@ -13,27 +14,19 @@ from .catalog import (
     item_words,
 )
 from .planet import BACK, BAOBABS_TO_FLIP, STACK_AT, Cell, Planet, planet_from_take_order, position_words
+from .errors import InputError, Problem, Where
+from .i18n import _, ngettext
+from .limits import MAX_PLAYERS
+from .names import clean_name, name_key
 from .rules import (
     Contents, PLANET_TILES, contents_of_counts, contents_of_planet, penalty_words, score_contents,
     score_table, tie_break_words,
 )
 
-MAX_PLAYERS = 5
-MAX_NAME = 40
 INPUT_KINDS = ("planet", "tiles", "counts")
 
 
-class InputError(ValueError):
-    def __init__(self, error: str, where: str = ""):
-        super().__init__(error)
-        self.error = error
-        self.where = where
-
-    def as_json(self) -> dict:
-        return {"error": self.error, "where": self.where}
-
-
-def _is_int(v) -> bool:
+def _is_int(v: object) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
@@ -41,223 +34,304 @@ def parse_json(raw: bytes | str) -> object:
     try:
         return json.loads(raw)
     except (ValueError, UnicodeDecodeError) as exc:
-        raise InputError(f"That is not valid JSON ({exc}).", "body") from None
+        raise InputError(_("That is not valid JSON (%(why)s).", why=exc), ("body",)) from None
 
 
 # ---------------------------------------------------------------------------------------------
-# the three inputs
+# the three inputs (each gives back every problem it finds, not only the first)
 
 
-def planet_from_grid(grid, who: str, where: str, cat: Catalog) -> Planet:
-    """A finished (or partial) planet as it lies."""
+def _cells_of(grid: object, who: str, where: Where) -> list[list[object]]:
     if not isinstance(grid, dict) or "cells" not in grid:
-        raise InputError(f"{who}: a planet is {{\"cells\": [[4 cells] × 4 rows]}}.", where)
+        raise InputError(_('%(who)s: a planet is {"cells": [[4 cells] × 4 rows]}.', who=who), where)
     rows = grid["cells"]
     if not isinstance(rows, list) or len(rows) != 4 or not all(isinstance(r, list) and len(r) == 4 for r in rows):
-        raise InputError(f"{who}: a planet has 4 rows of 4 cells.", f"{where}.cells")
-    cells: list[Cell | None] = []
-    seen: dict[str, int] = {}
-    for p in range(16):
-        value = rows[p // 4][p % 4]
-        at = f"{where}.cells[{p // 4}][{p % 4}]"
-        if value is None:
-            cells.append(None)
-            continue
-        if value == BACK:
-            if STACK_AT[p] == "character":
-                raise InputError(f"{who}: {position_words(p)} is a character corner; character "
-                                 "tiles have no baobab and never turn face down.", at)
-            cells.append(Cell(None, face_down=True))
-            continue
-        if not isinstance(value, str) or value not in cat:
-            raise InputError(f"{who}: {value!r} at {position_words(p)} is not a tile of the game "
-                             "(tile ids look like C07, U12, D03, K20, or \"back\" for a face-down tile).", at)
-        tile = cat[value]
-        if tile.stack != STACK_AT[p]:
-            raise InputError(f"{who}: {value} is a {STACK_NAMES[tile.stack]} tile, but "
-                             f"{position_words(p)} takes a {STACK_NAMES[STACK_AT[p]]} tile.", at)
-        if value in seen:
-            raise InputError(f"{who}: {value} is on this planet twice "
-                             f"({position_words(seen[value])} and {position_words(p)}).", at)
-        seen[value] = p
-        cells.append(Cell(value))
-    planet = Planet(tuple(cells))
+        raise InputError(_("%(who)s: a planet has 4 rows of 4 cells.", who=who), (*where, "cells"))
+    return rows
+
+
+def _grid_cell(value: object, p: int, who: str, cat: Catalog, seen: dict[str, int]) -> tuple[Cell | None, str | None]:
+    """The cell at position ``p``, or the problem with it."""
+    if value is None:
+        return None, None
+    if value == BACK:
+        if STACK_AT[p] == "character":
+            return None, _("%(who)s: %(where)s is a character corner; character tiles have no baobab and "
+                           "never turn face down.", who=who, where=position_words(p))
+        return Cell(None, face_down=True), None
+    if not isinstance(value, str) or value not in cat:
+        return None, _("%(who)s: %(tile)r at %(where)s is not a tile of the game (tile ids look like C07, U12, "
+                       "D03, K20, or \"back\" for a face-down tile).", who=who, tile=value, where=position_words(p))
+    tile = cat[value]
+    if tile.stack != STACK_AT[p]:
+        return None, _("%(who)s: %(tile)s is a %(stack)s tile, but %(where)s takes a %(needed)s tile.",
+                       who=who, tile=value, stack=STACK_NAMES[tile.stack], where=position_words(p),
+                       needed=STACK_NAMES[STACK_AT[p]])
+    if value in seen:
+        return None, _("%(who)s: %(tile)s is on this planet twice (%(first)s and %(second)s).", who=who,
+                       tile=value, first=position_words(seen[value]), second=position_words(p))
+    seen[value] = p
+    return Cell(value), None
+
+
+def _baobab_problems(planet: Planet, who: str, at: Where, cat: Catalog) -> list[Problem]:
     baobabs = planet.face_up_baobab_positions(cat)
     if len(baobabs) >= BAOBABS_TO_FLIP:
-        raise InputError(f"{who}: {len(baobabs)} face-up baobabs cannot be: the third baobab turns "
-                         "all three face down. Mark those three tiles face down.", f"{where}.cells")
-    backs = sum(1 for c in cells if c is not None and c.face_down)
+        message = _("%(who)s: %(n)d face-up baobabs cannot be: the third baobab turns all three face down. "
+                    "Mark those three tiles face down.", who=who, n=len(baobabs))
+        return [Problem(message, at), *(Problem(message, (*at, p // 4, p % 4)) for p in baobabs)]
+    backs = sum(1 for c in planet.cells if c is not None and c.face_down)
     if backs % BAOBABS_TO_FLIP:
-        raise InputError(f"{who}: {backs} face-down tile{'s' if backs != 1 else ''} cannot be: baobab "
-                         "tiles turn face down three at a time (0, 3, 6 or 9).", f"{where}.cells")
+        message = ngettext("%(who)s: %(num)d face-down tile cannot be: baobab tiles turn face down three at "
+                           "a time (0, 3, 6 or 9).", "%(who)s: %(num)d face-down tiles cannot be: baobab tiles "
+                           "turn face down three at a time (0, 3, 6 or 9).", backs, who=who)
+        return [Problem(message, at)]
+    return []
+
+
+def planet_from_grid(grid: object, who: str, where: Where, cat: Catalog) -> Planet:
+    """A finished (or partial) planet as it lies."""
+    rows = _cells_of(grid, who, where)
+    cells: list[Cell | None] = []
+    problems: list[Problem] = []
+    seen: dict[str, int] = {}
+    for p in range(16):
+        cell, problem = _grid_cell(rows[p // 4][p % 4], p, who, cat, seen)
+        cells.append(cell)
+        if problem:
+            problems.append(Problem(problem, (*where, "cells", p // 4, p % 4)))
+    if problems:
+        raise InputError.of(problems)
+    planet = Planet(tuple(cells))
+    problems = _baobab_problems(planet, who, (*where, "cells"), cat)
+    if problems:
+        raise InputError.of(problems)
     return planet
 
 
-def planet_from_tiles(tiles, who: str, where: str, cat: Catalog) -> Planet:
+def planet_from_tiles(tiles: object, who: str, where: Where, cat: Catalog) -> Planet:
     if not isinstance(tiles, list):
-        raise InputError(f"{who}: \"tiles\" is a list of tile ids in the order they were taken.", where)
+        raise InputError(_('%(who)s: "tiles" is a list of tile ids in the order they were taken.', who=who), where)
     if len(tiles) > 16:
-        raise InputError(f"{who}: {len(tiles)} tiles; a planet holds 16.", where)
-    seen = set()
-    per_stack: Counter = Counter()
+        raise InputError(_("%(who)s: %(n)d tiles; a planet holds 16.", who=who, n=len(tiles)), where)
+    seen: set[str] = set()
+    per_stack: Counter[str] = Counter()
+    problems: list[Problem] = []
     for i, tile_id in enumerate(tiles):
-        at = f"{where}[{i}]"
         if not isinstance(tile_id, str) or tile_id not in cat:
-            raise InputError(f"{who}: {tile_id!r} is not a tile of the game (ids look like C07).", at)
+            problems.append(Problem(_("%(who)s: %(tile)r is not a tile of the game (ids look like C07).",
+                                      who=who, tile=tile_id), (*where, i)))
+            continue
         if tile_id in seen:
-            raise InputError(f"{who}: {tile_id} is listed twice.", at)
+            problems.append(Problem(_("%(who)s: %(tile)s is listed twice.", who=who, tile=tile_id), (*where, i)))
+            continue
         seen.add(tile_id)
         stack = cat[tile_id].stack
         per_stack[stack] += 1
-        if per_stack[stack] > 4:
-            raise InputError(f"{who}: more than 4 {STACK_NAMES[stack]} tiles; a planet holds 4.", at)
-    planet, _ = planet_from_take_order(tiles, cat)
+        if per_stack[stack] == 5:
+            problems.append(Problem(_("%(who)s: more than 4 %(stack)s tiles; a planet holds 4.", who=who,
+                                      stack=STACK_NAMES[stack]), (*where, i)))
+    if problems:
+        raise InputError.of(problems)
+    planet, _flips = planet_from_take_order(tiles, cat)
     return planet
 
 
-def contents_from_counts(counts, who: str, where: str, cat: Catalog) -> Contents:
-    if not isinstance(counts, dict):
-        raise InputError(f"{who}: \"counts\" is an object like "
-                         "{\"characters\": [...], \"face_down\": 0, \"rose\": 1}.", where)
-    characters = counts.get("characters", [])
+def _characters_from_counts(characters: object, who: str, where: Where, cat: Catalog) -> list[str]:
     if not isinstance(characters, list):
-        raise InputError(f"{who}: \"characters\" is a list of up to 4 character names.", f"{where}.characters")
-    for i, ch in enumerate(characters):
-        if ch not in CHARACTERS:
-            raise InputError(f"{who}: {ch!r} is not a character of the game "
-                             f"(they are {', '.join(CHARACTERS)}).", f"{where}.characters[{i}]")
+        raise InputError(_('%(who)s: "characters" is a list of up to 4 character names.', who=who), where)
+    problems = [Problem(_("%(who)s: %(name)r is not a character of the game (they are %(all)s).", who=who,
+                          name=ch, all=", ".join(CHARACTERS)), (*where, i))
+                for i, ch in enumerate(characters) if ch not in CHARACTERS]
     if len(characters) > 4:
-        raise InputError(f"{who}: {len(characters)} characters; a planet has 4 corners, so at most 4.",
-                         f"{where}.characters")
-    for ch, n in Counter(characters).items():
+        problems.append(Problem(_("%(who)s: %(n)d characters; a planet has 4 corners, so at most 4.",
+                                  who=who, n=len(characters)), where))
+    for ch, n in Counter(c for c in characters if c in CHARACTERS).items():
         copies = cat.copies_of(ch)
         if n > copies:
-            raise InputError(f"{who}: {n} × {CHARACTER_NAMES[ch]}, but the game has "
-                             f"{'only one' if copies == 1 else copies} such tile{'s' if copies != 1 else ''}.",
-                             f"{where}.characters")
-    items = {}
+            problems.append(Problem(ngettext(
+                "%(who)s: %(n)d × %(name)s, but the game has only one such tile.",
+                "%(who)s: %(n)d × %(name)s, but the game has %(num)d such tiles.", copies,
+                who=who, n=n, name=CHARACTER_NAMES[ch]), where))
+    if problems:
+        raise InputError.of(problems)
+    return characters
+
+
+def _item_problem(key: str, n: object, who: str, cat: Catalog) -> str | None:
+    if key not in ITEMS:
+        return _("%(who)s: %(key)r is not an item of the game (they are %(all)s).", who=who, key=key,
+                 all=", ".join(ITEMS))
+    what = item_words(key, 2).split(" ", 1)[1]
+    if not _is_int(n):
+        return _("%(who)s: the number of %(what)s must be a whole number, not %(n)r.", who=who, what=what, n=n)
+    assert isinstance(n, int)
+    if n < 0:
+        return _("%(who)s: %(n)d %(what)s? Counts cannot be negative.", who=who, n=n, what=what)
+    most = cat.most_on_planet(key)
+    if n > most:
+        return _("%(who)s: %(items)s cannot fit on one planet; the most the tiles allow is %(most)d.",
+                 who=who, items=item_words(key, n), most=most)
+    return None
+
+
+def _face_down_problem(face_down: object, items: dict[str, int], who: str) -> tuple[str, str] | None:
+    """(the field at fault, the problem) for the face-down count and what it implies."""
+    if not _is_int(face_down) or face_down < 0:  # type: ignore[operator]
+        return "face_down", _("%(who)s: face-down tiles must be a whole number ≥ 0, not %(n)r.", who=who, n=face_down)
+    assert isinstance(face_down, int)
+    if face_down % BAOBABS_TO_FLIP:
+        return "face_down", _("%(who)s: %(n)d face-down tiles cannot be: baobab tiles turn face down three at "
+                              "a time (0, 3, 6 or 9).", who=who, n=face_down)
+    if items.get("baobab", 0) >= BAOBABS_TO_FLIP:
+        return "baobab", _("%(who)s: %(n)d face-up baobabs cannot be: the third baobab turns all three face "
+                           "down. Count at most 2, and add 3 face-down tiles.", who=who, n=items["baobab"])
+    if face_down + items.get("volcano", 0) > PLANET_TILES:
+        return "face_down", _("%(who)s: %(n)d face-down tiles and %(volcanoes)s need more than the %(tiles)d "
+                              "planet tiles.", who=who, n=face_down,
+                              volcanoes=item_words("volcano", items.get("volcano", 0)), tiles=PLANET_TILES)
+    return None
+
+
+def contents_from_counts(counts: object, who: str, where: Where, cat: Catalog) -> Contents:
+    if not isinstance(counts, dict):
+        raise InputError(_('%(who)s: "counts" is an object like {"characters": [...], "face_down": 0, '
+                           '"rose": 1}.', who=who), where)
+    problems: list[Problem] = []
+    characters: list[str] = []
+    try:
+        characters = _characters_from_counts(counts.get("characters", []), who, (*where, "characters"), cat)
+    except InputError as exc:
+        problems.extend(exc.problems)
+    items: dict[str, int] = {}
     for key, n in counts.items():
         if key in ("characters", "face_down"):
             continue
-        if key not in ITEMS:
-            raise InputError(f"{who}: {key!r} is not an item of the game "
-                             f"(they are {', '.join(ITEMS)}).", f"{where}.{key}")
-        if not _is_int(n):
-            raise InputError(f"{who}: the number of {item_words(key, 2).split(' ', 1)[1]} must be a "
-                             f"whole number, not {n!r}.", f"{where}.{key}")
-        if n < 0:
-            raise InputError(f"{who}: {n} {item_words(key, 2).split(' ', 1)[1]}? Counts cannot be negative.",
-                             f"{where}.{key}")
-        most = cat.most_on_planet(key)
-        if n > most:
-            raise InputError(f"{who}: {item_words(key, n)} cannot fit on one planet; the most "
-                             f"the tiles allow is {most}.", f"{where}.{key}")
-        items[key] = n
-    face_down = counts.get("face_down", 0)
-    if not _is_int(face_down) or face_down < 0:
-        raise InputError(f"{who}: face-down tiles must be a whole number ≥ 0, not {face_down!r}.",
-                         f"{where}.face_down")
-    if face_down % BAOBABS_TO_FLIP:
-        raise InputError(f"{who}: {face_down} face-down tiles cannot be: baobab tiles turn face down "
-                         "three at a time (0, 3, 6 or 9).", f"{where}.face_down")
-    if items.get("baobab", 0) >= BAOBABS_TO_FLIP:
-        raise InputError(f"{who}: {items['baobab']} face-up baobabs cannot be: the third baobab turns "
-                         "all three face down. Count at most 2, and add 3 face-down tiles.", f"{where}.baobab")
-    if face_down + items.get("volcano", 0) > PLANET_TILES:
-        raise InputError(f"{who}: {face_down} face-down tiles and {item_words('volcano', items.get('volcano', 0))} "
-                         f"need more than the {PLANET_TILES} planet tiles.", f"{where}.face_down")
-    return contents_of_counts(characters, items, face_down)
+        problem = _item_problem(key, n, who, cat)
+        if problem:
+            problems.append(Problem(problem, (*where, key)))
+        else:
+            items[key] = n
+    found = _face_down_problem(counts.get("face_down", 0), items, who)
+    if found:
+        problems.append(Problem(found[1], (*where, found[0])))
+    if problems:
+        raise InputError.of(problems)
+    return contents_of_counts(characters, items, counts.get("face_down", 0))
 
 
 # ---------------------------------------------------------------------------------------------
 # the table
 
+Table = list[tuple[str, Contents, "Planet | None"]]
 
-def read_table(request, cat: Catalog | None = None) -> tuple[list[tuple[str, Contents, Planet | None]], list[str]]:
-    """Validate a scoring request; return each player's name, contents and planet (when it has
-    one), and the warnings."""
-    cat = cat or default_catalog()
+
+def _check_players(request: object) -> list[object]:
     if not isinstance(request, dict) or not isinstance(request.get("players"), list):
-        raise InputError("The request is {\"players\": [ {\"name\": ..., and one of \"planet\", "
-                         "\"tiles\" or \"counts\"}, … ]}.", "players")
-    players = request["players"]
+        raise InputError(_('The request is {"players": [ {"name": ..., and one of "planet", "tiles" or '
+                           '"counts"}, … ]}.'), ("players",))
+    players: list[object] = request["players"]
     if not 1 <= len(players) <= MAX_PLAYERS:
-        raise InputError(f"A table has 1 to {MAX_PLAYERS} players, not {len(players)}.", "players")
-    out, warnings, names = [], [], set()
-    owners: dict[str, list[str]] = {}
+        raise InputError(_("A table has 1 to %(most)d players, not %(n)d.", most=MAX_PLAYERS, n=len(players)),
+                         ("players",))
+    return players
+
+
+def _read_player(player: object, i: int, names: set[str], cat: Catalog) -> tuple[str, Contents, Planet | None]:
+    where: Where = ("players", i)
+    if not isinstance(player, dict):
+        raise InputError(_("Player %(n)d must be an object with a name and a planet.", n=i + 1), where)
+    name = clean_name(player.get("name"), _("Player %(n)d", n=i + 1), (*where, "name"))
+    if name_key(name) in names:
+        raise InputError(_("Two players are called %(name)s; give each a different name.", name=name),
+                         (*where, "name"))
+    names.add(name_key(name))
+    given = [k for k in INPUT_KINDS if k in player]
+    if len(given) != 1:
+        raise InputError(_('%(who)s: give exactly one of "planet", "tiles" or "counts"%(not_these)s.', who=name,
+                           not_these=" (not " + " and ".join(given) + ")" if given else ""), where)
+    kind = given[0]
+    if kind == "counts":
+        return name, contents_from_counts(player["counts"], name, (*where, "counts"), cat), None
+    read = planet_from_grid if kind == "planet" else planet_from_tiles
+    planet = read(player[kind], name, (*where, kind), cat)
+    return name, contents_of_planet(planet, cat), planet
+
+
+def read_table(request: object, cat: Catalog | None = None) -> tuple[Table, list[str]]:
+    """Validate a scoring request; return each player's name, contents and planet (when it has
+    one), and the warnings. Every player is checked, and every problem found is raised at once."""
+    cat = cat or default_catalog()
+    players = _check_players(request)
+    table: Table = []
+    problems: list[Problem] = []
+    names: set[str] = set()
     for i, player in enumerate(players):
-        where = f"players[{i}]"
-        if not isinstance(player, dict):
-            raise InputError(f"Player {i + 1} must be an object with a name and a planet.", where)
-        name = player.get("name")
-        if not isinstance(name, str) or not name.strip():
-            raise InputError(f"Player {i + 1} needs a name.", f"{where}.name")
-        name = name.strip()
-        if len(name) > MAX_NAME:
-            raise InputError(f"Player {i + 1}'s name is longer than {MAX_NAME} characters.", f"{where}.name")
-        if name.casefold() in names:
-            raise InputError(f"Two players are called {name}; give each a different name.", f"{where}.name")
-        names.add(name.casefold())
-        given = [k for k in INPUT_KINDS if k in player]
-        if len(given) != 1:
-            raise InputError(f"{name}: give exactly one of \"planet\", \"tiles\" or \"counts\""
-                             f"{' (not ' + ' and '.join(given) + ')' if given else ''}.", where)
-        kind = given[0]
-        planet = None
-        if kind == "planet":
-            planet = planet_from_grid(player["planet"], name, f"{where}.planet", cat)
-        elif kind == "tiles":
-            planet = planet_from_tiles(player["tiles"], name, f"{where}.tiles", cat)
-        if planet is not None:
-            contents = contents_of_planet(planet, cat)
-            for tile_id in planet.tile_ids():
-                owners.setdefault(tile_id, []).append(name)
-        else:
-            contents = contents_from_counts(player["counts"], name, f"{where}.counts", cat)
-        if not contents.complete:
-            have = planet.tile_count if planet is not None else len(contents.characters)
-            warnings.append(f"{name}'s planet is not finished ({have} of "
-                            f"{16 if planet is not None else 4} {'tiles' if planet is not None else 'characters'}); "
-                            "it is scored as it is.")
-        out.append((name, contents, planet))
-    for tile_id, who in owners.items():
-        if len(who) > 1:
-            warnings.append(f"{tile_id} is on {' and '.join(who)}'s planets; the game has only one.")
+        try:
+            table.append(_read_player(player, i, names, cat))
+        except InputError as exc:
+            problems.extend(exc.problems)
+    if problems:
+        raise InputError.of(problems)
+    return table, table_warnings(table, cat)
+
+
+def _unfinished_warning(name: str, contents: Contents, planet: Planet | None) -> str:
+    if planet is not None:
+        return _("%(name)s's planet is not finished (%(have)d of 16 tiles); it is scored as it is.",
+                 name=name, have=planet.tile_count)
+    return _("%(name)s's planet is not finished (%(have)d of 4 characters); it is scored as it is.",
+             name=name, have=len(contents.characters))
+
+
+def _character_claims(table: Table) -> dict[str, list[str]]:
     claims: dict[str, list[str]] = {}
-    for name, contents, planet in out:
-        if planet is None:  # tiles on planets are checked by id above
+    for name, contents, planet in table:
+        if planet is None:  # tiles on planets are checked by id
             for character in contents.characters:
                 claims.setdefault(character, []).append(name)
-    for name, contents, planet in out:
+    for name, contents, planet in table:
         if planet is not None:
             for character in contents.characters:
                 if character in claims:
                     claims[character].append(name)
-    for character, who in claims.items():
+    return claims
+
+
+def table_warnings(table: Table, cat: Catalog) -> list[str]:
+    """What is possible but odd: unfinished planets, a tile or character claimed too often, a
+    planet scored alone."""
+    warnings = [_unfinished_warning(n, c, p) for n, c, p in table if not c.complete]
+    owners: dict[str, list[str]] = {}
+    for name, _contents, planet in table:
+        for tile_id in planet.tile_ids() if planet is not None else ():
+            owners.setdefault(tile_id, []).append(name)
+    warnings += [_("%(tile)s is on %(who)s's planets; the game has only one.", tile=t, who=" and ".join(who))
+                 for t, who in owners.items() if len(who) > 1]
+    for character, who in _character_claims(table).items():
         copies = cat.copies_of(character)
         if len(who) > copies:
-            warnings.append(f"{len(who)} {CHARACTER_NAMES[character]}s at this table ({', '.join(who)}), "
-                            f"but the game has {'only one' if copies == 1 else copies} such tile"
-                            f"{'s' if copies != 1 else ''}.")
-    if len(players) == 1:
-        v = out[0][1].volcanoes
-        if v:
-            warnings.append(f"Scored alone: the −{v} volcano penalty applies only if this planet has the "
-                            "most volcanoes at the table.")
-    return out, warnings
+            warnings.append(ngettext(
+                "%(n)d %(name)ss at this table (%(who)s), but the game has only one such tile.",
+                "%(n)d %(name)ss at this table (%(who)s), but the game has %(num)d such tiles.", copies,
+                n=len(who), name=CHARACTER_NAMES[character], who=", ".join(who)))
+    if len(table) == 1 and table[0][1].volcanoes:
+        warnings.append(_("Scored alone: the −%(n)d volcano penalty applies only if this planet has the most "
+                          "volcanoes at the table.", n=table[0][1].volcanoes))
+    return warnings
 
 
-def score_request(request, cat: Catalog | None = None) -> dict:
+def score_request(request: object, cat: Catalog | None = None) -> dict[str, object]:
     """The whole contract: request JSON (already parsed) to response JSON."""
     table, warnings = read_table(request, cat)
     return result_json(table, warnings)
 
 
-def result_json(table, warnings) -> dict:
-    planet_scores = [(name, score_contents(contents)) for name, contents, _ in table]
+def result_json(table: Table, warnings: list[str]) -> dict[str, object]:
+    planet_scores = [(name, score_contents(contents)) for name, contents, _planet in table]
     lines = score_table(planet_scores)
     players = []
-    for line, (_, contents, planet) in zip(lines, table):
+    for line, (_name, contents, planet) in zip(lines, table):
         ps = line.planet
         players.append({
             "name": line.name,

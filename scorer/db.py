@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 
 from sqlalchemy import DateTime, String, Text, create_engine, event
 from sqlalchemy.engine import Engine
@@ -18,7 +18,7 @@ class Base(DeclarativeBase):
 
 
 def utcnow() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def new_id(nbytes: int = 9) -> str:
@@ -57,8 +57,8 @@ class Database:
         self.Session = sessionmaker(self.engine, expire_on_commit=False, future=True)
 
     def create_all(self) -> None:
-        # Import the models of every feature so their tables exist.
-        from . import tracker_store  # noqa: F401
+        """Create the tables of every model imported so far (the app factory imports every
+        store module before calling this)."""
         Base.metadata.create_all(self.engine)
 
     def dispose(self) -> None:

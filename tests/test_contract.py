@@ -5,7 +5,8 @@ import sys
 
 import pytest
 
-from scorer.contract import InputError, score_request
+from scorer.contract import score_request
+from scorer.errors import InputError, where_text
 
 FULL_GRID = {"cells": [["K10", "U01", "D13", "K16"],
                        ["D16", "C02", "C17", "U20"],
@@ -67,8 +68,8 @@ BAD_INPUTS = [
 def test_bad_input_is_explained(request_json, where, words):
     with pytest.raises(InputError) as info:
         score_request(request_json)
-    assert info.value.where == where
-    assert words in info.value.error
+    assert where_text(info.value.where) == where
+    assert words in info.value.message
 
 
 @pytest.mark.parametrize("request_json,where,words", BAD_INPUTS[::3])
@@ -167,3 +168,28 @@ def test_a_planet_scored_alone_explains_the_penalty_as_conditional():
     result = score_request(one({"counts": {"characters": ["lamplighter"], "lamppost": 9, "volcano": 2}}))
     assert result["penalty_explained"] == "−2 if this planet has the most volcanoes at the table (2)."
     assert result["tie_break_explained"] == "Ann: 9 points, or 7 if this planet has the most volcanoes at the table."
+
+
+def test_every_problem_of_a_table_is_reported_at_once():
+    table = {"players": [
+        {"name": "Ann", "counts": {"rose": -1, "face_down": 4}},
+        {"name": "", "counts": {}},
+        {"name": "Cy", "tiles": ["C99", "C01", "C01"]},
+    ]}
+    with pytest.raises(InputError) as info:
+        score_request(table)
+    wheres = [where_text(p.where) for p in info.value.problems]
+    assert wheres == ["players[0].counts.rose", "players[0].counts.face_down", "players[1].name",
+                      "players[2].tiles[0]", "players[2].tiles[2]"]
+    body = info.value.as_json()
+    assert body["error"] == info.value.problems[0].message and body["where"] == "players[0].counts.rose"
+    assert [e["where"] for e in body["errors"]] == wheres
+
+
+def test_three_face_up_baobabs_point_at_each_baobab_cell():
+    grid = grid_with(5, "C01", grid_with(6, "C02", grid_with(9, "C03")))
+    with pytest.raises(InputError) as info:
+        score_request(one({"planet": grid}))
+    wheres = {where_text(p.where) for p in info.value.problems}
+    assert {"players[0].planet.cells", "players[0].planet.cells[1][1]", "players[0].planet.cells[1][2]",
+            "players[0].planet.cells[2][1]"} <= wheres

@@ -28,7 +28,10 @@ def check(client, body: bytes):
     assert r.status_code in (200, 400), r.status_code
     data = r.json
     if r.status_code == 400:
-        assert set(data) == {"error", "where"} and data["error"]
+        assert data["error"] and isinstance(data["where"], str)
+        assert set(data) in ({"error", "where"}, {"error", "where", "errors"})
+        if "errors" in data:  # several problems: all of them, the headline first
+            assert len(data["errors"]) >= 2 and data["errors"][0] == {"error": data["error"], "where": data["where"]}
     else:
         assert len(data["players"]) >= 1
 

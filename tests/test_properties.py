@@ -5,7 +5,7 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import independent_rules as ref
-from scorer.catalog import ITEMS, STACKS, catalog
+from scorer.catalog import STACKS, catalog
 from scorer.contract import score_request
 from scorer.planet import planet_from_take_order
 from scorer.rules import contents_of_planet
@@ -100,11 +100,11 @@ def test_tables_match_an_independent_reading_of_the_rules(orders):
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.sampled_from(sorted(CAT.tiles)), max_size=16, unique=True))
 def test_any_take_order_of_distinct_tiles_scores_or_is_refused_cleanly(tiles):
-    from scorer.contract import InputError
+    from scorer.errors import InputError
     try:
         result = score_request({"players": [{"name": "A", "tiles": tiles}]})
     except InputError as exc:
-        assert "more than 4" in exc.error
+        assert "more than 4" in exc.message
         return
     face_up, face_down = ref.play_out(tiles)
     want, volcanoes = ref.planet_points(face_up, face_down)

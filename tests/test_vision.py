@@ -1,6 +1,7 @@
 """Vision (SPEC §2): render, recognize, refusals, the reference index, a round trip."""
 from __future__ import annotations
 
+import functools
 import io
 import json
 import os
@@ -143,6 +144,7 @@ def _jpeg(img, q=90):
     return buf.tobytes()
 
 
+@functools.lru_cache(maxsize=1)  # the bomb alone takes seconds to make: once per run, not per case
 def _bad_inputs():
     real = next(p for p in SAMPLE_PHOTOS if load_truth(p.with_suffix(".json")) is not None).read_bytes()
     rng = np.random.default_rng(3)

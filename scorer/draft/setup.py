@@ -12,11 +12,14 @@ from dataclasses import dataclass
 from typing import TypeGuard
 
 from ..catalog import STACKS, Catalog
-from ..errors import SetupError
+from ..errors import InputError, SetupError
+from ..i18n import _
+from ..limits import MAX_NAME, MAX_PLAYERS, MIN_PLAYERS
+from ..names import clean_name, name_key
+
+__all__ = ["MAX_NAME", "MAX_PLAYERS", "MIN_PLAYERS", "ROUNDS", "Piles", "Setup", "deal", "is_int"]
 
 ROUNDS = 16
-MIN_PLAYERS, MAX_PLAYERS = 2, 5
-MAX_NAME = 40
 REMOVED_PER_STACK = {2: 8, 3: 8, 4: 4, 5: 0}
 SEED_LIMIT = 2**63
 
@@ -38,12 +41,12 @@ class Setup:
     def parse(cls, data: object) -> Setup:
         """Validate a setup as posted (``{"players": [...], "hidden_characters", "seed"}``)."""
         if not isinstance(data, dict):
-            raise SetupError('A new game is {"players": ["Ann", "Ben"], "hidden_characters": false}.',
+            raise SetupError(_('A new game is {"players": ["Ann", "Ben"], "hidden_characters": false}.'),
                              ("body",))
         names = _names(data.get("players"))
         hidden = data.get("hidden_characters", False)
         if not isinstance(hidden, bool):
-            raise SetupError("\"hidden_characters\" is true or false.", ("hidden_characters",))
+            raise SetupError(_("\"hidden_characters\" is true or false."), ("hidden_characters",))
         return cls(names, _seed(data.get("seed")), hidden)
 
     def as_json(self) -> dict[str, object]:
@@ -53,23 +56,29 @@ class Setup:
 
 def _names(players: object) -> tuple[str, ...]:
     if not isinstance(players, list):
-        raise SetupError("\"players\" is the list of names in seat order, youngest first.", ("players",))
+        raise SetupError(_("\"players\" is the list of names in seat order, youngest first."), ("players",))
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise SetupError(f"The game is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}.",
-                         ("players",))
+        raise SetupError(_("The game is for %(least)d to %(most)d players, not %(n)d.",
+                           least=MIN_PLAYERS, most=MAX_PLAYERS, n=len(players)), ("players",))
     names: list[str] = []
     seen: set[str] = set()
-    for i, name in enumerate(players):
-        if not isinstance(name, str) or not name.strip():
-            raise SetupError(f"Player {i + 1} needs a name.", ("players", i))
-        name = " ".join(name.split())
-        if len(name) > MAX_NAME:
-            raise SetupError(f"Player {i + 1}'s name is longer than {MAX_NAME} characters.", ("players", i))
-        if name.casefold() in seen:
-            raise SetupError(f"Two players are called {name}; give each a different name.", ("players", i))
-        seen.add(name.casefold())
+    for i, raw in enumerate(players):
+        name = _name(raw, i)
+        if name_key(name) in seen:
+            raise SetupError(_("Two players are called %(name)s; give each a different name.", name=name),
+                             ("players", i))
+        seen.add(name_key(name))
         names.append(name)
     return tuple(names)
+
+
+def _name(raw: object, i: int) -> str:
+    """A player's name by the project's one rule (``scorer.names``), inner spaces tidied."""
+    tidy = " ".join(raw.split()) if isinstance(raw, str) else raw
+    try:
+        return clean_name(tidy, _("Player %(n)d", n=i + 1), ("players", i))
+    except InputError as exc:
+        raise SetupError(exc.message, exc.where) from None
 
 
 def _seed(seed: object) -> int:
@@ -78,7 +87,7 @@ def _seed(seed: object) -> int:
         # nobody can search the seeds for the one that deals the tiles seen so far.
         return random.SystemRandom().getrandbits(63)
     if not is_int(seed) or not 0 <= seed < SEED_LIMIT:
-        raise SetupError("\"seed\" is a whole number from 0 (or leave it out).", ("seed",))
+        raise SetupError(_("\"seed\" is a whole number from 0 (or leave it out)."), ("seed",))
     return seed
 
 

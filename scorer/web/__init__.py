@@ -1,117 +1,111 @@
 """The Flask app: a thin layer that parses, calls the pure core, and renders."""
 from __future__ import annotations
 
-import os
-import secrets
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from flask import Flask, jsonify, render_template, request
-from flask_wtf.csrf import CSRFError, CSRFProtect
+from flask_babel import gettext, ngettext
+from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
-from ..catalog import catalog
+from .. import i18n, limits
+from ..i18n import N_
+from ..catalog import catalog, use_catalog_file
 from ..db import Database
-from . import errors, games
+from ..settings import ROOT, Settings
+from . import api, art, errors, games, pages, scan, tracker_api, tracker_pages
+from .extensions import HTML_LANG, babel, csrf, get_db, select_locale, wants_json
 
-ROOT = Path(__file__).resolve().parents[2]
-csrf = CSRFProtect()
+__all__ = ["create_app", "get_db", "wants_json"]
 
-# Uploads (planet photos) are the largest requests; the scanner checks pixels itself.
-MAX_UPLOAD_BYTES = 25 * 1024 * 1024
-
-
-def _secret_key(instance: Path) -> str:
-    if os.environ.get("SECRET_KEY"):
-        return os.environ["SECRET_KEY"]
-    path = instance / "secret_key"
-    try:
-        return path.read_text().strip()
-    except OSError:
-        key = secrets.token_hex(32)
-        path.write_text(key)
-        return key
+BLUEPRINTS = (api, art, pages, scan, tracker_api, tracker_pages)
+PACKAGE = Path(__file__).resolve().parents[1]
+TRANSLATIONS = PACKAGE / "translations"
 
 
-def create_app(config: dict | None = None) -> Flask:
-    app = Flask(
-        __name__,
-        instance_path=str(ROOT / "instance"),
-        template_folder=str(ROOT / "templates"),
-        static_folder=str(ROOT / "static"),
-    )
+def _shipped(folder: str) -> str:
+    """``templates``/``static``: inside the package when installed (pyproject maps them there),
+    at the top of the repository in a checkout or an editable install."""
+    inside = PACKAGE / folder
+    return str(inside if inside.is_dir() else ROOT / folder)
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     config = dict(config or {})
-    if "INSTANCE_PATH" in config:
-        app.instance_path = str(config.pop("INSTANCE_PATH"))
-    instance = Path(app.instance_path)
-    instance.mkdir(parents=True, exist_ok=True)
+    settings = Settings.load(config)
+    for key in ("INSTANCE_PATH", "DATABASE_URL", "SECRET_KEY"):
+        config.pop(key, None)
+    app = Flask(__name__, instance_path=str(settings.instance_path),
+                template_folder=_shipped("templates"), static_folder=_shipped("static"))
     app.config.update(
-        SECRET_KEY=_secret_key(instance),
-        DATABASE_URL=os.environ.get("DATABASE_URL") or f"sqlite:///{instance / 'planet.sqlite3'}",
-        MAX_CONTENT_LENGTH=MAX_UPLOAD_BYTES,
+        SETTINGS=settings,
+        SECRET_KEY=settings.secret_key,
+        DATABASE_URL=settings.database_url,
+        MAX_CONTENT_LENGTH=limits.MAX_UPLOAD_BYTES,
         WTF_CSRF_TIME_LIMIT=None,  # a form left open through a whole game still posts
         SEND_FILE_MAX_AGE_DEFAULT=3600,
-        JSON_SORT_KEYS=False,
+        BABEL_TRANSLATION_DIRECTORIES=str(TRANSLATIONS),
     )
     app.config.update(config)
-    app.json.sort_keys = False
-    app.json.ensure_ascii = False
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.json.ensure_ascii = False  # type: ignore[attr-defined]
 
+    use_catalog_file(settings.catalog_path)
     catalog()  # a broken catalog stops the app here, naming the line at fault
 
+    csrf.init_app(app)
+    babel.init_app(app, locale_selector=select_locale)
+    i18n.use(gettext, ngettext)
+    for module in BLUEPRINTS:
+        app.register_blueprint(module.bp)
+        if getattr(module, "CSRF_EXEMPT", False):
+            csrf.exempt(module.bp)
+
+    # Every store module is imported by now (the blueprints use them), so every table is known.
     db = Database(app.config["DATABASE_URL"])
     db.create_all()
     app.extensions["db"] = db
     games.install(app, db)
 
-    csrf.init_app(app)
-
-    from . import api, art, pages, scan, tracker_api, tracker_pages
-    for module in (api, art, pages, scan, tracker_api, tracker_pages):
-        app.register_blueprint(module.bp)
-        if getattr(module, "CSRF_EXEMPT", False):
-            csrf.exempt(module.bp)
+    @app.context_processor
+    def page_globals() -> dict[str, Any]:
+        from flask_babel import get_locale
+        return {"limits": limits, "html_lang": HTML_LANG.get(str(get_locale()), "en")}
 
     _register_errors(app)
     errors.register(app)
     return app
 
 
-def get_db() -> Database:
-    from flask import current_app
-    return current_app.extensions["db"]
-
-
-def wants_json() -> bool:
-    return request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json"
-
-
 def _register_errors(app: Flask) -> None:
     messages = {
-        400: "Something in that request was not right.",
-        403: "That is not yours to do.",
-        404: "There is nothing here. The link may be mistyped or the game may have been removed.",
-        405: "That page cannot be used that way.",
-        409: "Someone else acted first. Reload to see the game as it is now.",
-        413: "That upload is too large. A photo of up to 25 MB works.",
-        429: "Too many requests at once; wait a moment.",
-        500: "Something went wrong on our side. Nothing you entered was changed.",
+        400: N_("Something in that request was not right."),
+        403: N_("That is not yours to do."),
+        404: N_("There is nothing here. The link may be mistyped or the game may have been removed."),
+        405: N_("That page cannot be used that way."),
+        409: N_("Someone else acted first. Reload to see the game as it is now."),
+        413: N_("That upload is too large. A photo of up to 25 MB works."),
+        429: N_("Too many requests at once; wait a moment."),
+        500: N_("Something went wrong on our side. Nothing you entered was changed."),
     }
 
-    def respond(code: int, message: str):
+    def respond(code: int, message: str):  # type: ignore[no-untyped-def]
         if wants_json():
             return jsonify({"error": message, "where": request.path}), code
         return render_template("error.html", code=code, message=message), code
 
     @app.errorhandler(CSRFError)
-    def csrf_error(exc: CSRFError):
-        return respond(400, "This form had expired or came from elsewhere. Reload the page and try again.")
+    def csrf_error(exc: CSRFError):  # type: ignore[no-untyped-def]
+        return respond(400, gettext("This form had expired or came from elsewhere. Reload the page and try again."))
 
     @app.errorhandler(HTTPException)
-    def http_error(exc: HTTPException):
+    def http_error(exc: HTTPException):  # type: ignore[no-untyped-def]
         code = exc.code or 500
-        return respond(code, messages.get(code, exc.description or "That did not work."))
+        return respond(code, gettext(messages[code]) if code in messages else exc.description or "That did not work.")
 
     @app.errorhandler(Exception)
-    def unexpected(exc: Exception):
+    def unexpected(exc: Exception):  # type: ignore[no-untyped-def]
         app.logger.exception("unexpected error")
-        return respond(500, messages[500])
+        return respond(500, gettext(messages[500]))

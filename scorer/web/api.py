@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify, request
 
-from ..contract import InputError, parse_json, score_request
+from ..contract import parse_json, score_request
+from ..errors import InputError
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 CSRF_EXEMPT = True  # JSON clients, no cookies or sessions involved

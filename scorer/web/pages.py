@@ -1,6 +1,6 @@
 """Pages: home, scoring a table (by hand counts or tile by tile), and a scored table's results.
 
-A thin layer: the form (``scorer.forms``) becomes the SPEC's scoring request, the pure core scores
+A thin layer: the form (``scorer.web.forms``) becomes the SPEC's scoring request, the pure core scores
 it (``score_request``), and a finished table is stored (``save_table``) and reopened by its link
 ``/tables/<id>``. Every page works without JavaScript; with it, htmx swaps the live score.
 
@@ -19,14 +19,15 @@ from wtforms.validators import ValidationError
 from ..catalog import (
     CHARACTER_NAMES, CHARACTER_RULES, CHARACTERS, ITEM_NAMES, STACK_NAMES, catalog,
 )
-from ..contract import InputError, score_request
+from ..contract import score_request
+from ..errors import InputError
 from ..db import load_table, save_table
-from ..forms import (
+from .forms import (
     COUNT_FIELDS, FACE_DOWN_STEP, MIN_PLAYERS, MODES, ScoreForm, apply_action, field_for_where,
     find_action, normalise, table_request,
 )
 from ..planet import BACK, POSITIONS_OF, STACK_AT, planet_from_take_order, position_words
-from . import csrf, get_db
+from .extensions import csrf, get_db
 
 bp = Blueprint("pages", __name__)
 
@@ -179,8 +180,10 @@ def evaluate(form: ScoreForm):
     try:
         return score_request(table_request(form)), {}
     except InputError as exc:
-        field = field_for_where(form, exc.where)
-        return None, {(field.id if field is not None else "table"): exc.error}
+        for problem in exc.problems:
+            field = field_for_where(form, problem.where)
+            errors.setdefault(field.id if field is not None else "table", problem.message)
+        return None, errors
 
 
 def slot_of(field_id: str) -> str:

@@ -13,10 +13,12 @@ from flask_wtf.file import FileField
 from wtforms import StringField
 from wtforms.validators import Length
 
-from ..contract import InputError, score_request
+from ..contract import score_request
+from ..errors import InputError
 from ..db import save_table
 from ..planet import BACK
-from . import MAX_UPLOAD_BYTES, csrf, get_db
+from ..limits import MAX_UPLOAD_BYTES
+from .extensions import csrf, get_db
 from .pages import grid_editor
 
 bp = Blueprint("scan", __name__)
@@ -95,10 +97,11 @@ def scan_score():
         result = score_request(request_json)
     except InputError as exc:
         cell_errors = {}
-        if "cells[" in exc.where:
-            r, c = exc.where.rsplit("cells[", 1)[1].rstrip("]").split("][")
-            cell_errors[int(r) * 4 + int(c)] = exc.error
-        return _review(cells, doubtful, name, exc.error, cell_errors, status=422)
+        for problem in exc.problems:
+            at = problem.where[-2:]
+            if problem.where[-3:-2] == ("cells",) and all(isinstance(k, int) for k in at):
+                cell_errors.setdefault(int(at[0]) * 4 + int(at[1]), problem.message)
+        return _review(cells, doubtful, name, exc.message, cell_errors, status=422)
     table_id = save_table(get_db(), request_json, result)
     return redirect(url_for("pages.table", table_id=table_id), code=303)
 

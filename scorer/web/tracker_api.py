@@ -25,10 +25,7 @@ def _body() -> object:
     raw = request.get_data(cache=False)
     if not raw.strip():
         return {}
-    try:
-        return parse_json(raw)
-    except ValueError as exc:  # contract's InputError, until it is scorer.errors' one
-        raise InputError(str(exc), ("body",)) from None
+    return parse_json(raw)
 
 
 def _token() -> str | None:

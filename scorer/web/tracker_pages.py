@@ -169,7 +169,7 @@ def _lan_addresses() -> list[str]:
     global _lan_cache
     now = time.monotonic()
     if now - _lan_cache[0] > 60:
-        from ..__main__ import lan_addresses
+        from ..lan import lan_addresses
         _lan_cache = (now, lan_addresses())
     return _lan_cache[1]
 

@@ -13,14 +13,16 @@ from __future__ import annotations
 
 import re
 
+
 from flask_wtf import FlaskForm
 from werkzeug.datastructures import MultiDict
 from wtforms import Form, StringField
 from wtforms.fields import FieldList, FormField, IntegerField
 from wtforms.validators import Length
 
-from .catalog import ITEMS
-from .contract import MAX_NAME, MAX_PLAYERS
+from ..catalog import ITEMS
+from ..errors import Where
+from ..limits import MAX_NAME, MAX_PLAYERS
 
 MIN_PLAYERS = 2
 FACE_DOWN_STEP = 3
@@ -170,31 +172,23 @@ def table_request(form: ScoreForm) -> dict:
     return {"players": [player_request(e, i) for i, e in enumerate(form.players)]}
 
 
-_WHERE = re.compile(r"players\[([0-9]+)\](?:\.(name|counts|planet)(?:\.([a-z_]+))?"
-                    r"(?:\[([0-9]+)\])?(?:\[([0-9]+)\])?)?")
-
-
-def field_for_where(form: ScoreForm, where: str):
-    """The form field an ``InputError.where`` points at (``players[1].counts.baobab``), or the
-    player's sub-form, or None for the table as a whole."""
-    m = _WHERE.match(where or "")
-    if not m:
+def field_for_where(form: ScoreForm, where: Where):
+    """The form field an ``InputError``'s ``where`` points at (``("players", 1, "counts",
+    "baobab")``), or the player's sub-form, or None for the table as a whole."""
+    if len(where) < 2 or where[0] != "players" or not isinstance(where[1], int) or where[1] >= len(form.players):
         return None
-    i = int(m.group(1))
-    if i >= len(form.players):
-        return None
-    player = form.players[i].form
-    part, key, a, b = m.group(2), m.group(3), m.group(4), m.group(5)
+    player = form.players[where[1]].form
+    part, rest = (where[2], where[3:]) if len(where) > 2 else (None, ())
     if part == "name":
         return player.name
     if part == "counts":
+        key = rest[0] if rest else None
         if key == "characters":
-            return player.characters[int(a)] if a is not None and int(a) < 4 else player.characters
-        if key in COUNT_FIELDS:
-            return getattr(player, key)
-        return player
+            index = rest[1] if len(rest) > 1 else None
+            return player.characters[index] if isinstance(index, int) and index < 4 else player.characters
+        return getattr(player, key) if key in COUNT_FIELDS else player
     if part == "planet":
-        if key == "cells" and a is not None and b is not None and int(a) < 4 and int(b) < 4:
-            return player.cells[int(a) * 4 + int(b)]
+        if len(rest) == 3 and rest[0] == "cells" and all(isinstance(k, int) and k < 4 for k in rest[1:]):
+            return player.cells[int(rest[1]) * 4 + int(rest[2])]
         return player.cells
     return player

@@ -1,0 +1,55 @@
+"""Configuration, read once: the environment and the launcher's options become one ``Settings``.
+
+Nothing else in the project reads ``os.environ``; ``create_app`` and the commands build this.
+"""
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+# A checkout keeps its data in instance/ beside the code; an installed copy, where it is started.
+DEFAULT_INSTANCE = ROOT / "instance" if (ROOT / "pyproject.toml").is_file() else Path.cwd() / "instance"
+
+
+@dataclass(frozen=True)
+class Settings:
+    instance_path: Path
+    database_url: str
+    secret_key: str
+    catalog_path: Path | None          # None: the catalog shipped with the app
+
+    @classmethod
+    def load(cls, overrides: Mapping[str, Any] | None = None,
+             environ: Mapping[str, str] | None = None) -> Settings:
+        """From the environment (``DATABASE_URL``, ``SECRET_KEY``, ``PLANET_CATALOG``), with
+        ``overrides`` (``INSTANCE_PATH``, ``DATABASE_URL``, ``SECRET_KEY``) winning."""
+        env = os.environ if environ is None else environ
+        over = dict(overrides or {})
+        instance = Path(over.get("INSTANCE_PATH") or DEFAULT_INSTANCE)
+        instance.mkdir(parents=True, exist_ok=True)
+        database = (over.get("DATABASE_URL") or env.get("DATABASE_URL")
+                    or f"sqlite:///{instance / 'planet.sqlite3'}")
+        secret = over.get("SECRET_KEY") or env.get("SECRET_KEY") or _kept_secret(instance)
+        catalog = env.get("PLANET_CATALOG")
+        return cls(instance, database, secret, Path(catalog) if catalog else None)
+
+
+def _kept_secret(instance: Path) -> str:
+    """A secret key made once and kept in the instance folder, readable by its owner only."""
+    path = instance / "secret_key"
+    try:
+        return path.read_text().strip()
+    except OSError:
+        key = secrets.token_hex(32)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:  # another process made it first
+            return path.read_text().strip()
+        with os.fdopen(fd, "w") as fh:
+            fh.write(key)
+        return key

@@ -1,0 +1,49 @@
+"""The Flask extensions and request helpers every blueprint shares.
+
+Blueprints import from here, never from ``scorer.web`` itself, so the app factory can import the
+blueprints without a cycle.
+"""
+from __future__ import annotations
+
+from flask import current_app, has_request_context, request
+from flask_babel import Babel
+from flask_wtf.csrf import CSRFProtect
+
+from ..db import Database
+from ..i18n import LANGUAGES
+
+csrf = CSRFProtect()
+babel = Babel()
+
+LANG_COOKIE = "lang"
+# Accept-Language tags (lower case, '-' or '_') that mean each shipped catalog.
+_LANGUAGE_TAGS = {
+    "en": "en", "fr": "fr",
+    "zh-tw": "zh_Hant_TW", "zh-hant": "zh_Hant_TW", "zh-hant-tw": "zh_Hant_TW",
+    "zh-hk": "zh_Hant_TW", "zh-mo": "zh_Hant_TW", "zh-hant-hk": "zh_Hant_TW",
+}
+HTML_LANG = {"en": "en", "fr": "fr", "zh_Hant_TW": "zh-Hant-TW"}
+
+
+def get_db() -> Database:
+    db: Database = current_app.extensions["db"]
+    return db
+
+
+def wants_json() -> bool:
+    return request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json"
+
+
+def select_locale() -> str:
+    """The language chosen with the switch (a cookie), else the browser's best, else English."""
+    if not has_request_context():  # a command or a background job: the source language
+        return "en"
+    chosen = request.cookies.get(LANG_COOKIE, "")
+    if chosen in LANGUAGES:
+        return chosen
+    for tag, _quality in request.accept_languages:
+        tag = tag.lower().replace("_", "-")
+        for candidate in (tag, tag.split("-")[0]):
+            if candidate in _LANGUAGE_TAGS:
+                return _LANGUAGE_TAGS[candidate]
+    return "en"
