@@ -27,6 +27,7 @@ from sqlalchemy.orm import Mapped, Session, mapped_column
 from .db import Base, Database, new_id, save_table, utcnow
 from .draft import Setup, State, Undo, advance, apply, check_undo, parse_move, score_request_of, start, take_back
 from .errors import GameNotFound, NotYourTurn, StaleVersion
+from .i18n import _
 
 MODES = ("one", "own")  # one phone passed round the table, or each player on their own phone
 CACHE_SIZE = 512        # games whose last state a store keeps
@@ -95,12 +96,12 @@ def _bytes(value: object) -> bytes:
 
 
 def stale(current: int) -> StaleVersion:
-    return StaleVersion(f"Someone moved first: the game is at version {current} now. Nothing was "
-                        "changed; look again and choose.", ("version",))
+    return StaleVersion(_("Someone moved first: the game is at version %(current)d now. Nothing was "
+                          "changed; look again and choose.", current=current), ("version",))
 
 
 def not_found() -> GameNotFound:
-    return GameNotFound("There is no such game. The link may be mistyped.", ("id",))
+    return GameNotFound(_("There is no such game. The link may be mistyped."), ("id",))
 
 
 class Games:
@@ -272,6 +273,6 @@ def _for_seat(loaded: Loaded, move: object, seat: int | None) -> object:
     if "seat" not in move:
         return {**move, "seat": seat}
     if move["seat"] != seat:
-        raise NotYourTurn("That move is for another player's seat; your link is for "
-                          f"{loaded.setup.players[seat]}.", ("move", "seat"))
+        raise NotYourTurn(_("That move is for another player's seat; your link is for %(name)s.",
+                            name=loaded.setup.players[seat]), ("move", "seat"))
     return move

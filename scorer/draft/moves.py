@@ -19,6 +19,7 @@ from typing import ClassVar
 
 from ..catalog import STACKS
 from ..errors import InputError
+from ..i18n import _
 from .setup import is_int
 
 HIDDEN = "hidden"
@@ -91,20 +92,20 @@ def parse_move(data: object) -> Move:
     Raises ``InputError`` naming the field at fault (``where`` like ``("move", "position")``).
     """
     if not isinstance(data, dict):
-        raise InputError('A move is an object like {"type": "take", "seat": 0, "tile": "C07", '
-                         '"position": 5}.', ("move",))
+        raise InputError(_('A move is an object like {"type": "take", "seat": 0, "tile": "C07", '
+                           '"position": 5}.'), ("move",))
     kind = data.get("type")
     if kind not in MOVE_TYPES:
-        raise InputError(f"{kind!r} is not a move; a move's type is one of {', '.join(MOVE_TYPES)}.",
-                         ("move", "type"))
-    seat = _whole(data.get("seat"), "seat", "\"seat\" is a player's seat number (0 for the first player).")
+        raise InputError(_("%(kind)s is not a move; a move's type is one of %(types)s.",
+                           kind=repr(kind), types=", ".join(MOVE_TYPES)), ("move", "type"))
+    seat = _whole(data.get("seat"), "seat", _("\"seat\" is a player's seat number (0 for the first player)."))
     if kind == "choose":
         return Choose(seat, _stack(data.get("stack")))
     if kind == "hide":
         return Hide(seat, _tile(data.get("tile")))
     if kind == "appoint":
         return Appoint(seat, _whole(data.get("to"), "to",
-                                    "\"to\" is the seat number of the player who takes next."))
+                                    _("\"to\" is the seat number of the player who takes next.")))
     return Take(seat, _tile(data.get("tile")), _position(data.get("position")))
 
 
@@ -123,18 +124,20 @@ def _whole(value: object, key: str, message: str) -> int:
 
 def _stack(value: object) -> str:
     if not isinstance(value, str) or value not in STACKS:
-        raise InputError(f"{value!r} is not a stack; the stacks are {', '.join(STACKS)}.", ("move", "stack"))
+        raise InputError(_("%(value)s is not a stack; the stacks are %(stacks)s.",
+                           value=repr(value), stacks=", ".join(STACKS)), ("move", "stack"))
     return value
 
 
 def _tile(value: object) -> str:
     if not isinstance(value, str) or not value:
-        raise InputError(f"{value!r} is not a tile; a tile is named by its id, like C07.", ("move", "tile"))
+        raise InputError(_("%(value)s is not a tile; a tile is named by its id, like C07.", value=repr(value)),
+                         ("move", "tile"))
     return value
 
 
 def _position(value: object) -> int:
     if not is_int(value) or not 0 <= value < POSITIONS:
-        raise InputError("\"position\" is where the tile goes on your planet, 0 to 15 (row by row).",
+        raise InputError(_("\"position\" is where the tile goes on your planet, 0 to 15 (row by row)."),
                          ("move", "position"))
     return value

@@ -21,14 +21,15 @@ from typing import Literal
 from ..catalog import STACK_NAMES, STACKS, Catalog, catalog as default_catalog
 from ..contract import score_request
 from ..errors import IllegalMove, NotYourTurn
+from ..i18n import N_, _
 from ..planet import STACK_AT, Planet, position_words
 from .events import Appointed, Chose, Discarded, Event, Finished, Flipped, Hid, RoundBegan, Took
 from .moves import Appoint, Choose, Hide, Move, Take
 from .setup import ROUNDS, Piles, Setup, deal
 
 Phase = Literal["choose", "hide", "take", "appoint", "finished"]
-WANT: Mapping[str, str] = {"choose": "choose a stack", "hide": "put one of the three tiles face down",
-                           "take": "take a tile", "appoint": "say who takes next"}
+WANT: Mapping[str, str] = {"choose": N_("choose a stack"), "hide": N_("put one of the three tiles face down"),
+                           "take": N_("take a tile"), "appoint": N_("say who takes next")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,22 +134,23 @@ def _emit(state: State, event: Event) -> State:
 def _check_turn(state: State, move: Move) -> None:
     """The checks every move shares: a seat of this game, the game not over, its turn, its phase."""
     if not 0 <= move.seat < state.n:
-        raise IllegalMove(f"\"seat\" is a player's seat number, 0 to {state.n - 1}.", ("move", "seat"))
-    if state.finished:
-        raise IllegalMove("The game is over; there are no more moves.", ("move",))
-    if move.seat != state.to_act:
-        raise NotYourTurn(f"It is {state.name(state.to_act)}'s turn, not {state.name(move.seat)}'s.",
+        raise IllegalMove(_("\"seat\" is a player's seat number, 0 to %(last)d.", last=state.n - 1),
                           ("move", "seat"))
+    if state.finished:
+        raise IllegalMove(_("The game is over; there are no more moves."), ("move",))
+    if move.seat != state.to_act:
+        raise NotYourTurn(_("It is %(to_act)s's turn, not %(seat)s's.", to_act=state.name(state.to_act),
+                            seat=state.name(move.seat)), ("move", "seat"))
     if move.type != state.phase:
-        raise IllegalMove(f"{state.name(move.seat)}, it is time to {WANT[state.phase]}, "
-                          f"not to {move.type}.", ("move", "type"))
+        raise IllegalMove(_("%(who)s, it is time to %(want)s, not to %(kind)s.", who=state.name(move.seat),
+                            want=_(WANT[state.phase]), kind=move.type), ("move", "type"))
 
 
 def _choose(s: State, move: Choose) -> State:
     pile = s.piles[move.stack]
     if not pile:
-        raise IllegalMove(f"The {STACK_NAMES[move.stack]} stack is empty (it has been chosen 4 times); "
-                          "choose another.", ("move", "stack"))
+        raise IllegalMove(_("The %(stack)s stack is empty (it has been chosen 4 times); choose another.",
+                            stack=STACK_NAMES[move.stack]), ("move", "stack"))
     count = 3 if s.two_player else s.n
     s = replace(s, round_stack=move.stack, revealed=pile[:count], face_down=None, taken=(),
                 piles={**s.piles, move.stack: pile[count:]},
@@ -159,19 +161,19 @@ def _choose(s: State, move: Choose) -> State:
 
 def _hide(s: State, move: Hide) -> State:
     if move.tile not in s.revealed:
-        raise IllegalMove(f"{move.tile!r} is not one of the three tiles you drew "
-                          f"({', '.join(s.revealed)}).", ("move", "tile"))
+        raise IllegalMove(_("%(tile)s is not one of the three tiles you drew (%(drawn)s).",
+                            tile=repr(move.tile), drawn=", ".join(s.revealed)), ("move", "tile"))
     s = replace(s, face_down=move.tile, phase="take", to_act=1 - s.start)
     return _emit(s, Hid(s.round, move.seat, move.tile))
 
 
 def _appoint(s: State, move: Appoint) -> State:
     if move.to >= s.n:
-        raise IllegalMove(f"\"to\" is the seat number of the player who takes next, 0 to {s.n - 1}.",
-                          ("move", "to"))
+        raise IllegalMove(_("\"to\" is the seat number of the player who takes next, 0 to %(last)d.",
+                            last=s.n - 1), ("move", "to"))
     if move.to in s.taken:
-        raise IllegalMove(f"{s.name(move.to)} has already taken a tile this round; "
-                          "appoint someone who has not.", ("move", "to"))
+        raise IllegalMove(_("%(who)s has already taken a tile this round; appoint someone who has not.",
+                            who=s.name(move.to)), ("move", "to"))
     s = replace(s, to_act=move.to, phase="take")
     return _emit(s, Appointed(s.round, move.seat, move.to, auto=False))
 
@@ -193,11 +195,12 @@ def _tile_taken(s: State, move: Take) -> str:
     of its kind. The face-down tile, named ``"hidden"``, is resolved to its id."""
     if move.blind:
         if not s.two_player or s.face_down not in s.revealed or s.face_down is None:
-            raise IllegalMove("There is no face-down tile to take.", ("move", "tile"))
+            raise IllegalMove(_("There is no face-down tile to take."), ("move", "tile"))
         tile = s.face_down
     elif move.tile not in s.revealed or (s.two_player and move.tile == s.face_down
                                          and move.seat != s.start):
-        raise IllegalMove(f"{move.tile!r} is not one of the tiles on the table.", ("move", "tile"))
+        raise IllegalMove(_("%(tile)s is not one of the tiles on the table.", tile=repr(move.tile)),
+                          ("move", "tile"))
     else:
         tile = move.tile
     _check_position(s, move.seat, move.position)
@@ -209,11 +212,11 @@ def _check_position(s: State, seat: int, position: int) -> None:
     assert stack is not None  # a take comes after a choose
     if STACK_AT[position] != stack:
         free = ", ".join(position_words(p) for p in s.planets[seat].free_positions(stack))
-        raise IllegalMove(f"A {STACK_NAMES[stack]} tile cannot go at {position_words(position)}; "
-                          f"that place takes a {STACK_NAMES[STACK_AT[position]]} tile. "
-                          f"Free places: {free}.", ("move", "position"))
+        raise IllegalMove(_("A %(stack)s tile cannot go at %(place)s; that place takes a %(other)s tile. "
+                            "Free places: %(free)s.", stack=STACK_NAMES[stack], place=position_words(position),
+                            other=STACK_NAMES[STACK_AT[position]], free=free), ("move", "position"))
     if s.planets[seat].cells[position] is not None:
-        raise IllegalMove(f"{position_words(position)} of your planet is already taken.",
+        raise IllegalMove(_("%(place)s of your planet is already taken.", place=position_words(position)),
                           ("move", "position"))
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 
 from ..errors import IllegalMove, NotYourTurn
+from ..i18n import N_, _
 from .events import Discarded
 from .moves import Appoint, Choose, Hide, Move, Take
 from .state import State
@@ -29,14 +30,13 @@ from .visibility import Viewer
 
 
 class Why(Enum):
-    FINISHED = "The game is over and scored; it cannot be taken back."
-    NOTHING = "There is nothing to take back yet."
-    SHOWN = "New tiles have been shown since; that cannot be taken back."
-    BLIND = "The face-down tile has been turned over; that take cannot be taken back."
-    DISCARDED_FACE_UP = ("The face-down tile has been discarded face up; "
-                         "that take cannot be taken back.")
-    HANDED_ON = "{name} has seen the character tiles left; that cannot be taken back."
-    NOT_YOURS = "Only {name} can take back their own move."
+    FINISHED = N_("The game is over and scored; it cannot be taken back.")
+    NOTHING = N_("There is nothing to take back yet.")
+    SHOWN = N_("New tiles have been shown since; that cannot be taken back.")
+    BLIND = N_("The face-down tile has been turned over; that take cannot be taken back.")
+    DISCARDED_FACE_UP = N_("The face-down tile has been discarded face up; that take cannot be taken back.")
+    HANDED_ON = N_("%(name)s has seen the character tiles left; that cannot be taken back.")
+    NOT_YOURS = N_("Only %(name)s can take back their own move.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +47,9 @@ class Reason:
     seat: int | None = None
 
     def message(self, players: tuple[str, ...]) -> str:
-        return self.why.value.format(name=players[self.seat] if self.seat is not None else "")
+        if self.seat is None:
+            return _(self.why.value)
+        return _(self.why.value, name=players[self.seat])
 
     def error(self, players: tuple[str, ...]) -> IllegalMove:
         kind = NotYourTurn if self.why is Why.NOT_YOURS else IllegalMove

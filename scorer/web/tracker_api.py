@@ -13,6 +13,7 @@ from flask.typing import ResponseReturnValue
 from ..contract import parse_json
 from ..draft import Setup, view
 from ..errors import InputError, NotYourTurn
+from ..i18n import _
 from ..tracker_store import MODES, Loaded
 from .games import get_games
 from .tracker_words import words_for
@@ -41,12 +42,12 @@ def _seat(loaded: Loaded, required: bool) -> int | None:
     token = _token()
     if token is None:
         if required:
-            raise NotYourTurn("Say which seat you are: send the seat's token as "
-                              "\"Authorization: Bearer <token>\".", ("Authorization",))
+            raise NotYourTurn(_("Say which seat you are: send the seat's token as "
+                                "\"Authorization: Bearer <token>\"."), ("Authorization",))
         return None
     seat = loaded.seat_of(token)
     if seat is None:
-        raise NotYourTurn("That token does not open a seat of this game.", ("Authorization",))
+        raise NotYourTurn(_("That token does not open a seat of this game."), ("Authorization",))
     return seat
 
 
@@ -63,7 +64,7 @@ def new_game() -> ResponseReturnValue:
     setup = Setup.parse(data)
     mode = data.get("mode", "own") if isinstance(data, dict) else "own"
     if mode not in MODES:
-        raise InputError(f"\"mode\" is one of {', '.join(MODES)}.", ("mode",))
+        raise InputError(_("\"mode\" is one of %(modes)s.", modes=", ".join(MODES)), ("mode",))
     loaded = get_games().create(setup, mode)
     return jsonify({
         "id": loaded.id,
@@ -96,7 +97,7 @@ def _version(data: object, required: bool) -> int | None:
     if version is None and not required:
         return None
     if not isinstance(version, int) or isinstance(version, bool):
-        raise InputError("\"version\" is the version of the game you saw (a whole number).", ("version",))
+        raise InputError(_("\"version\" is the version of the game you saw (a whole number)."), ("version",))
     return version
 
 
@@ -107,7 +108,7 @@ def move(game_id: str) -> ResponseReturnValue:
     seat = _seat(loaded, required=True)
     data = _body()
     if not isinstance(data, dict) or "move" not in data:
-        raise InputError('Post {"version": n, "move": <one of "legal">}.', ("body",))
+        raise InputError(_('Post {"version": n, "move": <one of "legal">}.'), ("body",))
     loaded = games.play(game_id, _version(data, required=True), data["move"], seat=seat)
     return jsonify(_view(loaded, seat))
 

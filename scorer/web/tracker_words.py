@@ -1,7 +1,8 @@
 """The tracker's events in words, for the pages and the JSON view's ``"text"``.
 
 The engine (``scorer.draft``) gives typed events, already shown as the viewer may see them (a
-tile they may not know is ``"hidden"``); this turns one into a sentence.
+tile they may not know is ``"hidden"``); this turns one into a sentence, in the request's
+language (``scorer.i18n``, Flask-Babel in the app).
 """
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from ..draft.events import (
     Appointed, Chose, Discarded, Event, Finished, Flipped, Hid, RoundBegan, Took,
 )
 from ..draft.view import Words
+from ..i18n import _, ngettext
 from ..planet import position_words
 
 
@@ -18,32 +20,37 @@ def event_text(event: Event, players: tuple[str, ...], cat: Catalog) -> str:
     """One event (as its viewer sees it) as a sentence."""
     match event:
         case Chose():
-            return f"{players[event.seat]} chose the {STACK_NAMES[event.stack]} stack."
+            return _("%(who)s chose the %(stack)s stack.", who=players[event.seat], stack=STACK_NAMES[event.stack])
         case Hid():
-            return f"{players[event.seat]} put one tile face down and showed two."
+            return _("%(who)s put one tile face down and showed two.", who=players[event.seat])
         case Took():
             return _took(event, players, cat)
         case Flipped():
-            return (f"Third baobab on {players[event.seat]}'s planet — these {len(event.positions)} "
-                    f"tiles turn face down: {', '.join(event.tiles)}.")
+            return ngettext("Third baobab on %(who)s's planet — this tile turns face down: %(tiles)s.",
+                            "Third baobab on %(who)s's planet — these %(num)d tiles turn face down: %(tiles)s.",
+                            len(event.positions), who=players[event.seat], tiles=", ".join(event.tiles))
         case Appointed():
             if event.auto:
-                return f"{players[event.to]} takes the last tile."
-            return f"{players[event.seat]} appointed {players[event.to]}."
+                return _("%(who)s takes the last tile.", who=players[event.to])
+            return _("%(who)s appointed %(next)s.", who=players[event.seat], next=players[event.to])
         case Discarded():
-            return f"{event.tile} ({cat[event.tile].describe()}) is discarded face up."
+            return _("%(tile)s (%(what)s) is discarded face up.", tile=event.tile, what=cat[event.tile].describe())
         case RoundBegan():
-            return f"Round {event.round}: {players[event.seat]} is the start player."
+            return _("Round %(round)d: %(who)s is the start player.", round=event.round, who=players[event.seat])
         case Finished():
-            return "The game is over."
+            return _("The game is over.")
 
 
 def _took(event: Took, players: tuple[str, ...], cat: Catalog) -> str:
     who = players[event.seat]
     if event.tile == HIDDEN:
-        return f"{who} took a character tile (kept hidden)."
-    blind = " the face-down tile," if event.blind else ""
-    return f"{who} took{blind} {event.tile} ({cat[event.tile].describe()}), {position_words(event.position)}."
+        return _("%(who)s took a character tile (kept hidden).", who=who)
+    where = position_words(event.position)
+    what = cat[event.tile].describe()
+    if event.blind:
+        return _("%(who)s took the face-down tile, %(tile)s (%(what)s), %(where)s.",
+                 who=who, tile=event.tile, what=what, where=where)
+    return _("%(who)s took %(tile)s (%(what)s), %(where)s.", who=who, tile=event.tile, what=what, where=where)
 
 
 def words_for(state: State) -> Words:
