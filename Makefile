@@ -46,12 +46,14 @@ test-postgres: setup-test
 		tests/test_tracker.py tests/test_tracker_api.py tests/test_tracker_pages.py
 
 # Speed and accuracy, printed as numbers: scoring (core and HTTP beside a bare endpoint), the
-# tracker under 100 concurrent tables, and the recognizer over sample_photos/.
+# tracker under 100 concurrent tables, the draft engine per call, and the recognizer over sample_photos/.
 bench: setup-test
 	@echo "== scoring =="
 	$(PY) -m scorer bench
 	@echo "== tracker =="
 	$(PY) -m scorer.tracker_bench
+	@echo "== draft engine =="
+	$(PY) -m scorer.draft_bench
 	@echo "== vision =="
 	$(PY) -m vision.bench
 
