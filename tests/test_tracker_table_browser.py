@@ -189,3 +189,51 @@ def test_the_other_phone_sees_a_move_within_a_second(live_server, phone, shot):
           f"p95 {p95 * 1000:.0f} ms, max {delays[-1] * 1000:.0f} ms over {len(delays)} moves")
     shot(pages[0], "two-phones")
     assert p95 <= 1.0
+
+
+SPY = """
+window.__vibrations = [];
+Object.defineProperty(navigator, 'vibrate', {value: ms => { window.__vibrations.push(ms); return true; }});
+"""
+
+
+def test_own_phones_your_turn_vibration_awake_undo_and_the_host_playing_beside_the_codes(live_server, phone, shot):
+    base = live_server.url
+    host = phone().new_page()
+    host.add_init_script(SPY)
+    host.add_init_script(COUNT_TAPS)
+    gid = new_game(host, base, ["Ann", "Ben", "Cy"], mode="own")
+    assert host.locator("#host-plays").count() == 1
+    # the host is Ann: her own link opens her seat on this phone, the codes fold at its top
+    # (the links carry the address phones on the network use; here the test server's)
+    host.goto(base + urlsplit(host.locator("a.tlink[data-seat='0']").get_attribute("href")).path)
+    assert host.locator("details#invite").count() == 1 and host.locator("#invite .tqr svg").count() == 2
+    assert host.title().startswith("● Your turn")
+    host.wait_for_function("() => document.documentElement.dataset.awake === 'true'")
+    links = [urlsplit(a.get_attribute("href")).path for a in host.locator("a.tlink").all()]
+    ben = phone().new_page()
+    ben.add_init_script(SPY)
+    ben.goto(base + links[0])  # Ben's link: the first of the two left
+    assert "Ben" in ben.locator(".tyou").inner_text() and not ben.title().startswith("●")
+    games = live_server.app.extensions["games"]
+    tap(host, host.locator("#act .tstack-btn").first, area="#board")
+    tap(host, host.locator("#act .ttile-take").first, area="#board")
+    # Ann's take can be taken back by Ann (after a confirm), not by Ben
+    assert host.locator("#undo").count() == 1 and ben.locator("#undo").count() == 0
+    tap(host, host.locator("#act .tappoint-btn[value='1']"), area="#board")
+    ben.wait_for_function("() => document.title.startsWith('● Your turn')")
+    ben.wait_for_function("() => window.__vibrations.length > 0")
+    assert ben.evaluate("window.__vibrations") == [200]
+    shot(ben, "ben-your-turn")
+    assert host.evaluate("window.__vibrations") == [] and not host.title().startswith("●")
+    # Ann takes her appoint back before Ben moves: Ben's phone is told it is not his turn after all
+    host.locator("#undo summary").click()
+    tap(host, host.locator("#undo-confirm"), area="#board")
+    assert games.load(gid).state.to_act == 0
+    ben.wait_for_function("() => !document.title.startsWith('●')")
+    shot(host, "ann-after-undo")
+    # the codes are still there for the others
+    host.locator("#invite > summary").click()
+    host.locator("#invite details.tseat summary", has_text="Cy").click()
+    assert host.locator("#invite a.tlink[data-seat='2']").is_visible()  # Cy has not joined yet
+    shot(host, "host-codes-at-hand")

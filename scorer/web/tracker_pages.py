@@ -27,7 +27,7 @@ from wtforms.validators import Length, Optional
 
 from ..catalog import CHARACTER_NAMES, STACK_NAMES, STACKS, catalog
 from ..planet import STACK_AT, position_words
-from ..draft import HIDDEN, MAX_NAME, MAX_PLAYERS, MIN_PLAYERS, Setup, may_see, standings, undoable
+from ..draft import HIDDEN, MAX_NAME, MAX_PLAYERS, MIN_PLAYERS, Setup, Why, may_see, standings, undoable
 from ..draft import legal as draft_legal
 from ..draft import view as draft_view
 from ..errors import GameNotFound, PlanetError, SetupError, StaleVersion
@@ -172,6 +172,8 @@ def _undo_offer(state, view, undo_as, undo_url) -> dict | None:
     first = state.event_count - len(state.news)
     what = " ".join(e["text"] for e in view["events"] if e["n"] >= first and e["kind"] != "round")
     reason = undoable(state, undo_as)
+    if reason is not None and reason.why is Why.NOT_YOURS:
+        return None  # another player's move: theirs to take back, nothing to say on this phone
     if reason is None:
         return {"url": undo_url, "what": what, "reason": None}
     return {"url": None, "what": what, "reason": reason.message(state.setup.players)}
@@ -544,6 +546,8 @@ def seat(game_id: str, token: str):
     if loaded.state.finished:
         get_games().ensure_result_saved(loaded)
     ctx = _seat_context(loaded, s, token)
+    if loaded.mode == "own" and _is_host(loaded):
+        ctx["seats"] = _invites(loaded)  # the host plays here and keeps the join codes at hand
     return render_template("tracker/seat.html", **ctx)
 
 
