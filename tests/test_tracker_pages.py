@@ -312,3 +312,24 @@ def test_the_start_player_sees_which_tile_they_put_face_down_and_the_other_does_
     assert "the one you put face down" in ann and "discarded face up" in ann
     ben = client.get(f"/play/{gid}/{loaded.tokens[1]}").text
     assert "the one you put face down" not in ben and face_down not in ben
+
+
+def test_the_ranking_says_why_tied_players_stand_as_they_do(app):
+    from scorer.contract import score_request
+    from scorer.web.tracker_pages import player_marks, ranking
+    king = {"characters": ["king", "vain_man", "astronomer", "lamplighter"], "rose": 1}
+    request = {"players": [
+        {"name": "Ann", "counts": {**king, "volcano": 1, "lamppost": 1}},  # 15 less 1 volcano = 14
+        {"name": "Ben", "counts": {**king, "volcano": 0}},          # 14, 0 volcanoes: ahead of Ann
+        {"name": "Cy", "counts": {**king, "volcano": 0}},           # the same as Ben: they share
+        {"name": "Di", "counts": {**king, "rose": 3, "volcano": 0}},
+    ]}
+    with app.test_request_context():
+        result = score_request(request)
+        lines = ranking(result, player_marks(["Ann", "Ben", "Cy", "Di"]))
+    why = {line["name"]: (line["rank"], line["why"]) for line in lines}
+    assert [line["name"] for line in lines] == ["Ben", "Cy", "Ann", "Di"]
+    assert why["Ben"] == (1, "shares the rank with Cy: same points and volcanoes")
+    assert why["Cy"] == (1, "shares the rank with Ben: same points and volcanoes")
+    assert why["Ann"] == (3, "behind on the tie: more volcanoes (1)")
+    assert why["Di"][1] == "" and lines[0]["total"] == lines[2]["total"] == 14

@@ -219,7 +219,8 @@ def test_own_phones_your_turn_vibration_awake_undo_and_the_host_playing_beside_t
     tap(host, host.locator("#act .tstack-btn").first, area="#board")
     tap(host, host.locator("#act .ttile-take").first, area="#board")
     # Ann's take can be taken back by Ann (after a confirm), not by Ben
-    assert host.locator("#undo").count() == 1 and ben.locator("#undo").count() == 0
+    ben.wait_for_selector(f"#board[data-version='{games.load(gid).version}']")
+    assert host.locator("#undo").count() == 1 and ben.locator("#undo, #undo-no").count() == 0
     tap(host, host.locator("#act .tappoint-btn[value='1']"), area="#board")
     ben.wait_for_function("() => document.title.startsWith('● Your turn')")
     ben.wait_for_function("() => window.__vibrations.length > 0")
