@@ -15,6 +15,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from tests.test_tracker_browser import new_game
+
 pytestmark = pytest.mark.browser
 
 COUNT_TAPS = """
@@ -42,18 +44,6 @@ def tap(page, locator, area="#play"):
     page.wait_for_function("a => document.querySelector(a) && document.querySelector(a) !== window.__before", arg=area)
     assert page.evaluate("window.__doc") == doc, "the tap loaded a new page instead of swapping in place"
     assert taps(page) == before + 1, "one tap in the test is one pointerdown on the page"
-
-
-def new_game(page, base, names, mode="one", hidden=False):
-    page.goto(base + "/games/new")
-    for i, name in enumerate(names):
-        page.fill(f"#p{i}", name)
-    page.locator(f"input[name=mode][value={mode}]").check()
-    if hidden:
-        page.locator("#hidden").check()
-    with page.expect_navigation():
-        page.get_by_role("button", name="Start the game").click()
-    return page.url.rstrip("/").rsplit("/", 1)[-1]
 
 
 def play_one_phone(page, live_server, names, hidden, seed, shot, label):
