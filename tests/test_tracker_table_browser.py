@@ -8,6 +8,7 @@ this test makes goes through ``tap``, which also checks that the tap changed the
 """
 from __future__ import annotations
 
+import importlib.util
 import random
 import statistics
 import time
@@ -15,7 +16,14 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from scorer.web import create_app
+from tests.conftest import LiveServer, close_database, database_url
 from tests.test_tracker_browser import new_game
+
+# The push channel is the scale branch's long poll (scorer/web/live.py, issue 10); until it is on
+# main the phones poll every 2 s, and the 1 s bar below is expected to fail (strictly: once the
+# long poll is there the test runs as any other).
+LONG_POLL = importlib.util.find_spec("scorer.web.live") is not None
 
 pytestmark = pytest.mark.browser
 
@@ -147,8 +155,22 @@ def test_take_back_on_one_phone_with_a_confirm_or_the_reason_it_cannot(live_serv
     assert state.phase == "take" and state.to_act == 0 and len(state.revealed) == 3
 
 
-def test_the_other_phone_sees_a_move_within_a_second(live_server, phone, shot):
+@pytest.fixture
+def long_poll_server(tmp_path):
+    """A live server that holds the phones' "anything new?" requests (as gunicorn's gevent workers
+    do in production) instead of answering "nothing new" at once."""
+    app = create_app({"INSTANCE_PATH": tmp_path / "lp-instance", "LIVE_MAX_WAIT": 25,
+                      "DATABASE_URL": database_url(tmp_path, "lp.sqlite3")})
+    server = LiveServer(app).start()
+    yield server
+    server.stop()
+    close_database(app)
+
+
+@pytest.mark.xfail(not LONG_POLL, strict=True, reason="the long poll (issue 10, branch scale) is not on main yet")
+def test_the_other_phone_sees_a_move_within_a_second(long_poll_server, phone, shot):
     """Two phones of one game: the time from a tap on one to the move shown on the other."""
+    live_server = long_poll_server
     base = live_server.url
     host = phone().new_page()
     gid = new_game(host, base, ["Ann", "Ben", "Cy"], mode="own")
