@@ -191,6 +191,20 @@ def _take_places(legal) -> dict | None:
             "where": position_words(positions[0])}
 
 
+def _planet_boxes(view, me, marks, standing) -> list[dict]:
+    """The planets, the one of the phone's player (``me``) first, each with its points so far."""
+    order = list(range(len(view["planets"])))
+    if me is not None:
+        order = [me] + [s for s in order if s != me]
+    boxes = []
+    for s in order:
+        p = view["planets"][s]
+        boxes.append({"seat": s, "name": p["name"], "cells": planet_cells(p["cells"]), "tiles": p["tiles"],
+                      "mine": s == me, "to_act": s == view["to_act"], "start": s == view["start_player"],
+                      "mark": marks[s], "standing": standing[s]})
+    return boxes
+
+
 def board_context(loaded, seat, *, mode: str, live_url: str | None, move_url: str | None,
                   undo_url: str | None, rematch_url: str | None = None, actor=...,
                   undo_as=...) -> dict:
@@ -208,25 +222,11 @@ def board_context(loaded, seat, *, mode: str, live_url: str | None, move_url: st
         view["legal"] = [m.as_json() for m in draft_legal(state, actor)] if actor is not None else []
     marks = player_marks(view["players"])
     standing = standings(state, seat)
-    planets = []
-    order = list(range(len(view["planets"])))
-    me = seat if seat is not None else actor
-    if me is not None:
-        order = [me] + [s for s in order if s != me]
-    for s in order:
-        p = view["planets"][s]
-        planets.append({"seat": s, "name": p["name"], "cells": planet_cells(p["cells"]), "tiles": p["tiles"],
-                        "mine": s == me, "to_act": s == view["to_act"], "start": s == view["start_player"],
-                        "mark": marks[s], "standing": standing[s]})
+    planets = _planet_boxes(view, seat if seat is not None else actor, marks, standing)
     legal = view["legal"]
-    take_tiles = []
-    for m in legal if legal and legal[0]["type"] == "take" else ():
-        if m["tile"] not in take_tiles:
-            take_tiles.append(m["tile"])
-    recent_flip = None
+    take_tiles = list(dict.fromkeys(m["tile"] for m in legal if m["type"] == "take"))
     last_moves = [e for e in view["events"] if e["kind"] in ("take", "flip")]
-    if last_moves and last_moves[-1]["kind"] == "flip":
-        recent_flip = last_moves[-1]
+    recent_flip = last_moves[-1] if last_moves and last_moves[-1]["kind"] == "flip" else None
     leaders = [marks[x.seat] for x in standing if x.leader]
     return {
         "game_id": loaded.id, "view": view, "seat": seat, "actor": actor, "mode": mode,
