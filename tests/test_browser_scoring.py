@@ -140,13 +140,13 @@ def test_build_one_planet_tile_by_tile(live_server, page, shot):
     page.goto(live_server.url + "/score")
     page.fill("#players-0-name", "Ann")
     page.locator("#players-0 label.seg", has_text="Tile by tile").click()
-    expect(page.locator("#players-0 .grid-editor")).to_be_visible()
+    expect(page.locator("#players-0 .planet.edit")).to_be_visible()
     expect(page.locator("#players-0 .by-counts")).to_be_hidden()
     shot(page, "empty-grid")
     for p, tile in enumerate(cells):
         page.locator(f"#players-0-cells-{p}").select_option(tile)
     # the cell shows its tile, and a used tile is greyed out for the other player
-    expect(page.locator("#players-0 [data-cell='0'] .gcell-id")).to_have_text(cells[0])
+    expect(page.locator("#players-0 [data-cell='0'] img")).to_have_attribute("src", re.compile(cells[0]))
     page.fill("#players-1-name", "Ben")
     pick_character(page, 1, 0, "King")
     press(page, 1, "rose", 1)
@@ -159,11 +159,11 @@ def test_build_one_planet_tile_by_tile(live_server, page, shot):
     shot(page, "grid-filled")
     page.get_by_role("button", name="See results").click()
     page.wait_for_url(re.compile(r"/tables/"))
-    expect(page.locator("#player-0 .pcell")).to_have_count(16)
+    expect(page.locator("#player-0 .cell")).to_have_count(16)
     # tap a character: the cells it counted light up
     first = expected["players"][0]["characters"][0]
     page.locator("#player-0 a.char-score").first.click()
-    expect(page.locator("#player-0 .pcell.lit")).to_have_count(len(first["positions"]))
+    expect(page.locator("#player-0 .cell.lit")).to_have_count(len(first["positions"]))
     assert not errors, errors
     assert_layout(page, "results-grid")
     shot(page, "results-grid")
@@ -301,13 +301,13 @@ def test_tile_grid_without_javascript(live_server, phone, shot):
     page.goto(live_server.url + "/score")
     page.fill("#players-0-name", "Ann")
     page.locator("#players-0 label.seg", has_text="Tile by tile").click()
-    expect(page.locator("#players-0 .grid-editor")).to_be_visible()  # CSS alone switches the mode
+    expect(page.locator("#players-0 .planet.edit")).to_be_visible()  # CSS alone switches the mode
     cells = legal_planet()
     for p, tile in enumerate(cells):
         page.locator(f"#players-0-cells-{p}").select_option(tile)
     page.fill("#players-1-name", "Ben")
     page.get_by_role("button", name="Update", exact=True).click()
-    expect(page.locator("#players-0 [data-cell='5'] .gcell-id")).to_have_text(cells[5])
+    expect(page.locator("#players-0 [data-cell='5'] img")).to_have_attribute("src", re.compile(cells[5]))
     assert page.locator(f"#players-1-cells-5 option[value='{cells[5]}']").is_disabled()
     expect(page.locator("#live-score li", has_text="Ann")).to_be_visible()
     assert_layout(page, "grid-nojs")
@@ -315,7 +315,7 @@ def test_tile_grid_without_javascript(live_server, phone, shot):
     page.get_by_role("button", name="See results").click()
     page.wait_for_url(re.compile(r"/tables/"))
     page.locator("#player-0 a.char-score").first.click()  # a plain link lights the cells
-    expect(page.locator("#player-0 .pcell.lit").first).to_be_visible()
+    expect(page.locator("#player-0 .cell.lit").first).to_be_visible()
     shot(page, "results-grid-nojs")
 
 
@@ -367,7 +367,7 @@ def test_a_reload_keeps_what_was_entered(live_server, page):
     expect(page.locator("#players-0 details[data-picker]").first).to_contain_text("King")
     expect(page.locator("#players-0-rose")).to_have_value("1")
     expect(page.locator("#players-1-cells-5")).to_have_value("C10")
-    expect(page.locator("#players-1 .grid-editor")).to_be_visible()
+    expect(page.locator("#players-1 .planet.edit")).to_be_visible()
     expect(page.locator("#players-2-volcano")).to_have_value("4")
     expect(page.locator("#live-score")).to_contain_text("14")
     page.goto(live_server.url + "/score?players=3")  # a fresh visit starts empty

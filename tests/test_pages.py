@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from scorer.catalog import catalog
 from scorer.planet import POSITIONS_OF
-from scorer.web.pages import grid_editor, grid_from_reading, planet_view
+from scorer.web.planet_view import planet
 
 BRUNO = {"name": "Bruno", "characters": ["hunter", "gardener", "businessman_white", "king"],
          "fox": 1, "elephant": 1, "snake": 1, "sheep_white": 6, "baobab": 2, "rose": 2, "volcano": 6}
@@ -229,11 +229,11 @@ def test_a_planet_tile_by_tile_scores_and_is_drawn(client):
     assert resp.status_code == 303, resp.get_data(as_text=True)[:2000]
     url = resp.headers["Location"]
     html = client.get(url).get_data(as_text=True)
-    assert html.count('class="pcell stack-') == 16
+    assert html.count('class="cell stack-') == 16
     assert f"/art/{cells[0]}.png" in html
     # tap the first character: its cells light up (server-side, without JS)
     lit = client.get(url + "?show=0.0").get_data(as_text=True)
-    assert "pcell stack-" in lit and " lit" in lit
+    assert "cell stack-" in lit and " lit" in lit
     assert client.get(url + "?show=9.9").status_code == 200
     assert client.get(url + "?show=abc").status_code == 200
 
@@ -248,7 +248,7 @@ def test_a_tile_in_the_wrong_place_is_explained_at_its_cell(client):
     assert resp.status_code == 422
     html = resp.get_data(as_text=True)
     assert "takes a planet center tile" in error_beside(html, "players-0-cells")
-    assert re.search(r'gcell stack-center[^"]*invalid', html)
+    assert re.search(r'"cell stack-center[^"]*invalid', html)
 
 
 def test_tiles_used_at_the_table_are_greyed_out(client):
@@ -268,23 +268,17 @@ def test_grid_editor_helper_for_the_scanner(app):
 
 
 def check_grid_helpers(cells):
-    g = grid_editor("scan", cells, used={"C20"}, doubtful={3}, errors={5: "check me"}, label="Photo")
-    assert [c["name"] for c in g["cells"]][:2] == ["scan-0", "scan-1"]
-    assert g["cells"][3]["doubtful"] and not g["cells"][2]["doubtful"]
-    assert g["cells"][5]["error"] == "check me"
-    center_options = {o["value"]: o for o in g["cells"][5]["options"]}
-    assert center_options["C20"]["disabled"] and "back" in center_options
-    assert "back" not in {o["value"] for o in g["cells"][0]["options"]}  # corners never face down
-    assert all(o["value"].startswith("K") for o in g["cells"][0]["options"] if o["value"])
-    view = planet_view({"cells": [cells[r * 4:r * 4 + 4] for r in range(4)]}, highlight={0, 5})
-    assert view[0]["lit"] and view[5]["lit"] and not view[1]["lit"]
-    assert planet_view(None) is None
-    reading = [[{"tile": cells[r * 4 + c], "confidence": 0.5 if r == c == 1 else 0.99} for c in range(4)]
-               for r in range(4)]
-    values, doubtful = grid_from_reading(reading)
-    assert values == cells and doubtful == {5}
-    g = grid_editor("scan", values, doubtful=doubtful)
-    assert g["cells"][5]["doubtful"] and g["cells"][5]["value"] == cells[5]
+    g = planet(cells, prefix="scan", used={"C20"}, doubtful={3}, errors={5: "check me"}, label="Photo")
+    assert [c.name for c in g.cells][:2] == ["scan-0", "scan-1"]
+    assert g.cells[3].doubtful and not g.cells[2].doubtful
+    assert g.cells[5].error == "check me"
+    center_options = {value: taken for value, _, taken in g.cells[5].options}
+    assert center_options["C20"] and "back" in center_options
+    assert "back" not in {value for value, _, _ in g.cells[0].options}  # corners never face down
+    assert all(value.startswith("K") for value, _, _ in g.cells[0].options if value)
+    view = planet([cells[r * 4:r * 4 + 4] for r in range(4)], lit={0, 5})
+    assert view.cells[0].lit and view.cells[5].lit and not view.cells[1].lit
+    assert view.cells[0].value == cells[0] and view.tiles == sum(1 for c in cells if c)
 
 
 # -- CSRF and garbage ---------------------------------------------------------------------------

@@ -4,7 +4,7 @@ A thin layer: the form (``scorer.web.forms``) becomes the SPEC's scoring request
 it (``score_request``), and a finished table is stored (``save_table``) and reopened by its link
 ``/tables/<id>``. Every page works without JavaScript; with it, htmx swaps the live score.
 
-The grid editor helpers (``grid_editor``, ``planet_view``) are shared with the photo scanner page.
+Planets are drawn from one view model (``scorer.web.planet_view``) by one macro.
 """
 from __future__ import annotations
 
@@ -28,6 +28,8 @@ from .forms import (
 )
 from ..planet import BACK, POSITIONS_OF, STACK_AT, planet_from_take_order, position_words
 from .extensions import csrf, get_db
+from .planet_view import planet
+from ..i18n import _
 
 bp = Blueprint("pages", __name__)
 
@@ -39,7 +41,7 @@ ITEM_HELP = {
 
 
 # ---------------------------------------------------------------------------------------------
-# view helpers (the scanner page reuses grid_editor / planet_view)
+# view helpers
 
 
 @lru_cache(maxsize=1)
@@ -51,100 +53,6 @@ def character_cards() -> tuple[dict, ...]:
     return tuple({"id": c, "name": CHARACTER_NAMES[c], "rule": CHARACTER_RULES[c],
                   "tile": first_tile.get(c), "initials": "".join(w[0] for w in CHARACTER_NAMES[c].split()[:2])}
                  for c in CHARACTERS)
-
-
-def art_url(tile_id: str | None) -> str | None:
-    if not tile_id:
-        return None
-    return url_for("art.tile_art", name=tile_id)
-
-
-@lru_cache(maxsize=1)
-def _stack_options() -> dict[str, tuple[tuple[str, str], ...]]:
-    out = {}
-    for stack in POSITIONS_OF:
-        out[stack] = tuple((t.id, f"{t.id} · {t.describe()}") for t in catalog().stack(stack))
-    return out
-
-
-def tile_label(value: str | None) -> str:
-    if not value:
-        return ""
-    if value == BACK:
-        return "face down"
-    cat = catalog()
-    return cat[value].describe() if value in cat else value
-
-
-def grid_editor(prefix: str, cells, used=(), doubtful=(), errors=None, label: str = "") -> dict:
-    """The view model of ``partials/grid_editor.html``.
-
-    ``prefix``: input names are ``<prefix>-<position>`` (0..15, row-major).
-    ``cells``: 16 values, each a tile id, ``"back"`` or None/"" (empty).
-    ``used``: tile ids taken elsewhere at this table (offered greyed out, not choosable).
-    ``doubtful``: positions to outline (a photo reading the scanner is unsure of).
-    ``errors``: {position: message} for cells at fault.
-    """
-    cells = list(cells or [])[:16] + [None] * (16 - len(cells or []))
-    errors = errors or {}
-    doubtful = set(doubtful or ())
-    used = set(used or ())
-    cat = catalog()
-    out = []
-    for p in range(16):
-        stack = STACK_AT[p]
-        value = (cells[p] or "") if isinstance(cells[p], str) else ""
-        options = [{"value": "", "label": "— empty —", "disabled": False}]
-        if stack != "character":
-            options.append({"value": BACK, "label": "Face down (baobab turned over)", "disabled": False})
-        known = False
-        for tile_id, text in _stack_options()[stack]:
-            known = known or tile_id == value
-            options.append({"value": tile_id, "label": text + (" (used)" if tile_id in used and tile_id != value else ""),
-                            "disabled": tile_id in used and tile_id != value})
-        if value and value != BACK and not known:
-            options.append({"value": value, "label": f"{value} (not a {STACK_NAMES[stack]} tile)", "disabled": False})
-        shown = value if value == BACK or value in cat else ""
-        out.append({
-            "position": p, "stack": stack, "stack_name": STACK_NAMES[stack],
-            "where": position_words(p), "name": f"{prefix}-{p}", "id": f"{prefix}-{p}",
-            "value": value, "art": art_url(shown) if shown else None,
-            "text": tile_label(shown), "options": options,
-            "doubtful": p in doubtful, "error": errors.get(p),
-        })
-    return {"prefix": prefix, "label": label, "cells": out}
-
-
-def grid_from_reading(cells, doubt_below: float = 0.75) -> tuple[list, set]:
-    """A photo reading (``vision recognize``: 4 rows of ``{"tile", "confidence"}``) as
-    ``grid_editor`` inputs: the 16 cell values and the positions to outline as doubtful."""
-    flat = [c for row in (cells or []) for c in (row or [])][:16]
-    values, doubtful = [], set()
-    for p, cell in enumerate(flat):
-        cell = cell if isinstance(cell, dict) else {}
-        tile = cell.get("tile")
-        values.append(tile if isinstance(tile, str) else None)
-        confidence = cell.get("confidence", 1)
-        if isinstance(confidence, (int, float)) and confidence < doubt_below:
-            doubtful.add(p)
-    return values, doubtful
-
-
-def planet_view(grid: dict | None, highlight=(), volcanoes=(), self_position=None) -> list[dict] | None:
-    """A planet grid JSON (result ``planet``) as 16 cells for ``partials/planet_view.html``;
-    ``highlight``: positions lit (what a character counted), ``self_position``: that character's
-    own tile (outlined)."""
-    if not grid or not isinstance(grid.get("cells"), list):
-        return None
-    flat = [v for row in grid["cells"] for v in row]
-    highlight = set(highlight or ())
-    cells = []
-    for p, value in enumerate(flat):
-        shown = value if isinstance(value, str) and (value == BACK or value in catalog()) else None
-        cells.append({"position": p, "value": value, "art": art_url(shown), "text": tile_label(shown),
-                      "stack": STACK_AT[p], "lit": p in highlight, "self": p == self_position,
-                      "volcano": p in set(volcanoes or ())})
-    return cells
 
 
 # ---------------------------------------------------------------------------------------------
@@ -210,8 +118,8 @@ def render_score(form: ScoreForm, result, errors, status=200):
         cells = [c.data for c in entry.form.cells]
         cell_errors = {int(fid.rsplit("-", 1)[1]): msg for fid, msg in errors.items()
                        if fid.startswith(f"{entry.form.cells.id}-")}
-        grids.append(grid_editor(entry.form.cells.id, cells, used=set(used), errors=cell_errors,
-                                 label=f"Planet of player {i + 1}"))
+        grids.append(planet(cells, prefix=entry.form.cells.id, used=set(used), errors=cell_errors,
+                            label=_("Planet of player %(n)d", n=i + 1)))
     slots = {slot_of(k): v for k, v in errors.items()}
     return render_template(
         "score.html", form=form, result=result, errors=errors, slots=slots, grids=grids,
@@ -342,8 +250,11 @@ def table(table_id: str):
     planets = []
     for pi, player in enumerate(result["players"]):
         chosen = lit.get(pi)
-        planets.append(planet_view(player.get("planet"), chosen[1] if chosen else (),
-                                   player.get("volcano_positions"), chosen[2] if chosen else None))
+        grid = player.get("planet")
+        planets.append(planet(grid["cells"], label=_("Planet of %(name)s", name=player["name"]),
+                              lit=chosen[1] if chosen else (), self_position=chosen[2] if chosen else None,
+                              volcanoes=player.get("volcano_positions") or ())
+                       if isinstance(grid, dict) and isinstance(grid.get("cells"), list) else None)
     return render_template("results.html", table_id=table_id, result=result, planets=planets,
                            lit={k: v[0] for k, v in lit.items()}, copy_text=copy_text(result),
                            link=url_for("pages.table", table_id=table_id, _external=True))

@@ -15,11 +15,12 @@ from wtforms.validators import Length
 
 from ..contract import score_request
 from ..errors import InputError
+from ..i18n import _
 from ..db import save_table
 from ..planet import BACK
 from ..limits import MAX_UPLOAD_BYTES
 from .extensions import csrf, get_db
-from .pages import grid_editor
+from .planet_view import planet
 
 bp = Blueprint("scan", __name__)
 PREFIX = "players-0-cells"  # the score page's field names: "add to a table" posts straight to it
@@ -40,10 +41,10 @@ def _page(form=None, error=None, status=200):
 
 
 def _review(cells, doubtful=(), name="", error=None, cell_errors=None, reading=None, status=200):
-    grid = grid_editor(PREFIX, cells, doubtful=doubtful, errors=cell_errors, label="The planet as read")
+    grid = planet(cells, prefix=PREFIX, doubtful=doubtful, errors=cell_errors, label=_("The planet as read"))
     return render_template("scan_review.html", grid=grid, form=ReviewForm(formdata=None, name=name),
                            name=name, error=error, reading=reading,
-                           doubtful_count=sum(1 for c in grid["cells"] if c["doubtful"])), status
+                           doubtful_count=sum(1 for c in grid.cells if c.doubtful)), status
 
 
 @bp.get("/scan")

@@ -79,20 +79,16 @@
 
   // -- grid editor ---------------------------------------------------------------------------
   function showCell(select) {
-    var cell = select.closest(".gcell");
-    var face = cell.querySelector(".gcell-face");
-    var img = face.querySelector("img");
-    var id = face.querySelector(".gcell-id");
+    var cell = select.closest(".cell");
+    var img = cell.querySelector("img");
     var v = select.value;
     if (v) {
-      if (!img) { img = document.createElement("img"); img.alt = ""; face.insertBefore(img, id); }
+      if (!img) { img = document.createElement("img"); img.alt = ""; cell.insertBefore(img, cell.firstChild); }
       img.src = "/art/" + encodeURIComponent(v) + ".png";
     } else if (img) {
       img.remove();
     }
-    id.textContent = v === "back" ? "face down" : (v || cell.getAttribute("data-stack-name"));
-    cell.classList.toggle("filled", !!v);
-    cell.classList.toggle("back", v === "back");
+    cell.classList.toggle("k-empty", !v);
     var opt = select.options[select.selectedIndex];
     cell.title = opt && v ? opt.textContent : cell.getAttribute("data-stack-name");
   }
@@ -105,7 +101,7 @@
   }
 
   function refreshUsed() {
-    var selects = all(".gcell select");
+    var selects = all(".cell select");
     var used = {};
     selects.forEach(function (s) {
       if (s.value && s.value !== "back" && inGridMode(s)) used[s.value] = true;
@@ -127,7 +123,7 @@
     var t = e.target;
     if (!t.matches) return;
     if (t.matches(".pick input[type=radio]")) showPick(t);
-    else if (t.matches(".gcell select")) { showCell(t); refreshUsed(); }
+    else if (t.matches(".cell select")) { showCell(t); refreshUsed(); }
     else if (t.matches(".mode input")) {
       var player = t.closest(".player");
       if (player) player.setAttribute("data-mode", t.value === "grid" ? "grid" : "counts");
@@ -141,14 +137,14 @@
     if (!live || live.id !== "live-score") return;
     all(".field-error").forEach(function (p) { p.hidden = true; p.textContent = ""; });
     all("#score-form [aria-invalid=true]").forEach(function (x) { x.removeAttribute("aria-invalid"); });
-    all(".stepper-row.invalid, .gcell.invalid").forEach(function (r) { r.classList.remove("invalid"); });
+    all(".stepper-row.invalid, .cell.invalid").forEach(function (r) { r.classList.remove("invalid"); });
     all(".live-errors li", live).forEach(function (li) {
       var slot = document.getElementById(li.getAttribute("data-slot") + "-error");
       if (slot) { slot.textContent = li.textContent; slot.hidden = false; }
       var field = document.getElementById(li.getAttribute("data-for"));
       if (field) {
         if (field.matches("input, select")) field.setAttribute("aria-invalid", "true");
-        var row = field.closest(".stepper-row, .gcell");
+        var row = field.closest(".stepper-row, .cell");
         if (row) row.classList.add("invalid");
       }
     });
@@ -185,7 +181,7 @@
     });
     var lit = on ? (a.getAttribute("data-positions") || "").split(" ") : [];
     var self = on ? a.getAttribute("data-self") : null;
-    all(".pcell", planet).forEach(function (c) {
+    all(".cell", planet).forEach(function (c) {
       c.classList.toggle("lit", lit.indexOf(c.getAttribute("data-pos")) >= 0);
       c.classList.toggle("self", c.getAttribute("data-pos") === self);
     });
@@ -296,7 +292,7 @@
       } else if (els[0].value !== f[1]) {
         els[0].value = f[1];
         changed = true;
-        if (els[0].matches(".gcell select")) showCell(els[0]);
+        if (els[0].matches(".cell select")) showCell(els[0]);
       }
     });
     if (!changed) return;
