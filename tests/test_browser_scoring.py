@@ -19,6 +19,24 @@ INTERACTIVE = ("a, button, select, summary, input:not([type=hidden]):not([type=r
                "label.pick, label.seg, textarea")
 
 
+# Taps are counted by the page itself: every trusted pointerdown (a real tap or a Playwright click,
+# never a script's) adds one, kept in sessionStorage so it survives page loads. Typing is not a tap.
+TAP_COUNTER = """addEventListener('pointerdown', e => { if (e.isTrusted)
+  sessionStorage.setItem('__taps', String(+(sessionStorage.getItem('__taps') || 0) + 1)); }, true);"""
+
+
+def count_taps(page):
+    page.add_init_script(TAP_COUNTER)
+    return lambda: page.evaluate("+(sessionStorage.getItem('__taps') || 0)")
+
+
+def pick_tile(page, player: int, p: int, tile: str):
+    """Tap the picture of ``tile`` in the picker (its square must be the lit one) and wait for it
+    to show on the planet."""
+    page.locator(f"#players-{player} .choice[value='{tile}']").click()
+    expect(page.locator(f"#players-{player} [data-cell='{p}'] img")).to_have_attribute("src", re.compile(tile))
+
+
 def pick_character(page, player: int, slot: int, name: str):
     picker = page.locator(f"#players-{player} details[data-picker]").nth(slot)
     if picker.get_attribute("open") is None:
@@ -137,26 +155,38 @@ def test_build_one_planet_tile_by_tile(live_server, page, shot):
         {"name": "Ben", "counts": {"characters": ["king"], "rose": 1}}]})
     errors = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    taps = count_taps(page)
     page.goto(live_server.url + "/score")
     page.fill("#players-0-name", "Ann")
     page.locator("#players-0 label.seg", has_text="Tile by tile").click()
     expect(page.locator("#players-0 .planet.edit")).to_be_visible()
     expect(page.locator("#players-0 .by-counts")).to_be_hidden()
     shot(page, "empty-grid")
-    for p, tile in enumerate(cells):
-        page.locator(f"#players-0-cells-{p}").select_option(tile)
-    # the cell shows its tile, and a used tile is greyed out for the other player
-    expect(page.locator("#players-0 [data-cell='0'] img")).to_have_attribute("src", re.compile(cells[0]))
+    for p, tile in enumerate(cells):  # the lit square moves on by itself: one tap a tile
+        expect(page.locator(f"#players-0 [data-cell='{p}']")).to_have_class(re.compile(r"\bactive\b"))
+        pick_tile(page, 0, p, tile)
+    ann = expected["players"][0]["total"]
+    expect(page.locator("#live-score li", has_text="Ann")).to_contain_text(str(ann))
+    shot(page, "grid-filled")
+    page.get_by_role("button", name="See results").click()
+    page.wait_for_url(re.compile(r"/tables/"))
+    print(f"\none planet tile by tile: {taps()} taps")
+    assert taps() <= 20
+    # a used tile is greyed out for the other player, a merged one counts down
+    page.go_back()
+    page.wait_for_url(re.compile(r"/score"))
     page.fill("#players-1-name", "Ben")
     pick_character(page, 1, 0, "King")
     press(page, 1, "rose", 1)
     page.locator("#players-1 label.seg", has_text="Tile by tile").click()
-    assert page.locator(f"#players-1-cells-5 option[value='{cells[5]}']").is_disabled()
-    page.locator("#players-1 label.seg", has_text="Count items").click()
-    ann = expected["players"][0]["total"]
-    expect(page.locator("#live-score li", has_text="Ann")).to_contain_text(str(ann))
+    page.locator("#players-1 [data-cell='5']").click()
+    expect(page.locator(f"#players-1 .choice[value='{cells[5]}']")).to_be_disabled()
+    page.locator("#players-1 .chooser-filters label", has_text="snake").click()  # filter by item
+    expect(page.locator("#players-1 .choice[data-items~=snake]").first).to_be_visible()
+    expect(page.locator("#players-1 .choice:not([data-items~=snake])").first).to_be_hidden()
     assert_layout(page, "grid")
-    shot(page, "grid-filled")
+    shot(page, "grid-picker")
+    page.locator("#players-1 label.seg", has_text="Count items").click()
     page.get_by_role("button", name="See results").click()
     page.wait_for_url(re.compile(r"/tables/"))
     expect(page.locator("#player-0 .cell")).to_have_count(16)
@@ -176,7 +206,7 @@ def test_trigger_and_fix_a_validation_error(live_server, page, shot):
     error = page.locator("#players-0-baobab-error")
     expect(error).to_be_visible()
     expect(error).to_contain_text("the third baobab turns all three face down")
-    expect(page.locator("#players-0-baobab")).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#players-0-baobab")).to_have_attribute("aria-describedby", "players-0-baobab-error")
     shot(page, "error")
     press(page, 0, "baobab", 1, sign="dec")
     expect(error).to_be_hidden()
@@ -192,6 +222,26 @@ def test_trigger_and_fix_a_validation_error(live_server, page, shot):
     page.fill("#players-0-face_down", "3")
     page.get_by_role("button", name="See results").click()
     page.wait_for_url(re.compile(r"/tables/"))
+
+
+def test_three_mistakes_show_three(live_server, page, shot):
+    """Two the rules catch and one the form catches: all three at once, each beside its field, as
+    you go and after "See results"."""
+    page.goto(live_server.url + "/score")
+    press(page, 0, "baobab", 3)
+    page.fill("#players-1-face_down", "4")
+    page.fill("#players-1-rose", "x")
+    where = ("players-0-baobab", "players-1-face_down", "players-1-rose")
+    for field_id in where:
+        expect(page.locator(f"#{field_id}-error")).to_be_visible()
+    expect(page.locator(".field-error:visible")).to_have_count(3)
+    page.get_by_role("button", name="See results").click()
+    expect(page.locator(".error-summary h2")).to_have_text("3 things to fix before scoring")
+    expect(page.locator(".error-summary li")).to_have_count(3)
+    for field_id in where:
+        expect(page.locator(f"#{field_id}-error")).to_be_visible()
+    expect(page.locator(".field-error:visible")).to_have_count(3)
+    shot(page, "three-mistakes")
 
 
 def test_whole_flow_without_javascript(live_server, phone, shot):
@@ -303,12 +353,14 @@ def test_tile_grid_without_javascript(live_server, phone, shot):
     page.locator("#players-0 label.seg", has_text="Tile by tile").click()
     expect(page.locator("#players-0 .planet.edit")).to_be_visible()  # CSS alone switches the mode
     cells = legal_planet()
-    for p, tile in enumerate(cells):
-        page.locator(f"#players-0-cells-{p}").select_option(tile)
+    for p, tile in enumerate(cells):  # each tap posts the form; the page comes back with the next square lit
+        pick_tile(page, 0, p, tile)
     page.fill("#players-1-name", "Ben")
-    page.get_by_role("button", name="Update", exact=True).click()
+    page.locator("#players-1 label.seg", has_text="Tile by tile").click()
+    page.locator("#players-1 [data-cell='5']").click()
+    expect(page.locator(f"#players-1 .choice[value='{cells[5]}']")).to_be_disabled()
+    page.locator("#players-1 label.seg", has_text="Count items").click()
     expect(page.locator("#players-0 [data-cell='5'] img")).to_have_attribute("src", re.compile(cells[5]))
-    assert page.locator(f"#players-1-cells-5 option[value='{cells[5]}']").is_disabled()
     expect(page.locator("#live-score li", has_text="Ann")).to_be_visible()
     assert_layout(page, "grid-nojs")
     shot(page, "grid-nojs")
@@ -359,7 +411,8 @@ def test_a_reload_keeps_what_was_entered(live_server, page):
     press(page, 0, "rose", 1)
     page.fill("#players-1-name", "Ben")
     page.locator("#players-1 label.seg", has_text="Tile by tile").click()
-    page.locator("#players-1-cells-5").select_option("C10")
+    page.locator("#players-1 [data-cell='5']").click()
+    pick_tile(page, 1, 5, "C10")
     page.fill("#players-2-volcano", "4")
     expect(page.locator("#live-score")).to_contain_text("14")
     page.reload()
@@ -367,6 +420,7 @@ def test_a_reload_keeps_what_was_entered(live_server, page):
     expect(page.locator("#players-0 details[data-picker]").first).to_contain_text("King")
     expect(page.locator("#players-0-rose")).to_have_value("1")
     expect(page.locator("#players-1-cells-5")).to_have_value("C10")
+    expect(page.locator("#players-1 [data-cell='5'] img")).to_have_attribute("src", re.compile("C10"))
     expect(page.locator("#players-1 .planet.edit")).to_be_visible()
     expect(page.locator("#players-2-volcano")).to_have_value("4")
     expect(page.locator("#live-score")).to_contain_text("14")

@@ -141,11 +141,27 @@ def test_live_fragment_scores_as_you_go(client):
 
 
 def test_live_fragment_places_errors_by_field(client):
-    resp = client.post("/score/live", data=form_of(dict(BRUNO, baobab=3), ANTOINE),
+    """Three mistakes (two the rules catch, one the form catches) come back together, each in
+    its own slot beside its field; every other slot comes back empty and hidden."""
+    resp = client.post("/score/live", data=form_of(dict(BRUNO, baobab=3), dict(ANTOINE, face_down=4, rose="x"),
+                                                   live="1"),
                        headers={"X-CSRFToken": token(client)})
     html = resp.get_data(as_text=True)
-    assert 'data-for="players-0-baobab"' in html
-    assert "the third baobab turns all three face down" in html
+    shown = dict(re.findall(r'<p class="field-error" id="([^"]+)-error" hx-swap-oob="true">([^<]+)</p>', html))
+    assert set(shown) == {"players-0-baobab", "players-1-face_down", "players-1-rose"}, shown
+    assert "the third baobab turns all three face down" in shown["players-0-baobab"]
+    assert "three at a time" in shown["players-1-face_down"]
+    assert "whole number" in shown["players-1-rose"]
+    assert re.search(r'id="players-1-name-error" hx-swap-oob="true" hidden>', html)
+
+
+def test_every_mistake_is_counted_in_the_summary(client):
+    resp = post(client, form_of(dict(BRUNO, baobab=3), dict(ANTOINE, face_down=4, rose="x"), finish="1"))
+    assert resp.status_code == 422
+    html = resp.get_data(as_text=True)
+    assert "3 things to fix before scoring" in html
+    for field_id in ("players-0-baobab", "players-1-face_down", "players-1-rose"):
+        assert error_beside(html, field_id), field_id
 
 
 def test_stepper_buttons_work_without_javascript(client):
@@ -256,9 +272,13 @@ def test_tiles_used_at_the_table_are_greyed_out(client):
     data = dict(form_of(BRUNO))
     data.update(grid_form(1, "Ann", cells))
     html = post(client, data).get_data(as_text=True)
-    # player 0's grid offers Ann's tiles disabled
-    grid0 = html[html.index('data-grid="players-0-cells"'):html.index('data-grid="players-1-cells"')]
-    assert re.search(rf'<option value="{cells[5]}" disabled>', grid0)
+    # player 0's picker, on a center square, offers Ann's center tile disabled
+    data.update({"players-0-mode": "grid", "cell-0": "5"})
+    html = post(client, data).get_data(as_text=True)
+    grid0 = html[html.index('id="players-0-cells-editor"'):html.index('id="players-1-cells-editor"')]
+    assert re.search(rf'name="tile-0" value="{cells[5]}"[^>]*disabled', grid0)
+    free = re.search(r'name="tile-0" value="C17"[^>]*>', grid0)  # the elephant, used by nobody
+    assert free and "disabled" not in free.group(0)
 
 
 def test_grid_editor_helper_for_the_scanner(app):
@@ -272,10 +292,15 @@ def check_grid_helpers(cells):
     assert [c.name for c in g.cells][:2] == ["scan-0", "scan-1"]
     assert g.cells[3].doubtful and not g.cells[2].doubtful
     assert g.cells[5].error == "check me"
-    center_options = {value: taken for value, _, taken in g.cells[5].options}
-    assert center_options["C20"] and "back" in center_options
-    assert "back" not in {value for value, _, _ in g.cells[0].options}  # corners never face down
-    assert all(value.startswith("K") for value, _, _ in g.cells[0].options if value)
+    assert g.choices == ()  # no square chosen, no picker
+    center = planet(cells, prefix="scan", used={"C20", "C08"}, active=5).choices
+    left = {ch.value: ch.left for ch in center}
+    assert left["C08"] == 0 and "C20" not in left  # C08 and C20 look the same: one choice, none left
+    assert left["C06"] == 2 and "C18" not in left  # C06 and C18 too: one choice, two left
+    assert "back" in left and all(v.startswith("C") for v in left if v not in ("", "back"))
+    corner = planet(cells, prefix="scan", active=0).choices
+    assert "back" not in {ch.value for ch in corner}  # corners never face down
+    assert all(ch.value.startswith("K") for ch in corner if ch.value)
     view = planet([cells[r * 4:r * 4 + 4] for r in range(4)], lit={0, 5})
     assert view.cells[0].lit and view.cells[5].lit and not view.cells[1].lit
     assert view.cells[0].value == cells[0] and view.tiles == sum(1 for c in cells if c)
@@ -354,7 +379,7 @@ def test_correcting_a_table_scored_from_a_take_order(client, app):
     html = client.get(f"/score?from={table_id}").get_data(as_text=True)
     assert 'name="players-0-mode" value="grid"' in html.replace("\n", " ") or \
         re.search(r'name="players-0-mode" value="grid"\s+checked', html)
-    assert re.search(rf'<option value="{tiles[0]}" selected>', html)
+    assert re.search(rf'name="players-0-cells-0" id="players-0-cells-0" value="{tiles[0]}"', html)
 
 
 def test_a_planet_scored_alone_claims_no_win_and_its_penalty_is_a_maybe(client, app):

@@ -30,8 +30,8 @@ def test_photo_in_review_then_score_out(live_server, page, shot):
     page.wait_for_selector("h1:has-text('Check the planet')", timeout=30_000)
     no_horizontal_scroll(page)
     shot(page, "review")
-    selects = page.locator(".planet.edit select")
-    assert selects.count() == 16
+    squares = page.locator(".planet.edit button.cell")
+    assert squares.count() == 16
     doubtful = page.locator(".cell.doubtful").count()
     assert f"{16 - doubtful} of 16" in page.inner_text(".lead") or doubtful == 0
     page.fill("#players-0-name", "Ann")

@@ -23,7 +23,7 @@ from ..contract import score_request
 from ..errors import InputError
 from ..db import load_table, save_table
 from .forms import (
-    COUNT_FIELDS, FACE_DOWN_STEP, MIN_PLAYERS, MODES, ScoreForm, apply_action, field_for_where,
+    PLAYER_KEY, active_square, COUNT_FIELDS, FACE_DOWN_STEP, MIN_PLAYERS, MODES, ScoreForm, apply_action, field_for_where,
     find_action, normalise, table_request,
 )
 from ..planet import BACK, POSITIONS_OF, STACK_AT, planet_from_take_order, position_words
@@ -71,27 +71,54 @@ def used_tiles(form: ScoreForm) -> dict[str, str]:
     return owner
 
 
-def evaluate(form: ScoreForm):
-    """(result or None, errors {field id: message}, error slots {field id: slot id})."""
+def shape_errors(form: ScoreForm) -> dict[str, str]:
+    """What WTForms finds wrong with what was typed (a count that is not a number, a long name)."""
     errors: dict[str, str] = {}
     for entry in form.players:
-        for name in COUNT_FIELDS:
-            field = getattr(entry.form, name)
+        for field in [getattr(entry.form, name) for name in COUNT_FIELDS] + [entry.form.name]:
             field.validate(entry.form)
             if field.errors:
                 errors[field.id] = field.errors[0]
-        entry.form.name.validate(entry.form)
-        if entry.form.name.errors:
-            errors[entry.form.name.id] = entry.form.name.errors[0]
-    if errors:
-        return None, errors
+    return errors
+
+
+def evaluate(form: ScoreForm):
+    """(result or None, errors {field id: message}): every problem at once, the form's own (a
+    count that is not a number) and the rules' (``InputError.problems``), each at its field."""
+    errors = shape_errors(form)
     try:
-        return score_request(table_request(form)), {}
+        result = score_request(table_request(form))
     except InputError as exc:
         for problem in exc.problems:
             field = field_for_where(form, problem.where)
             errors.setdefault(field.id if field is not None else "table", problem.message)
         return None, errors
+    return (None, errors) if errors else (result, {})
+
+
+def error_slots(form: ScoreForm) -> list[str]:
+    """Every place on the score page an error can be shown (``<id>-error``), in page order."""
+    slots = ["table"]
+    for i, entry in enumerate(form.players):
+        p = entry.form
+        slots += [p.name.id, f"players-{i}", p.characters.id] + [getattr(p, n).id for n in COUNT_FIELDS]
+        slots.append(p.cells.id)
+    return slots
+
+
+def editors(form: ScoreForm, errors: dict[str, str]) -> list:
+    """Each player's planet, tile by tile, with its picker (tiles used at the table greyed)."""
+    used = used_tiles(form)
+    out = []
+    for i, entry in enumerate(form.players):
+        cells = [c.data for c in entry.form.cells]
+        cell_errors = {int(fid.rsplit("-", 1)[1]): msg for fid, msg in errors.items()
+                       if fid.startswith(f"{entry.form.cells.id}-")}
+        data = MultiDict({f"players-{i}-at": entry.form.at.data or ""})
+        data.update({f"players-{i}-cells-{p}": v or "" for p, v in enumerate(cells)})
+        out.append(planet(cells, prefix=entry.form.cells.id, player=i, active=active_square(data, i),
+                          used=set(used), errors=cell_errors, label=_("Planet of player %(n)d", n=i + 1)))
+    return out
 
 
 def slot_of(field_id: str) -> str:
@@ -112,14 +139,7 @@ def build_form(formdata=None, players: int = MIN_PLAYERS) -> ScoreForm:
 
 
 def render_score(form: ScoreForm, result, errors, status=200):
-    used = used_tiles(form)
-    grids = []
-    for i, entry in enumerate(form.players):
-        cells = [c.data for c in entry.form.cells]
-        cell_errors = {int(fid.rsplit("-", 1)[1]): msg for fid, msg in errors.items()
-                       if fid.startswith(f"{entry.form.cells.id}-")}
-        grids.append(planet(cells, prefix=entry.form.cells.id, used=set(used), errors=cell_errors,
-                            label=_("Planet of player %(n)d", n=i + 1)))
+    grids = editors(form, errors)
     slots = {slot_of(k): v for k, v in errors.items()}
     return render_template(
         "score.html", form=form, result=result, errors=errors, slots=slots, grids=grids,
@@ -225,12 +245,22 @@ def score_post():
 
 
 @bp.post("/score/live")
+@bp.post("/score/tiles")
 def score_live():
-    """The live score fragment, for htmx: the form as it stands, scored."""
-    form = ScoreForm(formdata=normalise(request.form))
+    """A tap in the tile picker (a square, a tile, a stack), for htmx: the planets being entered
+    tile by tile come back out of band, and on the score page the live score and every error slot
+    with them. The same taps post the whole form without JavaScript (``score_post``)."""
+    data = normalise(request.form)
+    action = find_action(request.form)
+    if action is not None and action[0] in ("cell", "tile", "stack"):
+        data = apply_action(data, action)
+    form = ScoreForm(formdata=data)
     result, errors = evaluate(form)
-    return render_template("partials/live_score.html", form=form, result=result, errors=errors,
-                           slots={k: slot_of(k) for k in errors})
+    shown = sorted({int(m.group(1)) for k in data if (m := PLAYER_KEY.match(k))})
+    slots = {slot_of(k): v for k, v in errors.items()}
+    return render_template("partials/tiles_swap.html", form=form, result=result, errors=errors,
+                           grids=editors(form, errors), shown=shown, live="live" in request.form,
+                           slots=slots, slot_ids=error_slots(form))
 
 
 @bp.get("/tables/<table_id>")

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from flask import url_for
 
 from ..catalog import CHARACTER_NAMES, STACK_NAMES, catalog
-from ..i18n import _
+from ..i18n import N_, _
 from ..planet import BACK, STACK_AT, position_words
 
 HIDDEN = "hidden"  # a tile this viewer may not see (the tracker hides face-down characters)
@@ -38,7 +38,16 @@ class Cell:
     error: str | None = None   # this cell is at fault (edit)
     name: str = ""             # the form field's name (edit)
     slot: bool = False         # a free place the tile being taken may go (pick)
-    options: tuple[tuple[str, str, bool], ...] = ()  # edit: (value, words, taken elsewhere)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One picture in the tile picker: identical tiles merged, ``left`` of them still free."""
+    value: str                 # the tile id a tap puts in the square ("" empties it, "back" turns it over)
+    art: str | None
+    text: str
+    items: str = ""            # the items it shows, for the filters ("rose sheep …")
+    left: int = 1
 
 
 @dataclass(frozen=True)
@@ -46,8 +55,16 @@ class PlanetView:
     cells: tuple[Cell, ...]
     label: str = ""
     prefix: str = ""           # edit: input names are "<prefix>-<position>"
+    player: int = 0            # edit: the picker's buttons are "cell-<player>", "tile-<player>" …
+    active: int | None = None  # edit: the square the picker is choosing for
+    choices: tuple[Choice, ...] = ()
+    filters: tuple[tuple[str, str], ...] = ()  # edit: (item, words) the picker can filter by
     tiles: int = 0             # how many tiles are placed
     extra: Mapping[str, object] = field(default_factory=dict)
+
+    @property
+    def active_cell(self) -> Cell | None:
+        return self.cells[self.active] if self.active is not None else None
 
 
 def art_url(value: str | None) -> str | None:
@@ -94,19 +111,35 @@ def flat(cells: object) -> list:
     return values + [None] * (16 - len(values))
 
 
-def options_for(stack: str, value: str, used: Collection[str]) -> tuple[tuple[str, str, bool], ...]:
-    """The tiles a cell of this stack may hold (edit mode's list): empty, face down, each tile."""
-    out = [("", _("— empty —"), False)]
+FILTERS = {"rose": N_("rose"), "sheep": N_("sheep"), "fox": N_("fox"), "elephant": N_("elephant"),
+           "snake": N_("snake"), "box": N_("box"), "lamppost": N_("lamppost"), "volcano": N_("volcano"),
+           "baobab": N_("baobab"), "sunset": N_("sunset")}  # the picker's filters
+
+
+def items_of(tile) -> str:
+    return " ".join(sorted({("sheep" if i.startswith("sheep") else i) for i, n in tile.items.items() if n}))
+
+
+def choices_for(stack: str, value: str, used: Collection[str]) -> tuple[Choice, ...]:
+    """The picker's pictures for a square of ``stack``: tiles that look the same merged into one
+    choice (the first free one is taken), then face down and empty."""
+    groups: dict[str, list[str]] = {}
+    for tile in catalog().stack(stack):
+        groups.setdefault(tile.describe(), []).append(tile.id)
+    out = []
+    for text, ids in groups.items():
+        free = [i for i in ids if i not in used or i == value]
+        first = catalog()[ids[0]]
+        out.append(Choice(value=value if value in ids else (free or ids)[0], art=art_url(ids[0]), text=text,
+                          items=items_of(first), left=len(free)))
     if stack != "character":
-        out.append((BACK, _("Face down (baobab turned over)"), False))
-    ids = [t.id for t in catalog().stack(stack)]
-    out += [(i, f"{i} · {catalog()[i].describe()}", i in used and i != value) for i in ids]
-    if value and value != BACK and value not in ids:
-        out.append((value, _("%(id)s (not a %(stack)s tile)", id=value, stack=STACK_NAMES[stack]), False))
+        out.append(Choice(value=BACK, art=art_url(BACK), text=_("face down (baobab turned over)"), left=99))
+    out.append(Choice(value="", art=None, text=_("empty"), left=99))
     return tuple(out)
 
 
-def planet(cells: object, *, label: str = "", prefix: str = "", used: Collection[str] = (), doubtful: Collection[int] = (),
+def planet(cells: object, *, label: str = "", prefix: str = "", player: int = 0, active: int | None = None,
+           used: Collection[str] = (), doubtful: Collection[int] = (),
            errors: Mapping[int, str] | None = None, lit: Collection[int] = (), self_position: int | None = None,
            volcanoes: Collection[int] = (), slots: Collection[int] = (), **extra: object) -> PlanetView:
     """The view model of a planet. ``cells``: 16 values or 4 rows of 4 (tile id, "back", "hidden",
@@ -116,8 +149,11 @@ def planet(cells: object, *, label: str = "", prefix: str = "", used: Collection
     errors = errors or {}
     out = tuple(
         cell_of(p, v, lit=p in lit, self_=p == self_position, volcano=p in volcanoes, doubtful=p in doubtful,
-                error=errors.get(p), name=f"{prefix}-{p}" if prefix else "", slot=p in slots,
-                options=options_for(STACK_AT[p], str(v or "").strip(), used) if prefix else ())
+                error=errors.get(p), name=f"{prefix}-{p}" if prefix else "", slot=p in slots)
         for p, v in enumerate(flat(cells)))
-    return PlanetView(cells=out, label=label, prefix=prefix, tiles=sum(1 for c in out if c.value),
-                      extra=dict(extra))
+    choices = choices_for(out[active].stack, out[active].value, used) if prefix and active is not None else ()
+    shown = {i for ch in choices for i in ch.items.split()}
+    filters = tuple((item, _(words)) for item, words in FILTERS.items() if item in shown)
+    return PlanetView(cells=out, label=label, prefix=prefix, player=player, active=active, choices=choices,
+                      filters=filters,
+                      tiles=sum(1 for c in out if c.value), extra=dict(extra))

@@ -20,6 +20,7 @@ from ..db import save_table
 from ..planet import BACK
 from ..limits import MAX_UPLOAD_BYTES
 from .extensions import csrf, get_db
+from .forms import active_square, apply_action, find_action, normalise
 from .planet_view import planet
 
 bp = Blueprint("scan", __name__)
@@ -40,8 +41,9 @@ def _page(form=None, error=None, status=200):
                            max_mb=MAX_UPLOAD_BYTES // (1024 * 1024)), status
 
 
-def _review(cells, doubtful=(), name="", error=None, cell_errors=None, reading=None, status=200):
-    grid = planet(cells, prefix=PREFIX, doubtful=doubtful, errors=cell_errors, label=_("The planet as read"))
+def _review(cells, doubtful=(), name="", error=None, cell_errors=None, reading=None, status=200, active=None):
+    grid = planet(cells, prefix=PREFIX, active=active, doubtful=doubtful, errors=cell_errors,
+                  label=_("The planet as read"))
     return render_template("scan_review.html", grid=grid, form=ReviewForm(formdata=None, name=name),
                            name=name, error=error, reading=reading,
                            doubtful_count=sum(1 for c in grid.cells if c.doubtful)), status
@@ -90,6 +92,11 @@ def scan_score():
     cells = [(request.form.get(f"{PREFIX}-{p}") or "").strip()[:8] or None for p in range(16)]
     name = (request.form.get("players-0-name") or "").strip()[:40] or "My planet"
     doubtful = [int(p) for p in request.form.getlist("doubtful") if p.isdigit() and int(p) < 16]
+    action = find_action(request.form)
+    if action is not None and action[0] in ("cell", "tile", "stack"):  # the tile picker, without JavaScript
+        data = apply_action(normalise(request.form), action)
+        cells = [(data.get(f"{PREFIX}-{p}") or "").strip()[:8] or None for p in range(16)]
+        return _review(cells, doubtful, name, active=active_square(data, 0))
     if not form.validate_on_submit():
         return _review(cells, doubtful, name, "This form had expired. Check the planet and score it again.",
                        status=400)

@@ -1,8 +1,6 @@
 /* Small enhancements for the scoring pages; everything works without them (plain form posts).
    - steppers change their number at once (the live score then follows via htmx)
    - character pickers show the pick and move on to the next empty one
-   - grid cells show the chosen tile, and tiles used at the table are greyed out
-   - live-score errors are placed beside their fields
    - results: tap a character to light up what it counted; copy the results text */
 (function () {
   "use strict";
@@ -31,6 +29,10 @@
     e.preventDefault();
     t.dispatchEvent(new Event("change", { bubbles: true }));
     t.blur();
+  });
+
+  document.addEventListener("change", function (e) {
+    if (e.target.matches && e.target.matches(".pick input[type=radio]")) showPick(e.target);
   });
 
   // -- character pickers ---------------------------------------------------------------------
@@ -76,79 +78,6 @@
       if (r.top < 0 || r.top > window.innerHeight * 0.4) d.scrollIntoView({ block: "start" });
     }
   }, true);
-
-  // -- grid editor ---------------------------------------------------------------------------
-  function showCell(select) {
-    var cell = select.closest(".cell");
-    var img = cell.querySelector("img");
-    var v = select.value;
-    if (v) {
-      if (!img) { img = document.createElement("img"); img.alt = ""; cell.insertBefore(img, cell.firstChild); }
-      img.src = "/art/" + encodeURIComponent(v) + ".png";
-    } else if (img) {
-      img.remove();
-    }
-    cell.classList.toggle("k-empty", !v);
-    var opt = select.options[select.selectedIndex];
-    cell.title = opt && v ? opt.textContent : cell.getAttribute("data-stack-name");
-  }
-
-  function inGridMode(select) {
-    var player = select.closest(".player");
-    if (!player) return true;
-    var checked = player.querySelector(".mode input:checked");
-    return !checked || checked.value === "grid";
-  }
-
-  function refreshUsed() {
-    var selects = all(".cell select");
-    var used = {};
-    selects.forEach(function (s) {
-      if (s.value && s.value !== "back" && inGridMode(s)) used[s.value] = true;
-    });
-    selects.forEach(function (s) {
-      all("option", s).forEach(function (o) {
-        if (!o.value || o.value === "back") return;
-        var off = !!used[o.value] && o.value !== s.value;
-        if (o.disabled !== off) {
-          o.disabled = off;
-          var base = o.textContent.replace(/ \(used\)$/, "");
-          o.textContent = off ? base + " (used)" : base;
-        }
-      });
-    });
-  }
-
-  document.addEventListener("change", function (e) {
-    var t = e.target;
-    if (!t.matches) return;
-    if (t.matches(".pick input[type=radio]")) showPick(t);
-    else if (t.matches(".cell select")) { showCell(t); refreshUsed(); }
-    else if (t.matches(".mode input")) {
-      var player = t.closest(".player");
-      if (player) player.setAttribute("data-mode", t.value === "grid" ? "grid" : "counts");
-      refreshUsed();
-    }
-  });
-
-  // -- live score errors, beside their fields --------------------------------------------------
-  document.addEventListener("htmx:afterSwap", function (e) {
-    var live = e.detail && e.detail.target;
-    if (!live || live.id !== "live-score") return;
-    all(".field-error").forEach(function (p) { p.hidden = true; p.textContent = ""; });
-    all("#score-form [aria-invalid=true]").forEach(function (x) { x.removeAttribute("aria-invalid"); });
-    all(".stepper-row.invalid, .cell.invalid").forEach(function (r) { r.classList.remove("invalid"); });
-    all(".live-errors li", live).forEach(function (li) {
-      var slot = document.getElementById(li.getAttribute("data-slot") + "-error");
-      if (slot) { slot.textContent = li.textContent; slot.hidden = false; }
-      var field = document.getElementById(li.getAttribute("data-for"));
-      if (field) {
-        if (field.matches("input, select")) field.setAttribute("aria-invalid", "true");
-        var row = field.closest(".stepper-row, .cell");
-        if (row) row.classList.add("invalid");
-      }
-    });
-  });
 
   // The live score could not be fetched (server refused it, or no network): say so in the bar;
   // "See results" still posts the whole form.
@@ -261,7 +190,7 @@
     if (!form) return;
     var fields = [];
     all("input[name], select[name]", form).forEach(function (el) {
-      if (el.name === "csrf_token" || el.type === "submit" || el.type === "hidden") return;
+      if (el.name === "csrf_token" || el.type === "submit") return;
       if (el.type !== "radio" || el.checked) fields.push([el.name, el.value]);
     });
     try { sessionStorage.setItem(draftKey(), JSON.stringify(fields)); } catch (err) { /* no storage */ }
@@ -287,27 +216,23 @@
         if (!r || r.checked) return;
         r.checked = changed = true;
         if (r.matches(".pick input")) showPick(r, true);
-        var player = r.closest(".player");
-        if (r.closest(".mode") && player) player.setAttribute("data-mode", r.value === "grid" ? "grid" : "counts");
       } else if (els[0].value !== f[1]) {
         els[0].value = f[1];
         changed = true;
-        if (els[0].matches(".cell select")) showCell(els[0]);
       }
     });
     if (!changed) return;
-    refreshUsed();
     var first = form.querySelector("input[type=text]");
     if (first) first.dispatchEvent(new Event("change", { bubbles: true }));  // the live score follows
   }
   document.addEventListener("input", function (e) { if (e.target.closest && e.target.closest("#score-form")) saveDraft(); });
   document.addEventListener("change", function (e) { if (e.target.closest && e.target.closest("#score-form")) saveDraft(); });
+  document.addEventListener("htmx:afterSettle", saveDraft);  // a tile picked: the squares are hidden fields
 
   document.addEventListener("DOMContentLoaded", function () {
     if (reopenScored()) return;
     restoreDraft();
     rememberScored();
     all("[data-copy]").forEach(function (b) { b.hidden = false; });
-    refreshUsed();
   });
 })();
