@@ -245,7 +245,6 @@ def score_post():
 
 
 @bp.post("/score/live")
-@bp.post("/score/tiles")
 def score_live():
     """A tap in the tile picker (a square, a tile, a stack), for htmx: the planets being entered
     tile by tile come back out of band, and on the score page the live score and every error slot
