@@ -345,7 +345,7 @@ def test_a_long_press_keeps_stepping(live_server, page):
     page.mouse.up()
     value = int(page.input_value("#players-0-volcano"))
     assert 4 <= value <= 9, value
-    expect(page.locator("#live-score li", has_text="Player 1")).to_contain_text(f"minus {value} for volcanoes")
+    expect(page.locator("#live-score li", has_text="Player 1")).to_contain_text(f"−{value} for volcanoes")
 
 
 def test_four_player_table_by_counts_in_few_taps(live_server, page, shot):

@@ -377,8 +377,9 @@ def test_correcting_a_table_scored_from_a_take_order(client, app):
     request = {"players": [{"name": "Ann", "tiles": tiles}, {"name": "Ben", "counts": {"rose": 1}}]}
     table_id = save_table(app.extensions["db"], request, score_request(request))
     html = client.get(f"/score?from={table_id}").get_data(as_text=True)
-    assert 'name="players-0-mode" value="grid"' in html.replace("\n", " ") or \
-        re.search(r'name="players-0-mode" value="grid"\s+checked', html)
+    # the grid radio is the checked one (and the counts radio is not)
+    assert re.search(r'name="players-0-mode" value="grid"\s+checked>', html)
+    assert not re.search(r'name="players-0-mode" value="counts"\s+checked>', html)
     assert re.search(rf'name="players-0-cells-0" id="players-0-cells-0" value="{tiles[0]}"', html)
 
 

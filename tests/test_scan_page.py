@@ -130,7 +130,7 @@ def test_an_expired_review_keeps_the_planet_being_checked(client):
     """Without a valid token the review comes back with the player's corrections, not an error page."""
     form = {f"players-0-cells-{p}": "" for p in range(16)}
     form.update({"players-0-cells-0": "K07", "players-0-cells-5": "C10", "players-0-name": "Ann",
-                 "doubtful": "5", "csrf_token": "stale"})
+                 "players-0-doubtful": "5", "csrf_token": "stale"})
     r = client.post("/scan/score", data=form)
     assert r.status_code == 400
     html = r.get_data(as_text=True)

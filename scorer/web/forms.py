@@ -62,6 +62,7 @@ class PlayerForm(Form):
     characters = FieldList(StringField("Character", default=""), min_entries=4, max_entries=4)
     cells = FieldList(StringField("Tile"), min_entries=16, max_entries=16)
     at = StringField("The square being chosen", default="")  # tile by tile: 0..15 or ""
+    doubtful = StringField("Squares a photo left in doubt", default="")  # "3 7 12"
 
 
 for _item in COUNT_FIELDS:
@@ -77,7 +78,7 @@ class ScoreForm(FlaskForm):
 
 _KEY = PLAYER_KEY = re.compile(r"players-([0-9]{1,3})-(.+)\Z", re.ASCII)
 _ACTION = re.compile(r"(inc|dec)-([0-9]{1,3})-([a-z_]+)\Z|remove-([0-9]{1,3})\Z|add-player\Z|update\Z"
-                     r"|(cell|tile|stack)-([0-9]{1,3})\Z", re.ASCII)
+                     r"|(cell|tile|stack|scan)-([0-9]{1,3})\Z", re.ASCII)
 
 
 def normalise(formdata) -> MultiDict:
@@ -167,6 +168,23 @@ def active_square(data: MultiDict, i: int) -> int | None:
     return next((p for p in range(16) if not (data.get(f"players-{i}-cells-{p}") or "").strip()), None)
 
 
+def doubtful_squares(data: MultiDict, i: int) -> list[int]:
+    raw = (data.get(f"players-{i}-doubtful") or "").split()
+    return sorted({int(p) for p in raw if p.isdigit() and int(p) < 16})
+
+
+def put_reading(data: MultiDict, i: int, reading) -> MultiDict:
+    """A photo's reading as player ``i``'s planet, tile by tile, its doubtful squares marked."""
+    data = MultiDict(data)
+    data[f"players-{i}-mode"] = "grid"
+    for p in range(16):
+        data[f"players-{i}-cells-{p}"] = reading.cells[p] or ""
+    doubtful = [p for p in range(16) if reading.doubtful[p]]
+    data[f"players-{i}-doubtful"] = " ".join(map(str, doubtful))
+    data[f"players-{i}-at"] = str(doubtful[0]) if doubtful else ""
+    return data
+
+
 def pick(data: MultiDict, kind: str, i: int, value: str) -> None:
     """The tile picker: a square tapped (``cell``), a tile put in the active square (``tile``:
     then on to the next empty square), a stack chosen (``stack``: its first empty square)."""
@@ -183,6 +201,8 @@ def pick(data: MultiDict, kind: str, i: int, value: str) -> None:
         if at is not None:
             cells[at] = value
             data[f"players-{i}-cells-{at}"] = value
+            checked = [p for p in doubtful_squares(data, i) if p != at]  # looked at: no longer in doubt
+            data[f"players-{i}-doubtful"] = " ".join(map(str, checked))
             later = [p for p in list(range(at + 1, 16)) + list(range(at)) if not cells[p]]
             at = later[0] if later else None
     data[f"players-{i}-at"] = "" if at is None else str(at)

@@ -9,6 +9,7 @@ Planets are drawn from one view model (``scorer.web.planet_view``) by one macro.
 from __future__ import annotations
 
 import gzip
+import re
 from functools import lru_cache
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
@@ -23,12 +24,13 @@ from ..contract import score_request
 from ..errors import InputError
 from ..db import load_table, save_table
 from .forms import (
-    PLAYER_KEY, active_square, COUNT_FIELDS, FACE_DOWN_STEP, MIN_PLAYERS, MODES, ScoreForm, apply_action, field_for_where,
+    PLAYER_KEY, active_square, count_players, doubtful_squares, put_reading, COUNT_FIELDS, FACE_DOWN_STEP, MIN_PLAYERS, MODES, ScoreForm, apply_action, field_for_where,
     find_action, normalise, table_request,
 )
 from ..planet import BACK, POSITIONS_OF, STACK_AT, planet_from_take_order, position_words
 from .extensions import csrf, get_db
 from .planet_view import planet
+from .scan import read_photo
 from ..i18n import _
 
 bp = Blueprint("pages", __name__)
@@ -114,10 +116,11 @@ def editors(form: ScoreForm, errors: dict[str, str]) -> list:
         cells = [c.data for c in entry.form.cells]
         cell_errors = {int(fid.rsplit("-", 1)[1]): msg for fid, msg in errors.items()
                        if fid.startswith(f"{entry.form.cells.id}-")}
-        data = MultiDict({f"players-{i}-at": entry.form.at.data or ""})
+        data = MultiDict({f"players-{i}-at": entry.form.at.data or "", f"players-{i}-doubtful": entry.form.doubtful.data or ""})
         data.update({f"players-{i}-cells-{p}": v or "" for p, v in enumerate(cells)})
         out.append(planet(cells, prefix=entry.form.cells.id, player=i, active=active_square(data, i),
-                          used=set(used), errors=cell_errors, label=_("Planet of player %(n)d", n=i + 1)))
+                          used=set(used), errors=cell_errors, doubtful=doubtful_squares(data, i),
+                          label=_("Planet of player %(n)d", n=i + 1)))
     return out
 
 
@@ -138,15 +141,22 @@ def build_form(formdata=None, players: int = MIN_PLAYERS) -> ScoreForm:
     return ScoreForm(formdata=formdata)
 
 
+def score_context(form: ScoreForm, result, errors) -> dict:
+    """What ``score.html`` and its ``partials/player_card.html`` need."""
+    return dict(form=form, result=result, errors=errors, slots={slot_of(k): v for k, v in errors.items()},
+                grids=editors(form, errors), slots_of={k: slot_of(k) for k in errors},
+                characters=character_cards(), items=COUNT_FIELDS, item_names=ITEM_NAMES,
+                item_help=ITEM_HELP, face_down_step=FACE_DOWN_STEP, modes=MODES)
+
+
 def render_score(form: ScoreForm, result, errors, status=200):
-    grids = editors(form, errors)
-    slots = {slot_of(k): v for k, v in errors.items()}
-    return render_template(
-        "score.html", form=form, result=result, errors=errors, slots=slots, grids=grids,
-        summary=status == 422, slots_of={k: slot_of(k) for k in errors},
-        characters=character_cards(), items=COUNT_FIELDS, item_names=ITEM_NAMES,
-        item_help=ITEM_HELP, face_down_step=FACE_DOWN_STEP, modes=MODES,
-    ), status
+    return render_template("score.html", summary=status == 422, **score_context(form, result, errors)), status
+
+
+def scan_into(data: MultiDict, i: int) -> tuple[MultiDict, str | None]:
+    """Player ``i``'s photo (field ``photo-<i>``) read into their planet, or why it could not be."""
+    reading, error, _status = read_photo(request.files.get(f"photo-{i}"))
+    return (put_reading(data, i, reading), None) if reading is not None else (data, error)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -228,9 +238,11 @@ def score_post():
     if action is not None or "finish" not in request.form:
         if action is None:
             action = ("update", ())
-        data = apply_action(data, action)
+        data, error = scan_into(data, action[1][0]) if action[0] == "scan" else (apply_action(data, action), None)
         form = ScoreForm(formdata=data)
         result, errors = evaluate(form)
+        if error:
+            errors[f"players-{action[1][0]}"] = error
         return render_score(form, result, errors)
     form = ScoreForm(formdata=data)
     if not csrf_ok():  # only saving a table needs the check; the buttons above change nothing stored
@@ -242,6 +254,22 @@ def score_post():
         return render_score(form, None, {"table": NOTHING_ENTERED}, status=422)
     table_id = save_table(get_db(), table_request(form), result)
     return redirect(url_for("pages.table", table_id=table_id), code=303)
+
+
+@bp.post("/score/scan")
+def score_scan():
+    """A camera button on the score page (htmx): the photo read into that player's planet, and the
+    player's card, the live score and every error slot sent back out of band."""
+    data = normalise(request.form)
+    m = re.fullmatch(r"photo-([0-9])", request.headers.get("HX-Trigger-Name", ""))
+    i = int(m.group(1)) if m else count_players(data)
+    data, error = scan_into(data, i) if i < count_players(data) else (data, _("Choose a player first."))
+    form = ScoreForm(formdata=data)
+    result, errors = evaluate(form)
+    if error:
+        errors[f"players-{i}"] = error
+    return render_template("partials/player_swap.html", i=i, shown=[], live=True, slot_ids=error_slots(form),
+                           **score_context(form, result, errors))
 
 
 @bp.post("/score/live")

@@ -20,7 +20,7 @@ from ..db import save_table
 from ..planet import BACK
 from ..limits import MAX_UPLOAD_BYTES
 from .extensions import csrf, get_db
-from .forms import active_square, apply_action, find_action, normalise
+from .forms import active_square, apply_action, doubtful_squares, find_action, normalise
 from .planet_view import planet
 
 bp = Blueprint("scan", __name__)
@@ -62,15 +62,24 @@ def scan_post():
     form = PhotoForm()
     if not form.validate_on_submit():  # only the CSRF token can fail here
         return _page(form, "This form had expired. Please choose the photo again.", 400)
-    upload = request.files.get("photo")
+    reading, error, status = read_photo(request.files.get("photo"))
+    if reading is None:
+        return _page(form, error, status)
+    doubtful = [p for p in range(16) if reading.doubtful[p]]
+    return _review(reading.cells, doubtful, reading=reading)
+
+
+def read_photo(upload):
+    """A photo upload read as a planet: (the reading, None, 200) or (None, a message for a
+    person, an HTTP status). The score page's camera buttons use it too."""
     data = upload.read(MAX_UPLOAD_BYTES + 1) if upload else b""
     if not data:
-        return _page(form, "Choose a photo of the finished planet first.", 422)
+        return None, _("Choose a photo of the finished planet first."), 422
     if len(data) > MAX_UPLOAD_BYTES:
-        return _page(form, f"That file is larger than {MAX_UPLOAD_BYTES // (1024 * 1024)} MB. "
-                           "A phone photo is usually 2–8 MB.", 413)
+        return None, _("That file is larger than %(mb)d MB. A phone photo is usually 2–8 MB.",
+                       mb=MAX_UPLOAD_BYTES // (1024 * 1024)), 413
     if len(data) < MIN_BYTES:
-        return _page(form, "That file is too small to be a photo.", 422)
+        return None, _("That file is too small to be a photo."), 422
     try:
         from vision.recognize import recognize
         reading = recognize(data)
@@ -78,11 +87,10 @@ def scan_post():
         current_app.logger.exception("recognizer failed")
         reading = None
     if reading is None:
-        return _page(form, "That photo could not be read. Try a JPEG or PNG taken from above.", 422)
+        return None, _("That photo could not be read. Try a JPEG or PNG taken from above."), 422
     if not reading.ok:
-        return _page(form, reading.error, 422)
-    doubtful = [p for p in range(16) if reading.doubtful[p]]
-    return _review(reading.cells, doubtful, reading=reading)
+        return None, reading.error, 422
+    return reading, None, 200
 
 
 @bp.post("/scan/score")
@@ -91,7 +99,7 @@ def scan_score():
     form = ReviewForm()
     cells = [(request.form.get(f"{PREFIX}-{p}") or "").strip()[:8] or None for p in range(16)]
     name = (request.form.get("players-0-name") or "").strip()[:40] or "My planet"
-    doubtful = [int(p) for p in request.form.getlist("doubtful") if p.isdigit() and int(p) < 16]
+    doubtful = doubtful_squares(request.form, 0)
     action = find_action(request.form)
     if action is not None and action[0] in ("cell", "tile", "stack"):  # the tile picker, without JavaScript
         data = apply_action(normalise(request.form), action)
