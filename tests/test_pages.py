@@ -64,12 +64,27 @@ def test_home_offers_three_choices(client):
     assert "Score a table" in html and "Scan a planet" in html and "Start a game" in html
 
 
+def test_static_files_are_compressed_and_cached_by_their_content(client):
+    html = client.get("/").get_data(as_text=True)
+    css = re.search(r'href="(/static/css/app\.css\?v=([0-9a-f]{12}))"', html)
+    assert css, "app.css is linked by its content hash"
+    r = client.get(css.group(1), headers={"Accept-Encoding": "br, gzip"})
+    assert r.headers["Content-Encoding"] in ("br", "gzip")
+    assert "immutable" in r.headers["Cache-Control"] and "max-age=31536000" in r.headers["Cache-Control"]
+    import hashlib
+    from pathlib import Path
+    body = (Path(__file__).resolve().parents[1] / "static/css/app.css").read_bytes()
+    assert hashlib.sha256(body).hexdigest()[:12] == css.group(2)
+    page = client.get("/score", headers={"Accept-Encoding": "gzip"})
+    assert page.headers["Content-Encoding"] == "gzip"
+
+
 def test_home_page_weight_with_css_and_js_under_100_kb(client):
     resp = client.get("/")
     html = resp.get_data(as_text=True)
     total = len(resp.data)
     assets = re.findall(r'<(?:link[^>]+href|script[^>]+src)="(/static/[^"]+)"', html)
-    assert any(a.endswith(".css") for a in assets) and any("htmx" in a for a in assets)
+    assert any(a.split("?")[0].endswith(".css") for a in assets) and any("htmx" in a for a in assets)
     for asset in assets:
         r = client.get(asset)
         assert r.status_code == 200, asset
@@ -105,7 +120,7 @@ def test_score_page_asks_for_n_players(client):
 def test_character_pickers_show_name_picture_and_rule(client):
     html = client.get("/score").get_data(as_text=True)
     assert "Little Prince" in html and "3 points per sheep colour, plus 1 per box" in html
-    assert '/art/K20.png' in html  # the Little Prince's tile
+    assert '/art/K20.webp' in html  # the Little Prince's tile
     assert html.count('name="players-0-characters-0"') == 14  # 13 characters and "none"
 
 
@@ -246,7 +261,7 @@ def test_a_planet_tile_by_tile_scores_and_is_drawn(client):
     url = resp.headers["Location"]
     html = client.get(url).get_data(as_text=True)
     assert html.count('class="cell stack-') == 16
-    assert f"/art/{cells[0]}.png" in html
+    assert f"/art/{cells[0]}.webp" in html
     # tap the first character: its cells light up (server-side, without JS)
     lit = client.get(url + "?show=0.0").get_data(as_text=True)
     assert "cell stack-" in lit and " lit" in lit

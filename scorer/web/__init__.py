@@ -16,6 +16,7 @@ from ..catalog import catalog, use_catalog_file
 from ..db import Database
 from ..settings import ROOT, Settings
 from . import api, art, pages, scan, tracker_api, tracker_pages
+from .assets import init_assets
 from .extensions import HTML_LANG, babel, csrf, get_db, select_locale, wants_json
 
 __all__ = ["create_app", "get_db", "wants_json"]
@@ -48,6 +49,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     catalog()  # a broken catalog stops the app here, naming the line at fault
 
     csrf.init_app(app)
+    init_assets(app)
     babel.init_app(app, locale_selector=select_locale)
     i18n.use(gettext, ngettext)
     for module in BLUEPRINTS:

@@ -8,7 +8,6 @@ Planets are drawn from one view model (``scorer.web.planet_view``) by one macro.
 """
 from __future__ import annotations
 
-import gzip
 import re
 from functools import lru_cache
 
@@ -161,23 +160,6 @@ def scan_into(data: MultiDict, i: int) -> tuple[MultiDict, str | None]:
 
 # ---------------------------------------------------------------------------------------------
 # routes
-
-
-@bp.after_request
-def compress(response):
-    """Gzip these pages' HTML: the score form repeats itself a lot (tile lists, pickers), so
-    ~150 KB shrinks to ~15 KB on the phone's connection. Only this blueprint's responses."""
-    if (response.status_code < 200 or response.direct_passthrough or response.mimetype != "text/html"
-            or "Content-Encoding" in response.headers
-            or "gzip" not in request.headers.get("Accept-Encoding", "")):
-        return response
-    data = response.get_data()
-    if len(data) < 1400:
-        return response
-    response.set_data(gzip.compress(data, compresslevel=6))
-    response.headers["Content-Encoding"] = "gzip"
-    response.vary.add("Accept-Encoding")
-    return response
 
 
 @bp.get("/")

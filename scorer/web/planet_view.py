@@ -15,6 +15,7 @@ from flask import url_for
 from ..catalog import CHARACTER_NAMES, STACK_NAMES, catalog
 from ..i18n import N_, _
 from ..planet import BACK, STACK_AT, position_words
+from .art import sprite_place
 
 HIDDEN = "hidden"  # a tile this viewer may not see (the tracker hides face-down characters)
 
@@ -28,6 +29,7 @@ class Cell:
     value: str = ""            # a tile id, "back", "hidden" or "" (empty)
     kind: str = "empty"        # "tile" / "back" / "hidden" / "empty" / "unknown"
     art: str | None = None     # the tile's picture
+    sprite: tuple[int, int] | None = None  # its column and row in the sprite sheet (small planets)
     text: str = ""             # what the tile shows, in words
     caption: str = ""          # a small caption under the art (a tile id where one is needed)
     character: str | None = None
@@ -99,7 +101,7 @@ def cell_of(position: int, value: object, **marks) -> Cell:
     tile = catalog()[value] if kind == "tile" else None
     stack = STACK_AT[position]
     return Cell(position=position, stack=stack, stack_name=STACK_NAMES[stack], where=position_words(position),
-                value=value, kind=kind, art=art_url(value), text=tile_words(value),
+                value=value, kind=kind, art=art_url(value), sprite=sprite_place(value) if kind in ("tile", "back") else None, text=tile_words(value),
                 character=CHARACTER_NAMES.get(tile.character) if tile and tile.character else None, **marks)
 
 
