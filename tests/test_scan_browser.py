@@ -1,8 +1,10 @@
 """Scan a planet in a phone-sized browser: photo in, reviewed planet, score out."""
 import json
+import re
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 PHOTOS = Path(__file__).resolve().parents[1] / "sample_photos"
@@ -33,7 +35,20 @@ def test_photo_in_review_then_score_out(live_server, page, shot):
     squares = page.locator(".planet.edit button.cell")
     assert squares.count() == 16
     doubtful = page.locator(".cell.doubtful").count()
-    assert f"{16 - doubtful} of 16" in page.inner_text(".lead") or doubtful == 0
+    lead = page.inner_text(".lead")
+    if doubtful:
+        assert lead.startswith(f"{doubtful} outlined tile"), lead
+    else:
+        assert lead.startswith("Every tile was read with confidence"), lead
+    assert re.search(r"/scan/[A-Za-z0-9_-]{12}$", page.url)  # the review has its own address
+    expect(page.locator(".review-photo img")).to_be_visible()  # the photo beside the reading
+    read = [page.input_value(f"#players-0-cells-{p}") for p in range(16)]
+    page.reload()
+    assert [page.input_value(f"#players-0-cells-{p}") for p in range(16)] == read
+    page.go_back()
+    expect(page.locator("h1")).to_have_text("Scan a planet")  # Back goes to the scan page
+    page.go_forward()
+    expect(page.locator("h1")).to_have_text("Check the planet")
     page.fill("#players-0-name", "Ann")
     page.click("button:has-text('Score this planet')")
     page.wait_for_url("**/tables/**")

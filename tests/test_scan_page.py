@@ -94,8 +94,15 @@ def test_too_large_upload_gets_413_with_a_message(plain):
 def test_reading_fills_the_grid_then_scores_and_stores_the_table(plain):
     photo = first_planet_photo()
     r = upload(plain, photo.read_bytes())
+    assert r.status_code == 303 and re.fullmatch(r"/scan/[A-Za-z0-9_-]{12}", r.location)  # its own address
+    review = r.location
+    r = plain.get(review)
     assert r.status_code == 200
     html = r.get_data(as_text=True)
+    assert plain.get(review).get_data(as_text=True) == html  # a reload shows the same reading
+    assert f'src="{review}/photo.jpg"' in html  # the photo beside the reading
+    pic = plain.get(review + "/photo.jpg")
+    assert pic.status_code == 200 and pic.mimetype == "image/jpeg"
     chosen = re.findall(r'<input type="hidden" name="players-0-cells-(\d+)" id="[^"]*" value="([^"]*)"', html)
     assert len(chosen) == 16
     cells = [v or None for _, v in sorted(chosen, key=lambda t: int(t[0]))]
@@ -138,3 +145,20 @@ def test_an_expired_review_keeps_the_planet_being_checked(client):
     assert re.search(r'name="players-0-cells-5" id="players-0-cells-5" value="C10"', html) and "doubtful" in html
     r = upload(client, first_planet_photo().read_bytes())
     assert r.status_code == 400 and "choose the photo again" in error_of(r)
+
+
+def test_add_another_planet_appends_to_the_table(plain):
+    """"Add it to the table" after a second scan adds a second planet; it used to replace the first."""
+    def add(name, tile):
+        form = {f"players-0-cells-{p}": "" for p in range(16)}
+        form.update({"players-0-cells-5": tile, "players-0-name": name, "players-0-mode": "grid"})
+        return plain.post("/scan/add", data=form)
+    r = add("Ann", "C10")
+    assert r.status_code == 303 and "/score?scanned=1" in r.location
+    add("Ben", "C11")
+    html = plain.get(r.location).get_data(as_text=True)
+    assert 'name="players-0-name" value="Ann"' in html and 'name="players-1-name" value="Ben"' in html
+    assert re.search(r'name="players-0-cells-5" id="players-0-cells-5" value="C10"', html)
+    assert re.search(r'name="players-1-cells-5" id="players-1-cells-5" value="C11"', html)
+    assert plain.get("/scan/nope-not-an-id").status_code == 404
+    assert plain.get("/scan/AAAAAAAAAAAA/photo.jpg").status_code == 404

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, redirect, render_template, request, session, url_for
 from flask_wtf.csrf import validate_csrf
 from werkzeug.datastructures import MultiDict
 from wtforms.validators import ValidationError
@@ -173,7 +173,12 @@ def score():
     n = int(players) if players.isascii() and players.isdigit() and 2 <= int(players) <= 5 else MIN_PLAYERS
     form = build_form(players=n)
     source = request.args.get("from", "")
-    if source:
+    if request.args.get("scanned") and session.get("table"):  # planets added from the scan review
+        players = [{"name": p["name"], "planet": {"cells": [p["cells"][r * 4:r * 4 + 4] for r in range(4)]}}
+                   for p in session["table"][:5]]
+        players += [{"name": ""}] * (MIN_PLAYERS - len(players))
+        form = ScoreForm(formdata=request_to_formdata({"players": players}))
+    elif source:
         row = load_table(get_db(), source[:40])
         if row is not None:
             form = ScoreForm(formdata=request_to_formdata(row.request))
@@ -235,6 +240,7 @@ def score_post():
     if nothing_entered(table_request(form)):
         return render_score(form, None, {"table": NOTHING_ENTERED}, status=422)
     table_id = save_table(get_db(), table_request(form), result)
+    session.pop("table", None)  # the planets added from scans are scored now
     return redirect(url_for("pages.table", table_id=table_id), code=303)
 
 

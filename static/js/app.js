@@ -1,9 +1,5 @@
-/* What only the browser can do; the server renders everything else (htmx swaps its fragments:
-   the live score, the planets and tile picker, every error beside its field, a character's
-   count lit on the results). Every page also works without this file (plain form posts).
-   - steppers change their number at once, and repeat while held (a long press)
-   - a character picker shows the pick and opens the next empty one
-   - copy the results; a reload or Back keeps what was typed on the score page */
+/* Only what the browser alone can do (the server renders the rest, htmx swaps it in): steppers
+   (a long press repeats), character pickers, copy, and the score form kept through reload/Back. */
 (() => {
   "use strict";
   document.documentElement.classList.add("js");
@@ -30,18 +26,14 @@
   ["pointerup", "pointercancel", "pointerleave"].forEach((t) => on(t, release, true));
   on("click", (e) => {
     const b = e.target.closest && e.target.closest("button[data-step]");
-    if (!b) return;
-    e.preventDefault();
-    if (!repeated) step(b);
-    repeated = false;
+    if (b) { e.preventDefault(); if (!repeated) step(b); repeated = false; }
   });
   on("focusin", (e) => { if (e.target.matches("input.count")) e.target.select(); });
   on("keydown", (e) => {  // Enter in a box: done typing, no page reload (without htmx Enter posts)
-    const t = e.target;
-    if (e.key !== "Enter" || !window.htmx || !t.matches("#score-form input[type=text]")) return;
+    if (e.key !== "Enter" || !window.htmx || !e.target.matches("#score-form input[type=text]")) return;
     e.preventDefault();
-    t.dispatchEvent(new Event("change", { bubbles: true }));
-    t.blur();
+    e.target.dispatchEvent(new Event("change", { bubbles: true }));
+    e.target.blur();
   });
 
   // -- character pickers: show the pick in the summary, then open the next empty one
@@ -71,15 +63,12 @@
   // -- the live score could not be fetched: say so; "See results" still posts the whole form
   const trouble = (e) => {
     const live = document.getElementById("live-score");
-    if (!live || !e.detail.target || e.detail.target !== live) return;
-    const expired = e.detail.xhr && e.detail.xhr.status === 400;
-    live.innerHTML = "";
-    live.appendChild(Object.assign(document.createElement("p"), { className: "live-problem", textContent: expired
-      ? "This page has expired. Tap \"See results\": everything you entered is kept."
-      : "The live score could not be updated (no connection?). \"See results\" still works." }));
+    if (!live || e.detail.target !== live) return;
+    live.replaceChildren(Object.assign(document.createElement("p"), { className: "live-problem",
+      textContent: e.detail.xhr && e.detail.xhr.status === 400 ? "This page has expired. Tap \"See results\": everything you entered is kept."
+        : "The live score could not be updated (no connection?). \"See results\" still works." }));
   };
-  on("htmx:responseError", trouble);
-  on("htmx:sendError", trouble);
+  ["htmx:responseError", "htmx:sendError"].forEach((t) => on(t, trouble));
 
   // -- copy the results text for the group chat
   on("click", (e) => {
