@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 HOST ?= 0.0.0.0
 PORT ?= 5000
 
-.PHONY: run test test-postgres bench setup setup-test chromium clean
+.PHONY: run test lint test-postgres bench setup setup-test chromium clean
 
 $(PY):
 	@echo "== 1/3 creating the virtual environment in $(VENV)"
@@ -43,7 +43,14 @@ run: setup
 	@echo "== starting the server"
 	$(PY) -m scorer serve --host $(HOST) --port $(PORT)
 
-test: setup-test chromium
+# The pure core is typed strictly; the whole tree is linted for real mistakes (not style).
+STRICT := scorer/catalog.py scorer/planet.py scorer/rules.py scorer/contract.py scorer/errors.py \
+	scorer/i18n.py scorer/names.py scorer/limits.py scorer/settings.py scorer/history.py
+lint: setup-test
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy --strict $(STRICT)
+
+test: setup-test chromium lint
 	$(PY) -m pytest
 
 # The tests that touch the database, again on a throwaway PostgreSQL server (CI runs this too).
@@ -53,7 +60,8 @@ test-postgres: setup-test
 		tests/test_tracker.py tests/test_tracker_api.py tests/test_tracker_pages.py
 
 # Speed and accuracy, printed as numbers: scoring (core and HTTP beside a bare endpoint), the
-# tracker under 100 concurrent tables, and the recognizer over sample_photos/.
+# tracker under 100 concurrent tables, the recognizer over sample_photos/, and the history and
+# player stats pages over 10,000 stored plays.
 bench: setup-test
 	@echo "== scoring =="
 	$(PY) -m scorer bench
@@ -61,6 +69,8 @@ bench: setup-test
 	$(PY) -m scorer.tracker_bench
 	@echo "== vision =="
 	$(PY) -m vision.bench
+	@echo "== history and player stats (10,000 plays) =="
+	$(PY) -m scorer.history_bench
 
 clean:
 	rm -rf $(VENV) instance .pytest_cache .hypothesis test-artifacts

@@ -1,4 +1,5 @@
-"""Commands: ``python -m scorer score [FILE|-]``, ``serve``, ``bench``."""
+"""Commands: ``python -m scorer score [FILE|-]``, ``stars [FILE|-]``, ``serve``, ``bench``, ``export``,
+``import``."""
 from __future__ import annotations
 
 import argparse
@@ -6,20 +7,21 @@ import json
 import sys
 
 
-def cmd_score(args) -> int:
-    from .contract import parse_json, score_request
+def json_command(path: str | None, answer) -> int:
+    """Read JSON from PATH (stdin for ``-``) and print ``answer(raw)``; on a bad input, exit 2
+    printing the SPEC's ``{"error", "where"}``."""
     from .errors import InputError
     try:
-        if args.file in (None, "-"):
+        if path in (None, "-"):
             raw = sys.stdin.buffer.read()
         else:
-            with open(args.file, "rb") as fh:
+            with open(path, "rb") as fh:
                 raw = fh.read()
     except OSError as exc:
-        print(json.dumps({"error": f"Cannot read {args.file}: {exc.strerror}.", "where": "file"}))
+        print(json.dumps({"error": f"Cannot read {path}: {exc.strerror}.", "where": "file"}))
         return 2
     try:
-        result = score_request(parse_json(raw))
+        result = answer(raw)
     except InputError as exc:
         print(json.dumps(exc.as_json(), ensure_ascii=False))
         return 2
@@ -27,8 +29,20 @@ def cmd_score(args) -> int:
     return 0
 
 
+def cmd_score(args) -> int:
+    from .contract import parse_json, score_request
+    return json_command(args.file, lambda raw: score_request(parse_json(raw)))
+
+
+def cmd_stars(args) -> int:
+    """Rising to the Stars, SPEC §3: the tally of a game, as JSON."""
+    from .stars import read_json, score_stars
+    return json_command(args.file, lambda raw: score_stars(read_json(raw)))
+
+
 def cmd_serve(args) -> int:
     from .catalog import CatalogError
+    from .db import StoreError
     from .lan import lan_addresses
     from .serve import run_server
     from .web import create_app
@@ -40,6 +54,12 @@ def cmd_serve(args) -> int:
     except CatalogError as exc:
         print(f"The tile catalog is broken: {exc}", file=sys.stderr)
         return 2
+    except StoreError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    from .expiry import expire
+    settings = app.config["SETTINGS"]
+    expire(app.extensions["db"], settings.abandoned_days, settings.keep_days)
     shown_host = args.host
     print("Make Me a Planet is running.", flush=True)
     if args.host in ("0.0.0.0", "::", ""):
@@ -56,6 +76,24 @@ def cmd_serve(args) -> int:
     return 0
 
 
+def cmd_expire(args) -> int:
+    from .db import Database, StoreError
+    from .expiry import expire
+    from .settings import Settings
+    settings = Settings.load({"DATABASE_URL": args.database} if args.database else {})
+    db = Database(settings.database_url)
+    try:
+        db.create_all()
+    except StoreError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    done = expire(db, args.abandoned_days or settings.abandoned_days,
+                  args.keep_days if args.keep_days is not None else settings.keep_days)
+    print(json.dumps(done.as_json()))
+    db.dispose()
+    return 0
+
+
 def cmd_bench(args) -> int:
     from .bench import main as bench_main
     return bench_main(args)
@@ -67,6 +105,9 @@ def main(argv=None) -> int:
     p = sub.add_parser("score", help="score a table: JSON on stdin or in FILE")
     p.add_argument("file", nargs="?", default="-")
     p.set_defaults(func=cmd_score)
+    p = sub.add_parser("stars", help="tally a Rising to the Stars game: JSON on stdin or in FILE")
+    p.add_argument("file", nargs="?", default="-")
+    p.set_defaults(func=cmd_stars)
     p = sub.add_parser("serve", help="start the app with a production WSGI server")
     p.add_argument("--host", default="0.0.0.0")
     p.add_argument("--port", type=int, default=5000)
@@ -74,9 +115,18 @@ def main(argv=None) -> int:
     p.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
     p.add_argument("--threads", type=int, default=8, help="threads per worker (default 8)")
     p.set_defaults(func=cmd_serve)
+    p = sub.add_parser("expire", help="remove abandoned games now (and old plays, with --keep-days)")
+    p.add_argument("--abandoned-days", type=float, default=None,
+                   help="unfinished games untouched this long (default 30, or $PLANET_ABANDONED_DAYS)")
+    p.add_argument("--keep-days", type=float, default=None,
+                   help="also finished games, tables and tallies older than this (default: keep them)")
+    p.add_argument("--database", default=None, help="SQLAlchemy URL (default: SQLite in instance/)")
+    p.set_defaults(func=cmd_expire)
     p = sub.add_parser("bench", help="print scoring speed: core and POST /api/score")
     p.add_argument("--seconds", type=float, default=3.0)
     p.set_defaults(func=cmd_bench)
+    from .web.history_cli import add_commands
+    add_commands(sub)
     args = parser.parse_args(argv)
     return args.func(args)
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import Mapping
+from collections.abc import Iterator, Mapping
 
 STACKS = ("center", "uphill", "downhill", "character")
 
@@ -105,9 +105,9 @@ class Tile:
 
     has_baobab: bool = field(init=False, repr=False, compare=False)
     has_volcano: bool = field(init=False, repr=False, compare=False)
-    pairs: tuple = field(init=False, repr=False, compare=False)  # ((item, n), ...): fast to walk
+    pairs: tuple[tuple[str, int], ...] = field(init=False, repr=False, compare=False)  # ((item, n), ...): fast to walk
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         object.__setattr__(self, "has_baobab", self.items.get("baobab", 0) > 0)
         object.__setattr__(self, "has_volcano", self.items.get("volcano", 0) > 0)
         object.__setattr__(self, "pairs", tuple(self.items.items()))
@@ -136,7 +136,7 @@ class Catalog:
     def __getitem__(self, tile_id: str) -> Tile:
         return self.tiles[tile_id]
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Tile]:
         return iter(self.tiles.values())
 
     def __len__(self) -> int:
@@ -149,7 +149,7 @@ class Catalog:
         return sum(1 for t in self.tiles.values() if t.character == character)
 
     @cached_property
-    def _most(self) -> dict:
+    def _most(self) -> dict[str, int]:
         return {item: self._most_on_planet(item) for item in ITEMS}
 
     def most_on_planet(self, item: str) -> int:
@@ -172,6 +172,36 @@ def _line_of(text: str, tile_id: str) -> int | None:
     return None
 
 
+def _parse_tile(tile_id: str, entry: object) -> Tile:
+    """One catalog line as a tile, or ``ValueError`` saying what is wrong with it."""
+    if not re.fullmatch(r"[A-Z][0-9]{2}", tile_id):
+        raise ValueError("an id is a capital letter and two digits, like C07")
+    if not isinstance(entry, dict):
+        raise ValueError("expected { stack = ..., item = count, ... }")
+    entry = dict(entry)
+    stack = entry.pop("stack", None)
+    if stack not in STACKS:
+        raise ValueError(f"stack must be one of {', '.join(STACKS)}, not {stack!r}")
+    character = entry.pop("character", None)
+    if stack == "character" and character not in CHARACTERS:
+        raise ValueError(f"a character tile needs a known character, not {character!r}")
+    if stack != "character" and character is not None:
+        raise ValueError("only character tiles carry a character")
+    items: dict[str, int] = {}
+    for item, n in entry.items():
+        if item not in ITEMS:
+            raise ValueError(f"unknown item {item!r}")
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            raise ValueError(f"{item} must be a whole number ≥ 0, not {n!r}")
+        if n:
+            items[item] = n
+    if items.get("baobab", 0) > 1 or items.get("volcano", 0) > 1:
+        raise ValueError("no tile carries more than one baobab or one volcano")
+    if stack == "character" and set(items) - {"star"}:
+        raise ValueError("character tiles show only Large Stars")
+    return Tile(tile_id, stack, MappingProxyType(items), character)
+
+
 def parse_catalog(text: str, path: str = "<catalog>") -> Catalog:
     """Parse and validate catalog text; raise ``CatalogError`` naming the line at fault."""
     try:
@@ -190,33 +220,10 @@ def parse_catalog(text: str, path: str = "<catalog>") -> Catalog:
 
     tiles: dict[str, Tile] = {}
     for tile_id, entry in raw.items():
-        if not re.fullmatch(r"[A-Z][0-9]{2}", tile_id):
-            raise fail(tile_id, "an id is a capital letter and two digits, like C07")
-        if not isinstance(entry, dict):
-            raise fail(tile_id, "expected { stack = ..., item = count, ... }")
-        entry = dict(entry)
-        stack = entry.pop("stack", None)
-        if stack not in STACKS:
-            raise fail(tile_id, f"stack must be one of {', '.join(STACKS)}, not {stack!r}")
-        character = entry.pop("character", None)
-        if stack == "character":
-            if character not in CHARACTERS:
-                raise fail(tile_id, f"a character tile needs a known character, not {character!r}")
-        elif character is not None:
-            raise fail(tile_id, "only character tiles carry a character")
-        items: dict[str, int] = {}
-        for item, n in entry.items():
-            if item not in ITEMS:
-                raise fail(tile_id, f"unknown item {item!r}")
-            if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-                raise fail(tile_id, f"{item} must be a whole number ≥ 0, not {n!r}")
-            if n:
-                items[item] = n
-        if items.get("baobab", 0) > 1 or items.get("volcano", 0) > 1:
-            raise fail(tile_id, "no tile carries more than one baobab or one volcano")
-        if stack == "character" and set(items) - {"star"}:
-            raise fail(tile_id, "character tiles show only Large Stars")
-        tiles[tile_id] = Tile(tile_id, stack, MappingProxyType(items), character)
+        try:
+            tiles[tile_id] = _parse_tile(tile_id, entry)
+        except ValueError as exc:
+            raise fail(tile_id, str(exc)) from None
 
     if len(tiles) != 80:
         raise CatalogError(f"{path}: the game has 80 tiles, this catalog has {len(tiles)}")
@@ -227,7 +234,7 @@ def parse_catalog(text: str, path: str = "<catalog>") -> Catalog:
     return Catalog(MappingProxyType(tiles), path)
 
 
-def load_catalog(path: str | os.PathLike | None = None) -> Catalog:
+def load_catalog(path: str | os.PathLike[str] | None = None) -> Catalog:
     path = Path(path) if path else DEFAULT_PATH
     try:
         text = path.read_text(encoding="utf-8")
@@ -239,7 +246,7 @@ def load_catalog(path: str | os.PathLike | None = None) -> Catalog:
 _configured_path: Path | None = None
 
 
-def use_catalog_file(path: str | os.PathLike | None) -> None:
+def use_catalog_file(path: str | os.PathLike[str] | None) -> None:
     """Make ``catalog()`` load this file (the settings call it once; ``None``: the shipped one)."""
     global _configured_path
     _configured_path = Path(path) if path else None

@@ -6,7 +6,6 @@ Shared by ``POST /api/score``, ``python -m scorer score`` and the pages. Every b
 """
 from __future__ import annotations
 
-import json
 from collections import Counter
 
 from .catalog import (
@@ -16,6 +15,7 @@ from .catalog import (
 from .planet import BACK, BAOBABS_TO_FLIP, STACK_AT, Cell, Planet, planet_from_take_order, position_words
 from .errors import InputError, Problem, Where
 from .i18n import _, ngettext
+from .jsonin import load_json
 from .limits import MAX_PLAYERS
 from .names import clean_name, name_key
 from .rules import (
@@ -26,15 +26,13 @@ from .rules import (
 INPUT_KINDS = ("planet", "tiles", "counts")
 
 
-def _is_int(v) -> bool:
+def _is_int(v: object) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
 def parse_json(raw: bytes | str) -> object:
-    try:
-        return json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise InputError(_("That is not valid JSON (%(why)s).", why=exc), ("body",)) from None
+    """A request body, read with the edge's limits (``scorer.jsonin``)."""
+    return load_json(raw)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -321,17 +319,17 @@ def table_warnings(table: Table, cat: Catalog) -> list[str]:
     return warnings
 
 
-def score_request(request, cat: Catalog | None = None) -> dict:
+def score_request(request: object, cat: Catalog | None = None) -> dict[str, object]:
     """The whole contract: request JSON (already parsed) to response JSON."""
     table, warnings = read_table(request, cat)
     return result_json(table, warnings)
 
 
-def result_json(table, warnings) -> dict:
-    planet_scores = [(name, score_contents(contents)) for name, contents, _ in table]
+def result_json(table: Table, warnings: list[str]) -> dict[str, object]:
+    planet_scores = [(name, score_contents(contents)) for name, contents, _planet in table]
     lines = score_table(planet_scores)
     players = []
-    for line, (_, contents, planet) in zip(lines, table):
+    for line, (_name, contents, planet) in zip(lines, table):
         ps = line.planet
         players.append({
             "name": line.name,

@@ -6,6 +6,8 @@ id, face up or face down. Plain data, no Flask.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+
 from dataclasses import dataclass
 
 from .catalog import Catalog, STACK_NAMES, catalog as default_catalog
@@ -36,7 +38,7 @@ class Cell:
     face_down: bool = False
 
     def as_json(self) -> str:
-        return BACK if self.face_down else self.tile
+        return BACK if self.face_down or self.tile is None else self.tile
 
 
 EMPTY_CELLS: tuple[Cell | None, ...] = (None,) * 16
@@ -52,13 +54,11 @@ class Planet:
 
     def face_up_baobab_positions(self, cat: Catalog | None = None) -> list[int]:
         cat = cat or default_catalog()
-        return [
-            p for p, cell in enumerate(self.cells)
-            if cell is not None and not cell.face_down and cell.tile and cat[cell.tile].has_baobab
-        ]
+        return [p for p, cell in enumerate(self.cells)
+                if cell is not None and not cell.face_down and cell.tile and cat[cell.tile].has_baobab]
 
     def place(self, tile_id: str, position: int | None = None,
-              cat: Catalog | None = None) -> tuple["Planet", tuple[int, ...]]:
+              cat: Catalog | None = None) -> tuple[Planet, tuple[int, ...]]:
         """Add a tile as it joins the planet; return the new planet and the positions flipped.
 
         When the face-up baobabs reach three, those three tiles turn face down at once.
@@ -79,13 +79,7 @@ class Planet:
             raise ValueError(f"{position_words(position)} is already taken")
         cells = list(self.cells)
         cells[position] = Cell(tile_id)
-        flipped: tuple[int, ...] = ()
-        if tile.has_baobab:
-            baobabs = Planet(tuple(cells)).face_up_baobab_positions(cat)
-            if len(baobabs) >= BAOBABS_TO_FLIP:
-                flipped = tuple(baobabs)
-                for p in flipped:
-                    cells[p] = Cell(cells[p].tile, face_down=True)
+        flipped = flip_baobabs(cells, cat) if tile.has_baobab else ()
         return Planet(tuple(cells)), flipped
 
     # -- reading ----------------------------------------------------------------------------
@@ -100,9 +94,9 @@ class Planet:
     def tile_ids(self) -> list[str]:
         return [c.tile for c in self.cells if c is not None and c.tile]
 
-    def as_grid(self, hide=lambda position, cell: False) -> dict:
+    def as_grid(self, hide: Callable[[int, Cell], bool] = lambda position, cell: False) -> dict[str, list[list[str | None]]]:
         """The SPEC's planet grid JSON; ``hide(position, cell)`` true shows ``"hidden"``."""
-        out = []
+        out: list[str | None] = []
         for p, cell in enumerate(self.cells):
             if cell is None:
                 out.append(None)
@@ -113,14 +107,13 @@ class Planet:
         return {"cells": [out[r * 4:(r + 1) * 4] for r in range(4)]}
 
 
-def planet_from_take_order(tile_ids, cat: Catalog | None = None) -> tuple[Planet, list[tuple[int, ...]]]:
+def planet_from_take_order(tile_ids: Iterable[str], cat: Catalog | None = None) -> tuple[Planet, list[tuple[int, ...]]]:
     """Build a planet from tiles in the order they were taken, each at its stack's next free
     position; return it with the flips that happened, in order. (The same as ``place`` tile by
     tile, without a new planet per tile: scoring a table calls this a lot.)"""
     cat = cat or default_catalog()
     cells: list[Cell | None] = [None] * 16
     free = {stack: list(positions) for stack, positions in POSITIONS_OF.items()}
-    face_up_baobabs: list[int] = []
     flips = []
     for tile_id in tile_ids:
         tile = cat[tile_id]
@@ -128,11 +121,18 @@ def planet_from_take_order(tile_ids, cat: Catalog | None = None) -> tuple[Planet
             raise ValueError(f"this planet already has its 4 {STACK_NAMES[tile.stack]} tiles")
         position = free[tile.stack].pop(0)
         cells[position] = Cell(tile_id)
-        if tile.has_baobab:
-            face_up_baobabs.append(position)
-            if len(face_up_baobabs) == BAOBABS_TO_FLIP:
-                for p in face_up_baobabs:
-                    cells[p] = Cell(cells[p].tile, face_down=True)
-                flips.append(tuple(face_up_baobabs))
-                face_up_baobabs = []
+        if tile.has_baobab and (flipped := flip_baobabs(cells, cat)):
+            flips.append(flipped)
     return Planet(tuple(cells)), flips
+
+
+def flip_baobabs(cells: list[Cell | None], cat: Catalog) -> tuple[int, ...]:
+    """The baobab rule, in one place: when the face-up baobabs reach three, those tiles turn
+    face down at once. Turns them in ``cells`` and gives the positions turned (or none)."""
+    baobabs = tuple(p for p, cell in enumerate(cells)
+                    if cell is not None and not cell.face_down and cell.tile and cat[cell.tile].has_baobab)
+    if len(baobabs) < BAOBABS_TO_FLIP:
+        return ()
+    for p in baobabs:
+        cells[p] = Cell(cells[p].tile, face_down=True)  # type: ignore[union-attr]
+    return baobabs

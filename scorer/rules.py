@@ -7,10 +7,12 @@ highlight what a character counted. Hand counts give the same numbers without po
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from dataclasses import dataclass, field
 
 from .catalog import (
-    CHARACTER_NAMES, ITEMS, SHEEP, Catalog, catalog as default_catalog, item_words,
+    CHARACTER_NAMES, SHEEP, Catalog, catalog as default_catalog, item_words,
 )
 from .planet import Planet
 
@@ -22,17 +24,17 @@ PLANET_TILES = 12  # non-character tiles on a finished planet
 @dataclass(frozen=True)
 class Contents:
     characters: tuple[str, ...]
-    items: dict  # item -> face-up count (Large Stars on character tiles included)
+    items: dict[str, int]  # item -> face-up count (Large Stars on character tiles included)
     face_down: int
     no_volcano_tiles: int  # planet (non-character) tiles without a face-up volcano
     complete: bool = True
-    character_positions: tuple = ()  # parallel to characters (None when unknown)
-    item_positions: dict = field(default_factory=dict)  # item -> positions of the tiles showing it
-    face_down_positions: tuple = ()
-    no_volcano_positions: tuple = ()
+    character_positions: tuple[int | None, ...] = ()  # parallel to characters (None when unknown)
+    item_positions: dict[str, tuple[int, ...]] = field(default_factory=dict)  # item -> positions of the tiles showing it
+    face_down_positions: tuple[int, ...] = ()
+    no_volcano_positions: tuple[int, ...] = ()
 
     def n(self, item: str) -> int:
-        return self.items.get(item, 0)
+        return int(self.items.get(item, 0))
 
     @property
     def volcanoes(self) -> int:
@@ -53,7 +55,7 @@ def contents_of_planet(planet: Planet, cat: Catalog | None = None) -> Contents:
             face_down.append(p)
             no_volcano.append(p)
             continue
-        tile = tiles[cell.tile]
+        tile = tiles[cell.tile or ""]
         if tile.character:
             characters.append(tile.character)
             character_positions.append(p)
@@ -79,7 +81,7 @@ def contents_of_planet(planet: Planet, cat: Catalog | None = None) -> Contents:
     )
 
 
-def contents_of_counts(characters, items: dict, face_down: int) -> Contents:
+def contents_of_counts(characters: Sequence[str], items: dict[str, int], face_down: int) -> Contents:
     """Hand counts: face-up items as counted (stars on characters included). The Geographer
     then takes 12 − volcano tiles (each tile has at most one volcano)."""
     items = {k: v for k, v in items.items() if v}
@@ -101,7 +103,7 @@ class CharacterScore:
     positions: tuple[int, ...] = ()  # planet positions this character counted
     position: int | None = None  # where the character tile itself lies
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, object]:
         return {
             "character": self.character,
             "name": CHARACTER_NAMES[self.character],
@@ -120,13 +122,13 @@ def _list(words: list[str]) -> str:
     return ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def _per_item(c: Contents, name: str, item: str, each: int) -> tuple[int, str, tuple]:
+def _per_item(c: Contents, name: str, item: str, each: int) -> tuple[int, str, tuple[int, ...]]:
     n = c.n(item)
     points = each * n
     return points, f"{name} — {item_words(item, n)} × {each} = {points}", c.item_positions.get(item, ())
 
 
-def score_character(character: str, c: Contents) -> tuple[int, str, tuple]:
+def score_character(character: str, c: Contents) -> tuple[int, str, tuple[int, ...]]:
     """Points, the reason in words, and the positions counted, for one copy of a character."""
     name = CHARACTER_NAMES[character]
     pos = c.item_positions

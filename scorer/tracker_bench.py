@@ -13,7 +13,6 @@ import argparse
 import os
 import random
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -38,7 +37,8 @@ def start_server(port: int, database: str, threads: int, log_path: Path) -> subp
         [sys.executable, "-m", "scorer", "serve", "--host", "127.0.0.1", "--port", str(port),
          "--database", database, "--threads", str(threads)],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log,
-        env={**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")})
+        env={**os.environ, "PLANET_RATE_LIMITS": "off",  # one address creates every game
+             "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")})
     log.close()  # the child has its own handle
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -67,55 +67,62 @@ class Stats:
             self.errors.append(what)
 
 
+def _create(session, base: str, n: int, rng: random.Random, stats: Stats) -> tuple[str, list[str]] | None:
+    r = session.post(f"{base}/api/games", json={"players": list(NAMES[:n]), "seed": rng.randrange(2**31),
+                                                "hidden_characters": rng.random() < 0.5}, timeout=30)
+    if r.status_code != 201:
+        stats.error(f"create: {r.status_code} {r.text[:200]}")
+        return None
+    body = r.json()
+    with stats.lock:
+        stats.created += 1
+    return body["id"], [s["token"] for s in body["seats"]]
+
+
+def _timed(stats_list: list[float], lock: threading.Lock, send):
+    t0 = time.perf_counter()
+    r = send()
+    with lock:
+        stats_list.append((time.perf_counter() - t0) * 1000)
+    return r
+
+
+def _play(session, base: str, gid: str, tokens: list[str], rng: random.Random, stats: Stats, deadline: float) -> None:
+    to_act, view = 0, None
+    while time.monotonic() < deadline:
+        auth = {"Authorization": f"Bearer {tokens[to_act]}"}
+        if view is None or view.get("seat") != to_act:
+            # a new seat to act: fetch its view (the mover's own view came with its move)
+            r = _timed(stats.view_ms, stats.lock,
+                       lambda auth=auth: session.get(f"{base}/api/games/{gid}", headers=auth, timeout=30))
+            if r.status_code != 200:
+                return stats.error(f"view: {r.status_code} {r.text[:200]}")
+            view = r.json()
+        if not view["legal"]:
+            return stats.error(f"seat {to_act} was to act but has no legal move")
+        body = {"version": view["version"], "move": rng.choice(view["legal"])}
+        r = _timed(stats.move_ms, stats.lock,
+                   lambda body=body, auth=auth: session.post(f"{base}/api/games/{gid}/moves", json=body,
+                                                             headers=auth, timeout=30))
+        if r.status_code != 200:
+            return stats.error(f"move: {r.status_code} {r.text[:200]}")
+        view = r.json()
+        if view["finished"]:
+            with stats.lock:
+                stats.finished += 1
+            return None
+        to_act = view["to_act"]
+    return None
+
+
 def play_table(base: str, n: int, rng: random.Random, stats: Stats, deadline: float, start_gate: threading.Event):
     import requests
     session = requests.Session()
     try:
         start_gate.wait()
-        r = session.post(f"{base}/api/games", json={"players": list(NAMES[:n]), "seed": rng.randrange(2**31),
-                                                    "hidden_characters": rng.random() < 0.5}, timeout=30)
-        if r.status_code != 201:
-            stats.error(f"create: {r.status_code} {r.text[:200]}")
-            return
-        body = r.json()
-        gid, tokens = body["id"], [s["token"] for s in body["seats"]]
-        with stats.lock:
-            stats.created += 1
-        to_act = 0
-        view = None
-        while time.monotonic() < deadline:
-            auth = {"Authorization": f"Bearer {tokens[to_act]}"}
-            if view is None or view.get("seat") != to_act:
-                # a new seat to act: fetch its view (the mover's own view came with its move)
-                t0 = time.perf_counter()
-                r = session.get(f"{base}/api/games/{gid}", headers=auth, timeout=30)
-                t1 = time.perf_counter()
-                if r.status_code != 200:
-                    stats.error(f"view: {r.status_code} {r.text[:200]}")
-                    return
-                view = r.json()
-                with stats.lock:
-                    stats.view_ms.append((t1 - t0) * 1000)
-            if not view["legal"]:
-                stats.error(f"seat {to_act} was to act but has no legal move")
-                return
-            move = rng.choice(view["legal"])
-            t0 = time.perf_counter()
-            r = session.post(f"{base}/api/games/{gid}/moves", json={"version": view["version"], "move": move},
-                             headers=auth, timeout=30)
-            t1 = time.perf_counter()
-            if r.status_code != 200:
-                stats.error(f"move: {r.status_code} {r.text[:200]}")
-                return
-            after = r.json()
-            with stats.lock:
-                stats.move_ms.append((t1 - t0) * 1000)
-            if after["finished"]:
-                with stats.lock:
-                    stats.finished += 1
-                return
-            to_act = after["to_act"]
-            view = after
+        created = _create(session, base, n, rng, stats)
+        if created:
+            _play(session, base, *created, rng, stats, deadline)
     except Exception as exc:  # a bench counts every failure, whatever it is
         stats.error(f"{type(exc).__name__}: {exc}")
 
@@ -168,6 +175,10 @@ def main(argv=None) -> int:
                 proc.kill()
                 proc.wait()
 
+    return report(args, base, stats, elapsed)
+
+
+def report(args, base: str, stats: Stats, elapsed: float) -> int:
     moves = len(stats.move_ms)
     print(f"tracker bench: {args.tables} tables at once on {base} (python -m scorer serve: gunicorn, 2 workers × {args.server_threads} threads, SQLite)")
     print(f"  games finished   {stats.finished} of {stats.created} in {elapsed:.1f} s")

@@ -1,28 +1,23 @@
 """A second, independent reading of the rules, written straight from the rulebook and SPEC §1
 without importing the project's scoring code. Property tests check the two agree."""
 import csv
-import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_CSV = ROOT.parent / "shared" / "reference" / "tile-catalog.csv"
+# A copy of the shared reference kept with the tests, for a checkout without shared/ beside it
+# (test_catalog checks the copy is the shared file, where both are there). Never the project's
+# own catalog: that is what is being checked.
+REFERENCE_CSV = SHARED_CSV if SHARED_CSV.exists() else ROOT / "tests" / "data" / "tile-catalog.csv"
 ITEMS = ["baobab", "volcano", "sunset", "rose", "lamppost", "box", "star", "fox", "elephant", "snake",
          "sheep_white", "sheep_grey", "sheep_brown"]
 
 
 def load_tiles():
-    """id -> dict(stack, character, items...). From the shared CSV when present, else the TOML."""
-    tiles = {}
-    if SHARED_CSV.exists():
-        for row in csv.DictReader(SHARED_CSV.open()):
-            tiles[row["id"]] = {"stack": row["stack"], "character": row["character"] or None,
-                                **{i: int(row[i]) for i in ITEMS}}
-    else:
-        data = tomllib.loads((ROOT / "scorer" / "data" / "tiles.toml").read_text())["tiles"]
-        for tid, d in data.items():
-            tiles[tid] = {"stack": d["stack"], "character": d.get("character"),
-                          **{i: d.get(i, 0) for i in ITEMS}}
-    return tiles
+    """id -> dict(stack, character, items...), from the reference CSV."""
+    with REFERENCE_CSV.open(newline="") as fh:
+        return {row["id"]: {"stack": row["stack"], "character": row["character"] or None,
+                            **{i: int(row[i]) for i in ITEMS}} for row in csv.DictReader(fh)}
 
 
 TILES = load_tiles()

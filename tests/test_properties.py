@@ -5,7 +5,7 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import independent_rules as ref
-from scorer.catalog import ITEMS, STACKS, catalog
+from scorer.catalog import STACKS, catalog
 from scorer.contract import score_request
 from scorer.planet import planet_from_take_order
 from scorer.rules import contents_of_planet

@@ -28,75 +28,53 @@ from __future__ import annotations
 import itertools
 import logging
 import time
-from dataclasses import dataclass, field
+from pathlib import Path
 from functools import lru_cache
 
 import cv2
 import numpy as np
 
 from .imageio import UnusableImage, decode
+from .reader import assign as _assign
+from .reading import NO_PLANET, Reading
+from .outline import _masks, _order, _quads_from_mask  # noqa: F401
 from .index import CELL, HI, describe_coarse, describe_turns, get_index, similarity
 
-WORK = 512             # long side of the image used to find the planet
-MARGIN = 22            # margin around the straightened planet (pixels at CELL scale)
-SEARCH = 20            # how far a tile may sit from its ideal place (pixels at CELL scale)
-PLANET_MIN = 0.6       # mean match of the 16 cells below which there is no planet
-PLANET_CELLS = 12      # … and how many cells must match at least CELL_MATCH
-CELL_MATCH = 0.45
-# (measured on ~250 photos: colour planets in every sample condition score ≥ 0.75 with ≥ 14
-#  cells matching; tables, faces, text, noise and loose tiles score ≤ 0.51 with ≤ 11)
-DOUBT = 0.5
-MARGIN_DOUBT = 0.02    # a cell whose best tile beats other contents by less than this is doubtful
-SCALES = (0.8, 1.2, 1.45)
-READS = 4              # full readings of the best-ranked outlines, until one is GOOD
-GOOD = 0.7             # a reading this good needs no second candidate
-
-NO_PLANET = ("I could not find a planet in this photo. Lay the 16 tiles in a 4×4 square, "
-             "take the photo from above with the whole planet in view, and try again.")
+from .tuning import (CELL_MATCH, DOUBT, GOOD, MARGIN, MARGIN_DOUBT, PLANET_CELLS, PLANET_MIN,
+                     READS, SCALES, SEARCH, WORK)
 
 
-@dataclass
-class Reading:
-    ok: bool
-    cells: list = field(default_factory=lambda: [None] * 16)        # tile id, "back" or None
-    confidences: list = field(default_factory=lambda: [0.0] * 16)
-    doubtful: list = field(default_factory=lambda: [True] * 16)
-    error: str | None = None
-    ms: int = 0
-    score: float = 0.0            # how much the photo looks like a planet (mean cell match)
-    quad: list | None = None      # the planet's corners in the (upright) photo, for debugging
-    details: dict | None = None   # per cell: match and margin (for tuning; not in the JSON)
-
-    def grid(self) -> dict:
-        return {"cells": [self.cells[r * 4:(r + 1) * 4] for r in range(4)]}
-
-    def as_json(self) -> dict:
-        if not self.ok:
-            return {"ok": False, "error": self.error, "ms": self.ms}
-        rows = []
-        for r in range(4):
-            rows.append([{"tile": self.cells[p], "confidence": round(float(self.confidences[p]), 3),
-                          "doubtful": bool(self.doubtful[p])} for p in range(r * 4, r * 4 + 4)])
-        return {"ok": True, "cells": rows, "ms": self.ms}
-
-    def describe(self) -> str:
-        if not self.ok:
-            return self.error or "no reading"
-        lines = []
-        for r in range(4):
-            lines.append("  ".join(
-                f"{(self.cells[p] or '-'):>4}{'?' if self.doubtful[p] else ' '}{self.confidences[p]:.2f}"
-                for p in range(r * 4, r * 4 + 4)))
-        return "\n".join(lines)
 
 
 # ---------------------------------------------------------------------------------------------
 # the rules, as constraints
 
 
-@lru_cache(maxsize=4)
-def _rules(names: tuple):
-    """For an index's names: the allowed reference rows per position and a contents key per row."""
+def _rules_of(index):
+    return _rules(tuple(index.names), tuple(index.stacks) if index.stacks else None)
+
+
+def _describe_cells(patches, index, turns=(0, 1, 2, 3), cells=None) -> np.ndarray:
+    """Descriptors of straightened cells (``cells``: their numbers, default 0..15) turned by
+    ``turns``, each less the look its stack shares when the index has one. A cell's stack does
+    not change with the planet's quarter turn."""
+    from scorer.planet import STACK_AT
+    cells = range(len(patches)) if cells is None else cells
+    minus = [index.common.get(STACK_AT[q]) for q in cells] if index.common else None
+    return describe_turns(patches, turns, minus)
+
+
+def _turns_of(index) -> np.ndarray:
+    """Per position: quarter turns clockwise its tile lies at (all 0 for upright art)."""
+    t = index.turns or {}
+    return np.array([t.get(p, 0) for p in range(16)], np.int64)
+
+
+@lru_cache(maxsize=8)
+def _rules(names: tuple, stacks: tuple | None = None):
+    """For an index's names (and, for a learned box, each row's stack): the allowed reference
+    rows per stack, the positions of each stack and a contents key per row. A back may lie in
+    any non-character stack it was seen in (the shipped back, without a stack: in all)."""
     from scorer.catalog import catalog
     from scorer.planet import STACK_AT
     cat = catalog()
@@ -113,181 +91,15 @@ def _rules(names: tuple):
     for stack in ("character", "center", "uphill", "downhill"):
         rows = [i for i, n in enumerate(names) if n in cat and cat[n].stack == stack]
         if stack != "character":
-            rows += [i for i, n in enumerate(names) if n == "back"]
+            rows += [i for i, n in enumerate(names)
+                     if n == "back" and (stacks is None or stacks[i] in (None, stack))]
         allowed[stack] = np.array(rows, dtype=np.int64)
     positions = {s: [p for p in range(16) if STACK_AT[p] == s] for s in allowed}
     return allowed, positions, content
 
 
-@lru_cache(maxsize=8)
-def _combos(k: int) -> np.ndarray:
-    return np.array(list(itertools.product(range(k), repeat=4)))
-
-
-def _assign(scores: np.ndarray, rows: np.ndarray, back_rows: set, top: int = 6):
-    """Best assignment of reference rows to the 4 positions of one stack (each row once, the
-    back any number of times). ``scores`` is (4, len(rows)). Returns (chosen rows, total)."""
-    n = len(rows)
-    k = min(top, n)
-    order = np.argsort(-scores, axis=1)[:, :k]
-    combos = _combos(k)
-    picks = order[np.arange(4)[None, :], combos]            # (m, 4) columns
-    chosen = rows[picks]
-    total = scores[np.arange(4)[None, :], picks].sum(axis=1)
-    is_back = np.isin(chosen, list(back_rows)) if back_rows else np.zeros(chosen.shape, bool)
-    dup = np.zeros(len(combos), bool)
-    for a in range(4):
-        for b in range(a + 1, 4):
-            dup |= (chosen[:, a] == chosen[:, b]) & ~is_back[:, a]
-    total = np.where(dup, -np.inf, total)
-    best = int(np.argmax(total))
-    return chosen[best], float(total[best])
-
-
 # ---------------------------------------------------------------------------------------------
 # finding the planet
-
-
-def _largest_blob(mask: np.ndarray, min_frac: float = 0.008):
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    if n <= 1:
-        return None
-    areas = stats[1:, cv2.CC_STAT_AREA]
-    i = int(np.argmax(areas)) + 1
-    if areas[i - 1] < min_frac * mask.size:
-        return None
-    return (labels == i).astype(np.uint8) * 255
-
-
-def _fill_holes(mask: np.ndarray) -> np.ndarray:
-    h, w = mask.shape
-    ff = cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
-    m2 = np.zeros((h + 4, w + 4), np.uint8)
-    cv2.floodFill(ff, m2, (0, 0), 255)
-    holes = cv2.bitwise_not(ff)[1:-1, 1:-1]
-    return mask | holes
-
-
-def _order(quad: np.ndarray) -> np.ndarray:
-    """Corners in clockwise order (image coordinates, y down), starting top-left-most."""
-    q = np.asarray(quad, np.float32).reshape(4, 2)
-    c = q.mean(axis=0)
-    ang = np.arctan2(q[:, 1] - c[1], q[:, 0] - c[0])
-    q = q[np.argsort(ang)]  # increasing angle = clockwise on screen
-    start = int(np.argmin(q.sum(axis=1)))
-    return np.roll(q, -start, axis=0)
-
-
-def _quads_from_mask(mask: np.ndarray) -> list:
-    blob = _largest_blob(mask)
-    if blob is None:
-        return []
-    blob = _fill_holes(blob)
-    cnts, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    if not cnts:
-        return []
-    cnt = max(cnts, key=cv2.contourArea)
-    hull = cv2.convexHull(cnt)
-    out = []
-    peri = cv2.arcLength(hull, True)
-    for eps in (0.02, 0.04, 0.06, 0.09, 0.12):
-        ap = cv2.approxPolyDP(hull, eps * peri, True)
-        if len(ap) == 4:
-            out.append(_order(ap))
-            break
-    box = cv2.boxPoints(cv2.minAreaRect(cnt))
-    out.append(_order(box))
-    return out
-
-
-def _texture_mask(lab: np.ndarray, ring: np.ndarray) -> np.ndarray:
-    """Not the table, by local colour *and* texture: each small block is described by its mean
-    and spread of colour, and is table when some block of the photo's border looks like it
-    (nearest neighbour, so checked cloth, wood grain and noise all count as table)."""
-    h, w = lab.shape[:2]
-    f = lab.astype(np.float32)
-    win = max(5, int(min(h, w) / 32)) | 1
-    m = cv2.blur(f, (win, win))
-    sq = cv2.blur(f * f, (win, win))
-    sd = np.sqrt(np.maximum(sq - m * m, 0))
-    feats = np.concatenate([
-        m[..., :1] * 0.35, m[..., 1:3],                       # light counts less than colour
-        sd[..., :1] * 0.7, sd[..., 1:3] * 0.7,
-    ], axis=2)
-    step = max(2, int(win * 0.75))
-    ys = np.arange(step // 2, h, step)
-    xs = np.arange(step // 2, w, step)
-    grid = feats[ys][:, xs]                                   # (gy, gx, 6)
-    gy, gx = grid.shape[:2]
-    border = np.zeros((gy, gx), bool)
-    b = max(1, int(round(0.04 * min(h, w) / step)))
-    border[:b] = border[-b:] = True
-    border[:, :b] = border[:, -b:] = True
-    bf = grid[border]
-    allf = grid.reshape(-1, 6)
-    if len(bf) > 600:  # enough border blocks to know the table
-        bf = bf[np.linspace(0, len(bf) - 1, 600).astype(int)]
-    d2 = (allf * allf).sum(1)[:, None] + (bf * bf).sum(1)[None, :] - 2 * allf @ bf.T
-    d2 = np.maximum(d2, 0)
-    # the 3rd nearest border block: a few planet blocks touching the border don't count
-    kth = min(2, bf.shape[0] - 1)
-    dist = np.sqrt(np.partition(d2, kth, axis=1)[:, kth]).reshape(gy, gx)
-    inb = dist[border]
-    p90 = float(np.percentile(inb, 90))
-    k = max(3, int(0.03 * min(h, w))) | 1
-    el = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    masks = []
-    for thr in (max(6.0, p90 * 1.6), max(10.0, p90 * 2.5)):
-        small = (dist > thr).astype(np.uint8) * 255
-        mask = cv2.resize(small, (w, h), interpolation=cv2.INTER_NEAREST)
-        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, el)
-        masks.append(cv2.morphologyEx(mask, cv2.MORPH_OPEN, el))
-    return masks
-
-
-def _masks(work: np.ndarray) -> list:
-    h, w = work.shape[:2]
-    blur = cv2.GaussianBlur(work, (0, 0), 2.0)
-    lab = cv2.cvtColor(blur, cv2.COLOR_BGR2LAB)
-    bw = max(3, int(0.04 * min(h, w)))
-    ring = np.ones((h, w), bool)
-    ring[bw:h - bw, bw:w - bw] = False
-    masks = _texture_mask(lab, ring)
-    k = max(3, int(0.025 * min(h, w))) | 1
-    close = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    open_ = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
-
-    def clean(m):
-        m = cv2.morphologyEx(m, cv2.MORPH_OPEN, open_)
-        return cv2.morphologyEx(m, cv2.MORPH_CLOSE, close)
-
-    # 1. not the table: the border's colours (chroma mostly), by histogram
-    q = (lab[..., 0] // 43).astype(np.int32) * 256 + (lab[..., 1] // 16).astype(np.int32) * 16 + (lab[..., 2] // 16)
-    hist = np.bincount(q[ring], minlength=6 * 256).astype(np.float32).reshape(6, 16, 16)
-    hist = np.maximum.reduce([np.roll(hist, s, axis=a) for a in (1, 2) for s in (-1, 0, 1)])
-    hist = np.maximum.reduce([hist, np.roll(hist, 1, axis=0), np.roll(hist, -1, axis=0)])
-    frac = hist / max(1, ring.sum())
-    fg = (frac.reshape(-1)[q] < 0.002).astype(np.uint8) * 255
-    masks.append(clean(fg))
-    # 2. far from the table's typical colour (Otsu on a Lab distance)
-    med = np.median(lab[ring].astype(np.float32), axis=0)
-    d = lab.astype(np.float32) - med
-    dist = np.sqrt(0.3 * d[..., 0] ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
-    dist = np.clip(dist * 255 / max(1.0, float(dist.max())), 0, 255).astype(np.uint8)
-    _, fg2 = cv2.threshold(dist, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    masks.append(clean(fg2))
-    # 3. full of edges (tile art), against a calmer table
-    gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
-    g = cv2.GaussianBlur(gray, (0, 0), 1.2)
-    edges = cv2.Canny(g, 40, 120)
-    dens = cv2.blur(edges.astype(np.float32), (k * 2 + 1, k * 2 + 1))
-    _, fg3 = cv2.threshold(np.clip(dens, 0, 255).astype(np.uint8), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    masks.append(clean(fg3))
-    # 4. colourful
-    sat = cv2.cvtColor(blur, cv2.COLOR_BGR2HSV)[..., 1]
-    _, fg4 = cv2.threshold(sat, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    masks.append(clean(fg4))
-    return masks
 
 
 # ---------------------------------------------------------------------------------------------
@@ -391,7 +203,7 @@ def _cells(straight: np.ndarray, index, templates=None, centres0=None, search=SE
                 fits.append(0.0)
                 turns.append(0.0)
                 continue
-            for ai, (a, t) in enumerate(zip(ANGLES, rings if templates is None else templates[q])):
+            for a, t in zip(ANGLES, rings if templates is None else templates[q]):
                 if angles0 is not None and abs(a - angles0[q]) > 3.5:
                     continue
                 res = cv2.matchTemplate(win, t, cv2.TM_CCOEFF_NORMED) - prior - 0.002 * abs(a)
@@ -421,16 +233,16 @@ def _quick(img, quad: np.ndarray, index) -> float:
     patches = [straight[m + r * c2:m + (r + 1) * c2, m + c * c2:m + (c + 1) * c2]
                for r in range(4) for c in range(4)]
     C = similarity(describe_coarse(patches), index.coarse)   # (16, n*4): ref i turn k at i*4+k
-    names = tuple(index.names)
-    allowed, positions, _ = _rules(names)
+    allowed, positions, _ = _rules_of(index)
+    tt = _turns_of(index)
     grid = np.arange(16).reshape(4, 4)
     best = -np.inf
     for k in range(4):
         rot = np.rot90(grid, k).reshape(-1)
         tot = 0.0
         for stack, rows in allowed.items():
-            if len(rows):
-                tot += C[rot[positions[stack]]][:, rows * 4 + k].max(axis=1).sum()
+            for p in positions[stack] if len(rows) else ():
+                tot += C[rot[p], rows * 4 + (k + tt[p]) % 4].max()
         best = max(best, tot)
     return float(best / 16)
 
@@ -439,7 +251,14 @@ def _read(img, quad: np.ndarray, index, refine: int = 1):
     straight, H = _rectify(img, quad)
     if straight is None:
         return None
-    patches, centres, fits, angles = _cells(straight, index)
+    if index.common is not None:  # a learned box: the lattice was put on the tiles' edges
+        patches = [np.ascontiguousarray(straight[MARGIN + r * CELL:MARGIN + (r + 1) * CELL,
+                                                 MARGIN + c * CELL:MARGIN + (c + 1) * CELL])
+                   for r in range(4) for c in range(4)]
+        centres, fits, angles = LATTICE.copy(), np.ones(16, np.float32), [0.0] * 16
+        refine = 0
+    else:
+        patches, centres, fits, angles = _cells(straight, index)
     if refine:
         # re-fit the outline from where the tiles were found, then read again
         Hinv = np.linalg.inv(H)
@@ -464,8 +283,10 @@ ID_BOX = (0.74, 0.85, 0.965, 0.965)  # x0, y0, x1, y1
 def _tell_twins(level0: np.ndarray, res: dict, index) -> None:
     """Tiles with the same contents look the same but for their id; where the photo is sharp
     enough, compare the id corner with each twin's and take the best (one id per cell)."""
+    if not index.printed_ids:  # a learned box: twins look the same, either id will do
+        return
     names = tuple(index.names)
-    allowed, positions, content = _rules(names)
+    allowed, positions, content = _rules_of(index)
     stack_of = {p: s for s, ps in positions.items() for p in ps}
     rows, k, rot, H = list(res["rows"]), res["k"], res["rot"], res["H"]
     side = float(np.sqrt(max(1.0, cv2.contourArea(np.asarray(res["quad"], np.float32)))))
@@ -543,8 +364,10 @@ def _second_pass(straight, index, first, centres, quad, angles, tries: int = 3):
     back): sharper place and turn than the generic outline. Each reference keeps its best score
     over these placements; then the rules are applied again."""
     names = tuple(index.names)
-    allowed, positions, content = _rules(names)
+    allowed, positions, content = _rules_of(index)
+    tt = _turns_of(index)
     rot, k, D1 = first["rot"], first["k"], first["D"]
+    turn_of_cell = {int(rot[p]): int((k + tt[p]) % 4) for p in range(16)}
     back_rows = [i for i, n in enumerate(names) if n == "back"]
     stack_of = {p: s for s, ps in positions.items() for p in ps}
     cand = {}  # straightened cell -> candidate rows
@@ -552,7 +375,7 @@ def _second_pass(straight, index, first, centres, quad, angles, tries: int = 3):
         rows = allowed[stack_of[p]]
         if len(rows) == 0:
             continue
-        sc = D1[rot[p] * 4 + k][rows]
+        sc = D1[rot[p] * 4 + (k + tt[p]) % 4][rows]
         picked, seen = [], set()
         for j in np.argsort(-sc):
             row = int(rows[j])
@@ -579,7 +402,7 @@ def _second_pass(straight, index, first, centres, quad, angles, tries: int = 3):
                 if row is None:
                     templates.append(_rings(index.key, index.ring.tobytes(), index.ring.shape[0]))
                     continue
-                templates.append(_ref_templates(index, row, k, sc))
+                templates.append(_ref_templates(index, row, turn_of_cell[q], sc))
             patches, _, fits, _ = _cells(straight, index, templates, centres, search=8, angles0=angles, scale=sc)
             if best_p is None:
                 best_p, best_f = list(patches), fits.copy()
@@ -587,19 +410,21 @@ def _second_pass(straight, index, first, centres, quad, angles, tries: int = 3):
             for q in range(16):  # the size whose picture fits best
                 if fits[q] > best_f[q]:
                     best_p[q], best_f[q] = patches[q], fits[q]
-        Dk = similarity(describe_turns(best_p, (k,)), index.desc)  # (16, n)
         for q in range(16):
-            D2[q * 4 + k] = np.maximum(D2[q * 4 + k], Dk[q])
+            kq = turn_of_cell[q]
+            Dk = similarity(_describe_cells([best_p[q]], index, (kq,), [q]), index.desc)[0]
+            D2[q * 4 + kq] = np.maximum(D2[q * 4 + kq], Dk)
     second = _classify(None, first["fits"], index, quad, D=D2, only_k=k)
     return second if second["total"] >= first["total"] else first
 
 
 def _classify(patches, fits, index, quad, D=None, only_k=None):
     names = tuple(index.names)
-    allowed, positions, content = _rules(names)
+    allowed, positions, content = _rules_of(index)
+    tt = _turns_of(index)
     back_rows = {i for i, n in enumerate(names) if n == "back"}
     if D is None:
-        D = similarity(describe_turns(patches), index.desc)  # (16*4, n): cell q turned by k at row q*4+k
+        D = similarity(_describe_cells(patches, index), index.desc)  # (16*4, n): cell q turned by k at row q*4+k
     grid = np.arange(16).reshape(4, 4)
     best = None
     for k in range(4) if only_k is None else (only_k,):
@@ -610,7 +435,7 @@ def _classify(patches, fits, index, quad, D=None, only_k=None):
             pos = positions[stack]
             if len(rows) == 0:
                 continue
-            sc = D[rot[pos] * 4 + k][:, rows]
+            sc = D[rot[pos] * 4 + (k + tt[pos]) % 4][:, rows]
             picked, tot = _assign(sc, rows, back_rows)
             total += tot
             for p, row in zip(pos, picked):
@@ -626,7 +451,7 @@ def _classify(patches, fits, index, quad, D=None, only_k=None):
             continue
         stack = next(s for s, ps in positions.items() if p in ps)
         rows = allowed[stack]
-        s = D[rot[p] * 4 + k]
+        s = D[rot[p] * 4 + (k + tt[p]) % 4]
         s1 = float(s[row])
         others = [float(s[j]) for j in rows if content[j] != content[row]]
         alt = max(others) if others else -1.0
@@ -649,9 +474,11 @@ def _classify(patches, fits, index, quad, D=None, only_k=None):
 # ---------------------------------------------------------------------------------------------
 
 
-def recognize(data: bytes, reference_dir=None) -> Reading:
-    """Read the planet in a photo (the file's bytes). Never raises for a bad photo: the
-    Reading says ``ok=False`` with a message for a person."""
+def recognize(data: bytes, reference_dir=None, *, reference=None) -> Reading:
+    """Read the planet in a photo (the file's bytes), with the shipped art or with the box
+    learned into the folder ``reference``. Never raises: the Reading says ``ok=False`` with a
+    message for a person."""
+    reference_dir = reference if reference is not None else reference_dir
     t0 = time.perf_counter()
     try:
         return _recognize(data, reference_dir, t0)
@@ -670,6 +497,9 @@ def _recognize(data: bytes, reference_dir, t0: float) -> Reading:
         reading.ms = int(round((time.perf_counter() - t0) * 1000))
         return reading
 
+    if reference_dir is not None and (Path(reference_dir) / "box.json").exists():
+        from .reader import exemplars_in, read_box
+        return done(read_box(data, exemplars_in(reference_dir)))
     try:
         img, reduce = decode(data, min_side=720)
     except UnusableImage as exc:

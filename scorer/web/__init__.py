@@ -15,14 +15,23 @@ from ..i18n import N_
 from ..catalog import catalog, use_catalog_file
 from ..db import Database
 from ..settings import ROOT, Settings
-from . import api, art, pages, scan, tracker_api, tracker_pages
+from . import api, art, history, pages, scan, security, stars, tracker_api, tracker_pages
+from . import ratelimits
 from .assets import init_assets
 from .extensions import HTML_LANG, babel, csrf, get_db, select_locale, wants_json
 
 __all__ = ["create_app", "get_db", "wants_json"]
 
-BLUEPRINTS = (api, art, pages, scan, tracker_api, tracker_pages)
-TRANSLATIONS = Path(__file__).resolve().parents[1] / "translations"
+BLUEPRINTS = (api, art, pages, scan, stars, tracker_api, tracker_pages, history)
+PACKAGE = Path(__file__).resolve().parents[1]
+TRANSLATIONS = PACKAGE / "translations"
+
+
+def _shipped(folder: str) -> str:
+    """``templates``/``static``: inside the package when installed (pyproject maps them there),
+    at the top of the repository in a checkout or an editable install."""
+    inside = PACKAGE / folder
+    return str(inside if inside.is_dir() else ROOT / folder)
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
@@ -31,7 +40,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     for key in ("INSTANCE_PATH", "DATABASE_URL", "SECRET_KEY"):
         config.pop(key, None)
     app = Flask(__name__, instance_path=str(settings.instance_path),
-                template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"))
+                template_folder=_shipped("templates"), static_folder=_shipped("static"))
     app.config.update(
         SETTINGS=settings,
         SECRET_KEY=settings.secret_key,
@@ -48,6 +57,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     use_catalog_file(settings.catalog_path)
     catalog()  # a broken catalog stops the app here, naming the line at fault
 
+    security.install(app, settings)
     csrf.init_app(app)
     init_assets(app)
     babel.init_app(app, locale_selector=select_locale)
@@ -56,6 +66,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         app.register_blueprint(module.bp)
         if getattr(module, "CSRF_EXEMPT", False):
             csrf.exempt(module.bp)
+    ratelimits.install(app, settings.rate_limits and not app.testing)
 
     # Every store module is imported by now (the blueprints use them), so every table is known.
     db = Database(app.config["DATABASE_URL"])
@@ -78,7 +89,8 @@ def _register_errors(app: Flask) -> None:
         404: N_("There is nothing here. The link may be mistyped or the game may have been removed."),
         405: N_("That page cannot be used that way."),
         409: N_("Someone else acted first. Reload to see the game as it is now."),
-        413: N_("That upload is too large. A photo of up to 25 MB works."),
+        413: N_("That is too large to send. A photo of up to 25 MB works; anything else is much smaller."),
+        415: N_("This address takes JSON only: send it with Content-Type: application/json."),
         429: N_("Too many requests at once; wait a moment."),
         500: N_("Something went wrong on our side. Nothing you entered was changed."),
     }

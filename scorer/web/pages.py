@@ -31,6 +31,7 @@ from .extensions import csrf, get_db
 from .planet_view import planet
 from .scan import read_photo
 from ..i18n import _
+from .security import absolute_url
 
 bp = Blueprint("pages", __name__)
 
@@ -302,7 +303,7 @@ def table(table_id: str):
                        if isinstance(grid, dict) and isinstance(grid.get("cells"), list) else None)
     return render_template("results.html", table_id=table_id, result=result, planets=planets,
                            lit={k: v[0] for k, v in lit.items()}, copy_text=copy_text(result),
-                           link=url_for("pages.table", table_id=table_id, _external=True))
+                           link=absolute_url("pages.table", table_id=table_id))
 
 
 def copy_text(result: dict) -> str:

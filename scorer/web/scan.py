@@ -31,6 +31,7 @@ from ..limits import MAX_PLAYERS, MAX_UPLOAD_BYTES
 from .extensions import csrf, get_db
 from .forms import active_square, apply_action, doubtful_squares, find_action, normalise
 from .planet_view import planet
+from .ratelimits import Busy, one_of_few_scans
 
 bp = Blueprint("scan", __name__)
 PREFIX = "players-0-cells"  # the score page's field names: "add to a table" posts straight to it
@@ -156,7 +157,10 @@ def read_photo(upload):
         return None, _("That file is too small to be a photo."), 422
     try:
         from vision.recognize import recognize
-        reading = recognize(data)
+        with one_of_few_scans():
+            reading = recognize(data)
+    except Busy as busy:
+        return None, str(busy), 429
     except Exception:  # the recognizer promises a Reading; never let a surprise become a 500
         current_app.logger.exception("recognizer failed")
         reading = None

@@ -14,8 +14,6 @@ more than that seat's JSON would.
 from __future__ import annotations
 
 import json
-import time
-from urllib.parse import urlsplit, urlunsplit
 
 import segno
 from flask import (
@@ -35,6 +33,7 @@ from ..tracker_store import (
 )
 from .extensions import get_db
 from .planet_view import planet as planet_view
+from .security import absolute_url
 
 bp = Blueprint("tracker_pages", __name__)
 
@@ -141,29 +140,6 @@ def tile_info(value) -> dict:
             "character": CHARACTER_NAMES.get(tile.character) if tile.character else None}
 
 
-def phone_url(url: str) -> str:
-    """An absolute link that other phones can open: ``localhost`` becomes this machine's address."""
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    if host in ("localhost", "127.0.0.1", "::1"):
-        addrs = _lan_addresses()
-        if addrs:
-            netloc = addrs[0] + (f":{parts.port}" if parts.port else "")
-            return urlunsplit(parts._replace(netloc=netloc))
-    return url
-
-
-_lan_cache: tuple[float, list[str]] = (0.0, [])
-
-
-def _lan_addresses() -> list[str]:
-    """This machine's network addresses, looked up at most once a minute."""
-    global _lan_cache
-    now = time.monotonic()
-    if now - _lan_cache[0] > 60:
-        from ..lan import lan_addresses
-        _lan_cache = (now, lan_addresses())
-    return _lan_cache[1]
 
 
 def qr_svg(url: str) -> Markup:
@@ -287,7 +263,7 @@ def host(game_id: str):
 def _invites(loaded) -> list[dict]:
     seats = []
     for s, (name, token) in enumerate(zip(loaded.setup.players, loaded.tokens)):
-        link = phone_url(url_for(".seat", game_id=loaded.id, token=token, _external=True))
+        link = absolute_url("tracker_pages.seat", game_id=loaded.id, token=token)
         seats.append({"seat": s, "name": name, "link": link, "qr": qr_svg(link)})
     return seats
 

@@ -15,7 +15,6 @@
     input.dispatchEvent(new Event("change", { bubbles: true }));
   }
   let held = null, repeated = false;
-  const release = () => { clearTimeout(held); held = null; };
   on("pointerdown", (e) => {
     const b = e.target.closest && e.target.closest("button[data-step]");
     if (!b) return;
@@ -23,7 +22,7 @@
     const again = (wait) => { held = setTimeout(() => { repeated = true; step(b); again(120); }, wait); };
     again(450);
   });
-  ["pointerup", "pointercancel", "pointerleave"].forEach((t) => on(t, release, true));
+  ["pointerup", "pointercancel", "pointerleave"].forEach((t) => on(t, () => clearTimeout(held), true));
   on("click", (e) => {
     const b = e.target.closest && e.target.closest("button[data-step]");
     if (b) { e.preventDefault(); if (!repeated) step(b); repeated = false; }
@@ -46,10 +45,9 @@
     if (box) summary.querySelector(".art-box").replaceWith(Object.assign(box.cloneNode(true), { className: "art-box small" }));
     details.classList.toggle("chosen", !!name);
     details.open = false;
-    if (!name || quiet) return;
-    const next = pickers.slice(index + 1).find((p) => !p.classList.contains("chosen"));
+    const next = !name || quiet ? null : pickers.slice(index + 1).find((p) => !p.classList.contains("chosen"));
     if (next) next.open = true;
-    (next || details).querySelector("summary").focus({ preventScroll: true });
+    if (name && !quiet) (next || details).querySelector("summary").focus({ preventScroll: true });
   }
   on("change", (e) => { if (e.target.matches(".pick input[type=radio]")) showPick(e.target); });
   on("toggle", (e) => {
@@ -106,10 +104,14 @@
     form.querySelector("input[type=text]").dispatchEvent(new Event("change", { bubbles: true }));  // the live score follows
   }
   ["input", "change", "htmx:afterSettle"].forEach((t) => on(t, saveDraft));
+  // Pages send no Referer (Referrer-Policy: no-referrer), so the score form notes itself as it is sent.
+  on("submit", (e) => { if (e.target === form) store("mmap:scoring", location.href.split("#")[0]); });
   on("DOMContentLoaded", () => {
     const table = document.querySelector("[data-table]"), scored = JSON.parse(store("mmap:scored") || "null");
-    if (table && document.referrer.startsWith(location.origin + "/score")) {
-      store("mmap:scored", JSON.stringify({ id: table.dataset.table, from: document.referrer }));
+    const from = store("mmap:scoring");
+    if (table && from && new URL(from).pathname === "/score") {
+      store("mmap:scoring", null);
+      store("mmap:scored", JSON.stringify({ id: table.dataset.table, from }));
     }
     if (form && nav === "back_forward" && scored && scored.from === location.href.split("#")[0]
         && location.search !== "?from=" + scored.id) return location.replace("/score?from=" + encodeURIComponent(scored.id));

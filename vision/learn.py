@@ -1,0 +1,172 @@
+"""Teach the reader a box from photos of known layouts (SPEC §2 "Teaching the app a real box").
+
+``learn(photo: bytes, grid: dict, box: Box) -> Lesson`` never raises for a bad photo: the Lesson
+says ``ok=False`` with a message for a person, and the box is left as it was.
+
+Stages — the reader's own (``vision/stages.py``), so a tile is cut the same way when it is
+learned and when it is read:
+1. ``decode_photo``: the photo upright (EXIF applied), reduced for speed.
+2. ``find_layout``: where the 16 tiles lie, without knowing the art: the reader's candidate
+   outlines, each nudged until the lattice lines lie on the tiles' edges; a teaching photo is
+   upright, so the layout must be nearly square and level, and no cell may be table.
+3. ``cut_tiles``: each cell of the straightened layout, ``SAMPLE_PX`` square, as it lies.
+4. ``check_layout``: the photo must show the layout asked for: tiles already learned from
+   another layout must not be read in it (read with the reader's stages).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from . import tuning
+from .box import SAMPLE_PX, Box, Sample
+from .imageio import UnusableImage
+from .layout import STACK_AT
+from .stages import Outline, Photo, cut_cells, decode_photo, edge_map, find_outlines, lattice_contrast
+
+NO_LAYOUT = ("I could not find 16 tiles laid in a 4×4 square in this photo. Lay them as the plan "
+             "shows, take the photo from straight above with the first row at the top, and try again.")
+
+
+@dataclass(frozen=True)
+class Lesson:
+    ok: bool
+    box: Box | None = None
+    error: str | None = None
+    learned: tuple = ()           # the samples learned from this photo, by position
+    cells: tuple = field(default_factory=tuple)  # the grid's 16 names, in position order
+
+
+def _cells_of(grid) -> list | None:
+    try:
+        rows = grid["cells"]
+        cells = [c for row in rows for c in row]
+    except (TypeError, KeyError):
+        return None
+    if len(rows) != 4 or len(cells) != 16 or any(len(r) != 4 for r in rows):
+        return None
+    return cells
+
+
+def check_grid(grid) -> str | None:
+    """What is wrong with a teaching grid, for a person (None: nothing)."""
+    from scorer.catalog import catalog
+    cells = _cells_of(grid)
+    if cells is None:
+        return 'A layout is a planet grid: {"cells": [[4 names] × 4 rows]}.'
+    cat = catalog()
+    seen = set()
+    for p, c in enumerate(cells):
+        if c is None:
+            continue
+        if c != "back" and c not in cat:
+            return f"Position {p} names a tile that does not exist ({c!r})."
+        if c != "back" and cat[c].stack != STACK_AT[p]:
+            return f"Tile {c} is a {cat[c].stack} tile and cannot lie at position {p}."
+        if c != "back" and c in seen:
+            return f"Tile {c} is in the layout twice."
+        seen.add(c)
+    return None
+
+
+# --- 2. find the layout (the reader's own stages) -----------------------------------------
+
+def find_layout(photo: Photo) -> Outline | None:
+    """The layout's outline: the best-fitting candidate that is nearly square and level, whose
+    every cell is off the table and whose lattice lines carry the tiles' edges."""
+    table = _not_table(photo.image)
+    edges = edge_map(photo.image)
+    for outline in find_outlines(photo, upright=True):
+        if outline.fit < tuning.LEARN_MIN_FIT:
+            break
+        if (_covered(table, outline.corners) >= tuning.LEARN_COVERED
+                and lattice_contrast(edges, outline.corners) >= tuning.LEARN_CONTRAST):
+            return outline
+    return None
+
+
+def _not_table(img: np.ndarray) -> np.ndarray:
+    """Where the photo does not look like its border (the table), by local colour and texture."""
+    from .outline import _texture_mask
+    h, w = img.shape[:2]
+    f = min(1.0, tuning.FIND_SIDE / max(h, w))
+    work = cv2.resize(img, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
+    lab = cv2.cvtColor(cv2.GaussianBlur(work, (0, 0), 2.0), cv2.COLOR_BGR2LAB)
+    mask = _texture_mask(lab, None)[0]
+    return cv2.resize(mask, (w, h), interpolation=cv2.INTER_NEAREST)
+
+
+def _covered(mask: np.ndarray, quad: np.ndarray) -> float:
+    """The least part of any of the 16 cells of ``quad`` that is not table: every cell holds a
+    tile, so none is table."""
+    H = cv2.getPerspectiveTransform(np.float32([[0, 0], [4, 0], [4, 4], [0, 4]]), quad.astype(np.float32))
+    least = 1.0
+    for r in range(4):
+        for c in range(4):
+            pts = np.float32([[c + .2, r + .2], [c + .8, r + .2], [c + .8, r + .8], [c + .2, r + .8]])
+            poly = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), H).reshape(-1, 2).astype(np.int32)
+            m = np.zeros(mask.shape, np.uint8)
+            cv2.fillConvexPoly(m, poly, 1)
+            n = int(m.sum())
+            least = min(least, float((mask[m > 0] > 0).sum()) / max(1, n))
+    return least
+
+
+# --- 3. cut the tiles ----------------------------------------------------------------------
+
+def cut_tiles(photo: Photo, outline: Outline) -> list[np.ndarray]:
+    """Each tile as it lies (upright in the photo), SAMPLE_PX square: the cells the reader cuts."""
+    cells = cut_cells(photo, outline, turn=0, size=SAMPLE_PX)
+    p = cells.pad
+    return [np.ascontiguousarray(w[p:p + SAMPLE_PX, p:p + SAMPLE_PX]) for w in cells.windows]
+
+
+# --- 4. is it the layout asked for? --------------------------------------------------------
+
+def check_layout(cells: list, box: Box, photo: Photo, outline: Outline) -> str | None:
+    """Is it the layout asked for? Tiles the box already knows from another layout must not be
+    read here (the photo of another layout, taken again by mistake)."""
+    if not box.tiles():
+        return None
+    from .reader import confidence, exemplars_of, read_outline
+    ex = exemplars_of(box.references(), box.outward())
+    v = read_outline(photo, outline, ex)
+    mine = {c for c in cells if c not in (None, "back")}
+    sure = (confidence(v) >= tuning.DOUBT) & (v.sims >= tuning.WRONG_LAYOUT_SIM)
+    known = [ex.names[r] for r, s in zip(v.rows, sure) if s and ex.names[r] not in mine and ex.names[r] != "back"]
+    if len(known) >= tuning.WRONG_LAYOUT_CELLS:
+        return (f"This photo shows tiles already learned from another layout ({len(known)} of them). "
+                "Check that the tiles lie as this layout of the plan shows, and take its photo again.")
+    return None
+
+
+# --- the whole lesson ----------------------------------------------------------------------
+
+def learn(data: bytes, grid: dict, box: Box | None = None) -> Lesson:
+    """Learn how the tiles of ``grid`` look from a photo of them laid out so (first row at the
+    top of the upright photo). Returns the box with them added; on any problem the Lesson says
+    why and ``box`` is unchanged."""
+    box = box or Box()
+    problem = check_grid(grid)
+    if problem:
+        return Lesson(ok=False, box=box, error=problem)
+    cells = _cells_of(grid)
+    try:
+        photo = decode_photo(data, min_side=tuning.LEARN_SIDE)
+    except UnusableImage as exc:
+        return Lesson(ok=False, box=box, error=str(exc))
+    outline = find_layout(photo)
+    if outline is None:
+        return Lesson(ok=False, box=box, error=NO_LAYOUT)
+    problem = check_layout(cells, box, photo, outline)
+    if problem:
+        return Lesson(ok=False, box=box, error=problem)
+    samples = []
+    for p, (name, tile) in enumerate(zip(cells, cut_tiles(photo, outline))):
+        if name is None:
+            continue
+        ok, png = cv2.imencode(".png", tile)
+        samples.append(Sample(name, p, png.tobytes()))
+    return Lesson(ok=True, box=box.add(samples), learned=tuple(samples), cells=tuple(cells))
