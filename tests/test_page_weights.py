@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from scorer.tracker_store import load_game, play
+from scorer.draft import legal
 
 pytestmark = pytest.mark.browser
 PAGE_BUDGET = 100_000
@@ -43,9 +43,9 @@ def tracked_game(client, app, names) -> str:
     gid = client.post("/games/new", data=data).location.rsplit("/", 1)[-1]
     rng = random.Random(5)
     with app.app_context():
-        db = app.extensions["db"]
-        while not (loaded := load_game(db, gid)).game.finished:
-            play(db, gid, loaded.version, rng.choice(loaded.game.legal(loaded.game.to_act)))
+        games = app.extensions["games"]
+        while not (loaded := games.load(gid)).state.finished:
+            games.play(gid, loaded.version, rng.choice(legal(loaded.state, loaded.state.to_act)).as_json())
         return gid, loaded.table_id
 
 
