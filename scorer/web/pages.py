@@ -119,6 +119,7 @@ def editors(form: ScoreForm, errors: dict[str, str]) -> list:
         data = MultiDict({f"players-{i}-at": entry.form.at.data or "", f"players-{i}-doubtful": entry.form.doubtful.data or ""})
         data.update({f"players-{i}-cells-{p}": v or "" for p, v in enumerate(cells)})
         out.append(planet(cells, prefix=entry.form.cells.id, player=i, active=active_square(data, i),
+                          filtered=request.form.getlist(f"players-{i}-filter") if request.method == "POST" else (),
                           used=set(used), errors=cell_errors, doubtful=doubtful_squares(data, i),
                           label=_("Planet of player %(n)d", n=i + 1)))
     return out

@@ -61,6 +61,7 @@ class PlanetView:
     active: int | None = None  # edit: the square the picker is choosing for
     choices: tuple[Choice, ...] = ()
     filters: tuple[tuple[str, str], ...] = ()  # edit: (item, words) the picker can filter by
+    filtered: tuple[str, ...] = ()             # edit: the items ticked (kept through every swap)
     tiles: int = 0             # how many tiles are placed
     extra: Mapping[str, object] = field(default_factory=dict)
 
@@ -141,6 +142,7 @@ def choices_for(stack: str, value: str, used: Collection[str]) -> tuple[Choice, 
 
 
 def planet(cells: object, *, label: str = "", prefix: str = "", player: int = 0, active: int | None = None,
+           filtered: Collection[str] = (),
            used: Collection[str] = (), doubtful: Collection[int] = (),
            errors: Mapping[int, str] | None = None, lit: Collection[int] = (), self_position: int | None = None,
            volcanoes: Collection[int] = (), slots: Collection[int] = (), **extra: object) -> PlanetView:
@@ -157,5 +159,5 @@ def planet(cells: object, *, label: str = "", prefix: str = "", player: int = 0,
     shown = {i for ch in choices for i in ch.items.split()}
     filters = tuple((item, _(words)) for item, words in FILTERS.items() if item in shown)
     return PlanetView(cells=out, label=label, prefix=prefix, player=player, active=active, choices=choices,
-                      filters=filters,
+                      filters=filters, filtered=tuple(f for f in filtered if f in FILTERS),
                       tiles=sum(1 for c in out if c.value), extra=dict(extra))

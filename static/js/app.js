@@ -87,7 +87,7 @@
   const draftKey = "mmap:draft:" + location.pathname + location.search;
   const saveDraft = () => {
     if (!form) return;
-    const fields = $$("input[name]", form).filter((el) => el.name !== "csrf_token" && (el.type !== "radio" || el.checked));
+    const fields = $$("input[name]", form).filter((el) => el.name !== "csrf_token" && el.type !== "checkbox" && el.type !== "file" && (el.type !== "radio" || el.checked));
     store(draftKey, JSON.stringify(fields.map((el) => [el.name, el.value])));
   };
   function restoreDraft() {
