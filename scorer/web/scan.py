@@ -19,6 +19,7 @@ from ..db import save_table
 from ..planet import BACK
 from ..limits import MAX_UPLOAD_BYTES
 from .extensions import csrf, get_db
+from .learned import scan_reference
 from .pages import grid_editor
 
 bp = Blueprint("scan", __name__)
@@ -70,7 +71,7 @@ def scan_post():
         return _page(form, "That file is too small to be a photo.", 422)
     try:
         from vision.recognize import recognize
-        reading = recognize(data)
+        reading = recognize(data, reference=scan_reference())  # the learned box, if there is one
     except Exception:  # the recognizer promises a Reading; never let a surprise become a 500
         current_app.logger.exception("recognizer failed")
         reading = None
