@@ -93,7 +93,7 @@ def _layout_page(n: int, error: str | None = None, code: int = 200, just_learned
     used = box_in_use()
     st = status(used)
     return render_template("box_layout.html", layout=layout_view(n, used), st=st, error=error,
-                           learned=st["done"][n - 1], just_learned=just_learned, form=TeachForm(),
+                           learned=st["done"][n - 1], just_learned=just_learned, form=TeachForm(formdata=None),
                            max_mb=MAX_UPLOAD_BYTES // (1024 * 1024)), code
 
 
