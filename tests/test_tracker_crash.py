@@ -33,7 +33,7 @@ def start_server(port: int, url: str) -> subprocess.Popen:
     proc = subprocess.Popen(
         [sys.executable, "-m", "scorer", "serve", "--host", "127.0.0.1", "--port", str(port), "--database", url],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        env={**os.environ, "PYTHONPATH": str(ROOT), "PLANET_RATE_LIMITS": "off"},
         start_new_session=True)  # its own process group: the server is a master and its workers
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:

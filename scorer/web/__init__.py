@@ -16,6 +16,7 @@ from ..catalog import catalog, use_catalog_file
 from ..db import Database
 from ..settings import ROOT, Settings
 from . import api, art, box, history, pages, scan, security, stars, tracker_api, tracker_pages
+from . import ratelimits
 from .extensions import HTML_LANG, babel, csrf, get_db, select_locale, wants_json
 
 __all__ = ["create_app", "get_db", "wants_json"]
@@ -63,6 +64,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         app.register_blueprint(module.bp)
         if getattr(module, "CSRF_EXEMPT", False):
             csrf.exempt(module.bp)
+    ratelimits.install(app, settings.rate_limits and not app.testing)
 
     # Every store module is imported by now (the blueprints use them), so every table is known.
     db = Database(app.config["DATABASE_URL"])
