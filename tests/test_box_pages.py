@@ -82,7 +82,6 @@ def test_teach_the_second_box_then_scan_with_it_then_forget(app, plain):
     refused(client, app, 2, photo(1), 422, "already learned from another layout")   # layout 1 again
     refused(client, app, 2, b"this is not a photo at all, only some words " * 10, 422, "image")
     refused(client, app, 2, (TEST / "n01.jpg").read_bytes(), 422, "4×4")            # no planet
-    refused(client, app, 2, b"", 422, "Choose a photo")
 
     for n in range(2, 7):
         assert send(client, n, photo(n)).status_code == 303, n
@@ -120,6 +119,11 @@ def test_a_file_over_the_photo_limit_is_refused_on_the_page(app, plain):
     assert stamp(app) is None
 
 
+def test_an_empty_or_tiny_file_is_refused(app, plain):
+    refused(plain, app, 1, b"", 422, "Choose a photo")
+    refused(plain, app, 1, b"\xff\xd8\xff" + b"x" * 20, 422, "too small to be a photo")
+
+
 def test_a_second_learn_at_once_is_told_to_wait(app, plain):
     from scorer.web import box
     assert box._learning.acquire(blocking=False)    # another photo is being learned
@@ -151,6 +155,12 @@ def test_the_plan_shows_contents_as_pictures_not_ids(client):
     assert not re.search(r"\b[CUDK]\d\d\b", grid)                  # no ids
     assert grid.count('href="#i-person"') == 4                      # four characters at the corners
     assert 'href="#i-baobab"' in grid and "Vain Man" in grid
+    # one picture per copy: a tile with 2 white sheep shows two of them
+    from scorer.catalog import ITEMS, catalog
+    tiles = [catalog()[t] for t in json.loads((TEACH / "t01.json").read_text())["cells"][1]]  # row 2
+    row2 = "".join(grid.split('class="box-slot"')[5:9])
+    for item in ITEMS:
+        assert row2.count(f'href="#i-{item}"') == sum(t.count(item) for t in tiles), item
     assert "interchangeable" in html and "first row at the top" in html
     backs = text(client.get("/box/layout/6")).split("Lay out these tiles")[1].split("Take the photo")[0]
     assert backs.count('href="#i-back"') == 16

@@ -122,10 +122,10 @@ def teach(n: int):
     if not TeachForm().validate_on_submit():
         return _layout_page(n, _("This form had expired. Please choose the photo again."), 400)
     upload = request.files.get("photo")
-    data = upload.read(MAX_UPLOAD_BYTES + 1) if upload else b""
+    data = upload.read() if upload else b""
     problem = _photo_problem(data)
     if problem:
-        return _layout_page(n, problem, 413 if len(data) > MAX_UPLOAD_BYTES else 422)
+        return _layout_page(n, problem, 422)
     if not _learning.acquire(blocking=False):
         return _layout_page(n, _("The app is already learning another photo. Wait a few seconds "
                                  "and send this one again; nothing was lost."), 429)
@@ -141,10 +141,7 @@ def teach(n: int):
 def _photo_problem(data: bytes) -> str | None:
     if not data:
         return _("Choose a photo of this layout first.")
-    if len(data) > MAX_UPLOAD_BYTES:
-        return _("That file is larger than %(mb)d MB. A phone photo is usually 2–8 MB.",
-                 mb=MAX_UPLOAD_BYTES // (1024 * 1024))
-    if len(data) < MIN_BYTES:
+    if len(data) < MIN_BYTES:   # larger than the photo limit: refused before here (too_large)
         return _("That file is too small to be a photo.")
     return None
 
