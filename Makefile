@@ -64,6 +64,8 @@ bench: setup-test
 	$(PY) -m vision.bench
 	@echo "== history and player stats (10,000 plays) =="
 	$(PY) -m scorer.history_bench
+	@echo "== teaching a box through the pages =="
+	$(PY) -m scorer.box_bench
 
 clean:
 	rm -rf $(VENV) instance .pytest_cache .hypothesis test-artifacts
