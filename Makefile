@@ -44,7 +44,7 @@ test: setup-test chromium lint
 test-postgres: setup-test
 	@$(PY) -m pip install --quiet -e '.[postgres]' >/dev/null 2>&1 || $(PY) -m pip install -e '.[postgres]'
 	scripts/with-postgres $(PY) -m pytest -q tests/test_contract.py tests/test_pages.py tests/test_scan_page.py \
-		tests/test_tracker.py tests/test_tracker_api.py tests/test_tracker_pages.py
+		tests/test_tracker.py tests/test_tracker_api.py tests/test_tracker_pages.py tests/test_box_store.py tests/test_box_pages.py
 
 # Speed and accuracy, printed as numbers: scoring (core and HTTP beside a bare endpoint), the
 <<<<<<< HEAD
