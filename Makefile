@@ -47,12 +47,8 @@ test-postgres: setup-test
 		tests/test_tracker.py tests/test_tracker_api.py tests/test_tracker_pages.py tests/test_box_store.py tests/test_box_pages.py
 
 # Speed and accuracy, printed as numbers: scoring (core and HTTP beside a bare endpoint), the
-<<<<<<< HEAD
-# tracker under 100 concurrent tables, the draft engine per call, and the recognizer over sample_photos/.
-=======
-# tracker under 100 concurrent tables, the recognizer over sample_photos/, and the history and
-# player stats pages over 10,000 stored plays.
->>>>>>> main
+# tracker under 100 concurrent tables, the draft engine per call, the recognizer over sample_photos/,
+# and the history and player stats pages over 10,000 stored plays.
 bench: setup-test
 	@echo "== scoring =="
 	$(PY) -m scorer bench
