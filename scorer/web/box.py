@@ -86,7 +86,7 @@ def status(used: InUse | None) -> dict:
     when = format_date(used.stamp.updated, "medium") if used else None
     damaged = used is None and box_stamp(get_db()) is not None  # kept, but cannot be read
     return {"used": used, "done": done, "count": sum(done), "total": LAYOUTS, "when": when,
-            "version": used.stamp.version if used else 0, "damaged": damaged}
+            "version": f"{used.stamp.id}.{used.stamp.version}" if used else "", "damaged": damaged}
 
 
 def _layout_page(n: int, error: str | None = None, code: int = 200, just_learned: bool = False):
