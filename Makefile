@@ -58,7 +58,7 @@ test: setup-test chromium lint
 test-postgres: setup-test
 	@$(PY) -m pip install --quiet -e '.[postgres]' >/dev/null 2>&1 || $(PY) -m pip install -e '.[postgres]'
 	scripts/with-postgres $(PY) -m pytest -q tests/test_contract.py tests/test_pages.py tests/test_scan_page.py \
-		tests/test_tracker.py tests/test_tracker_api.py tests/test_tracker_pages.py
+		tests/test_tracker.py tests/test_tracker_api.py tests/test_tracker_pages.py tests/test_box_store.py tests/test_box_pages.py
 
 # Speed and accuracy, printed as numbers: scoring (core and HTTP beside a bare endpoint), the
 # tracker under 100 concurrent tables, the draft engine per call, the recognizer over sample_photos/,
@@ -74,6 +74,8 @@ bench: setup-test
 	$(PY) -m vision.bench
 	@echo "== history and player stats (10,000 plays) =="
 	$(PY) -m scorer.history_bench
+	@echo "== teaching a box through the pages =="
+	$(PY) -m scorer.box_bench
 
 clean:
 	rm -rf $(VENV) instance .pytest_cache .hypothesis test-artifacts

@@ -15,14 +15,14 @@ from ..i18n import N_
 from ..catalog import catalog, use_catalog_file
 from ..db import Database
 from ..settings import ROOT, Settings
-from . import api, art, errors, games, history, pages, scan, security, stars, tracker_api, tracker_pages
+from . import api, art, box, errors, games, history, pages, scan, security, stars, tracker_api, tracker_pages
 from . import ratelimits, seat_claims
 from .assets import init_assets
 from .extensions import HTML_LANG, babel, csrf, get_db, select_locale, wants_json
 
 __all__ = ["create_app", "get_db", "wants_json"]
 
-BLUEPRINTS = (api, art, pages, scan, stars, tracker_api, tracker_pages, seat_claims, history)
+BLUEPRINTS = (api, art, pages, scan, stars, tracker_api, tracker_pages, seat_claims, history, box)
 PACKAGE = Path(__file__).resolve().parents[1]
 TRANSLATIONS = PACKAGE / "translations"
 

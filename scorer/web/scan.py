@@ -30,6 +30,7 @@ from ..planet import BACK
 from ..limits import MAX_PLAYERS, MAX_UPLOAD_BYTES
 from .extensions import csrf, get_db
 from .forms import active_square, apply_action, doubtful_squares, find_action, normalise
+from .learned import scan_reference
 from .planet_view import planet
 from .ratelimits import Busy, one_of_few_scans
 
@@ -158,7 +159,7 @@ def read_photo(upload):
     try:
         from vision.recognize import recognize
         with one_of_few_scans():
-            reading = recognize(data)
+            reading = recognize(data, reference=scan_reference())  # the learned box, if there is one
     except Busy as busy:
         return None, str(busy), 429
     except Exception:  # the recognizer promises a Reading; never let a surprise become a 500
