@@ -15,7 +15,7 @@ from ..i18n import N_
 from ..catalog import catalog, use_catalog_file
 from ..db import Database
 from ..settings import ROOT, Settings
-from . import api, art, pages, scan, tracker_api, tracker_pages
+from . import api, art, live, pages, scan, tracker_api, tracker_pages
 from .extensions import HTML_LANG, babel, csrf, get_db, select_locale, wants_json
 
 __all__ = ["create_app", "get_db", "wants_json"]
@@ -67,6 +67,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     db = Database(app.config["DATABASE_URL"])
     db.create_all()
     app.extensions["db"] = db
+    live.install(app, db)  # "anything new?" from the phones, answered in front of Flask
 
     @app.context_processor
     def page_globals() -> dict[str, Any]:
@@ -83,6 +84,7 @@ def _register_errors(app: Flask) -> None:
         403: N_("That is not yours to do."),
         404: N_("There is nothing here. The link may be mistyped or the game may have been removed."),
         405: N_("That page cannot be used that way."),
+        408: N_("That request came in too slowly. Try again."),
         409: N_("Someone else acted first. Reload to see the game as it is now."),
         413: N_("That upload is too large. A photo of up to 25 MB works."),
         429: N_("Too many requests at once; wait a moment."),
@@ -102,6 +104,10 @@ def _register_errors(app: Flask) -> None:
     def http_error(exc: HTTPException):  # type: ignore[no-untyped-def]
         code = exc.code or 500
         return respond(code, gettext(messages[code]) if code in messages else exc.description or "That did not work.")
+
+    @app.errorhandler(TimeoutError)
+    def too_slow(exc: TimeoutError):  # type: ignore[no-untyped-def]
+        return respond(408, gettext(messages[408]))  # the server's read deadline (scorer.serve)
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception):  # type: ignore[no-untyped-def]

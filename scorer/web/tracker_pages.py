@@ -9,7 +9,8 @@ more than that seat's JSON would.
   session). One phone: the turn of whoever is to act, behind a "pass the phone" screen when there
   is private information. Own phones: a QR code and a link per seat, and the table as everyone sees it.
 - ``/play/<id>/<token>``: a seat's own phone. ``…/live?v=N`` answers 204 while nothing changed, or
-  the board again, for htmx to poll every 2 s.
+  the board again; "nothing changed" (and ``&wait=S`` long polling) is answered by ``live`` before
+  these views run.
 """
 from __future__ import annotations
 
@@ -301,7 +302,14 @@ def table_live(game_id: str):
     if request.args.get("v") == "0" and loaded.mode == "own" and _is_host(loaded):
         # the first move since the codes were shown: fold them away on the open page too
         board += render_template("tracker/_invite.html", seats=_invites(loaded), oob=True, **ctx)
-    return board
+    return _versioned(board, loaded.version)
+
+
+def _versioned(body: str, version: int) -> Response:
+    """A live answer tagged with its version: ``If-None-Match`` then gets 304 while nothing moved."""
+    response = Response(body, mimetype="text/html")
+    response.set_etag(str(version))
+    return response
 
 
 def _needs_gate(loaded) -> bool:
@@ -505,7 +513,7 @@ def seat_live(game_id: str, token: str):
         return Response(status=204)
     if loaded.game.finished:
         ensure_result_saved(get_db(), loaded)
-    return render_template("tracker/_board.html", **_seat_context(loaded, s, token))
+    return _versioned(render_template("tracker/_board.html", **_seat_context(loaded, s, token)), loaded.version)
 
 
 @bp.post("/play/<game_id>/<token>/move")
