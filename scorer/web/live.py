@@ -5,8 +5,8 @@ Every phone at a table asks this every few seconds (``/play/<id>/<token>/live?v=
 the answer is given here, in front of Flask: no session, no template, no game loaded. This
 process keeps each watched game's version and seat tokens in memory (``Versions``); one
 background watcher per process reads the moves stored since its last look, in one query down
-the move table's primary key, ten times a second, and wakes the phones waiting on those games
-(so a move made through another process or another host reaches them within about 0.1 s; a
+the move table's primary key, twenty times a second, and wakes the phones waiting on those games
+(so a move made through another process or another host reaches them within about 0.05 s; a
 sweep of every watched game's version every 2 s is the safety net). A move made through this
 process wakes the watcher at once.
 
@@ -42,12 +42,13 @@ from ..tracker_store import last_move_id, latest_versions, moves_since, seat_tok
 log = logging.getLogger(__name__)
 
 LIVE_PATH = re.compile(r"/(?:play/(?P<game>[^/]{1,32})/(?P<token>[^/]{1,64})|games/(?P<table>[^/]{1,32}))/live")
-TICK = 0.1            # seconds between the watcher's looks at the move table
+TICK = 0.05           # seconds between the watcher's looks at the move table
 SWEEP = 2.0           # seconds between full checks of every watched game's version
 TRUST = 1.0           # a version older than this is read again before answering "nothing new"
 WATCH = 30.0          # a game nobody asked about for this long is no longer watched
 FORGET = 600.0        # ... and is forgotten after this long
-LOOKBACK = 256        # move rows read again each tick: a row whose commit came late is still seen
+LOOKBACK = 256        # move rows read again each tick (PostgreSQL): a row whose commit came late is still seen
+FEED = 5000           # at most this many move rows per look
 DEFAULT_WAIT = 25     # the longest a phone is held (below the usual 30-60 s proxy timeouts)
 
 
@@ -84,6 +85,10 @@ class Versions:
         self._pid = 0
         self._last_id = 0
         self._swept = 0.0
+        self.ticked = 0.0      # start of the last look that read every move stored before it
+        self.asked = 0.0       # when a phone last asked about any game
+        self.lookback = 0 if db.url.startswith("sqlite") else LOOKBACK  # SQLite commits in id order
+        self._start = threading.Lock()
 
     # -- asked by requests ---------------------------------------------------------------------
     def lookup(self, game_id: str) -> Watched | None:
@@ -95,9 +100,9 @@ class Versions:
             if tokens is None:
                 return None
             game = self.games.setdefault(game_id, Watched(tokens, -1, 0.0, now))
-        game.seen = now
+        game.seen = self.asked = now
         self._ensure_watcher()
-        if now - game.checked > TRUST:
+        if game.version < 0 or now - max(game.checked, self.ticked) > TRUST:  # new, or not checked lately
             self.publish(latest_versions(self.db, [game_id]), now)
         return game
 
@@ -107,7 +112,7 @@ class Versions:
         if game.version != since:
             return True
         changed.wait(seconds)
-        game.seen = self.clock()
+        game.seen = self.asked = self.clock()
         return game.version != since
 
     def poke(self) -> None:
@@ -130,38 +135,41 @@ class Versions:
     def tick(self) -> None:
         """One look: the moves stored since the last one (and, every ``SWEEP``, every watched game)."""
         now = self.clock()
-        rows = moves_since(self.db, max(0, self._last_id - LOOKBACK))
+        rows = moves_since(self.db, max(0, self._last_id - self.lookback), FEED)
         newest: dict[str, int] = {}
         for row_id, game_id, version in rows:
             self._last_id = max(self._last_id, row_id)
             newest[game_id] = max(version, newest.get(game_id, 0))
         self.publish(newest, now)
-        watched = [g for g, w in self.games.items() if now - w.seen < WATCH]
-        if now - self._swept >= SWEEP:
+        if now - self._swept >= SWEEP or len(rows) >= FEED:
             self._swept = now
-            self.publish(latest_versions(self.db, watched), now)
-        else:  # no row since the last look means no move for any game: all still current
-            self.publish({g: self.games[g].version for g in watched if g in self.games}, now)
-        for game_id in [g for g, w in self.games.items() if now - w.seen > FORGET]:
-            self.games.pop(game_id, None)
+            self.publish(latest_versions(self.db, [g for g, w in self.games.items() if now - w.seen < WATCH]), now)
+            for game_id in [g for g, w in self.games.items() if now - w.seen > FORGET]:
+                self.games.pop(game_id, None)
+        if len(rows) < FEED:
+            self.ticked = now  # every move stored before ``now`` has been read
 
     def _ensure_watcher(self) -> None:
-        alive = self._watcher is not None and self._watcher.is_alive() and self._pid == os.getpid()
-        if not alive:  # first use in this process (a forked worker starts its own)
-            self._pid = os.getpid()
-            self._last_id = last_move_id(self.db)
-            self._watcher = threading.Thread(target=self._run, name="live-versions", daemon=True)
-            self._watcher.start()
+        with self._start:
+            if self._watcher is None or self._pid != os.getpid():  # a forked worker starts its own
+                self._pid = os.getpid()
+                self._last_id = last_move_id(self.db)
+                self.ticked = 0.0
+                self._watcher = threading.Thread(target=self._run, name="live-versions", daemon=True)
+                self._watcher.start()
 
     def _run(self) -> None:
-        while any(self.clock() - w.seen < WATCH for w in list(self.games.values())):
+        while True:
+            with self._start:
+                if self.clock() - self.asked > WATCH:  # nobody is watching: stop until someone asks
+                    self._watcher = None
+                    return
             try:
                 self.tick()
             except Exception:  # the database was busy or away: try again at the next tick
                 log.warning("live versions: could not read the moves", exc_info=True)
             self._poke.wait(TICK)
             self._poke.clear()
-        self._watcher = None
 
 
 # -- the refresh, in front of Flask ----------------------------------------------------------------
