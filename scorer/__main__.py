@@ -1,4 +1,5 @@
-"""Commands: ``python -m scorer score [FILE|-]``, ``serve``, ``bench``."""
+"""Commands: ``python -m scorer score [FILE|-]``, ``stars [FILE|-]``, ``serve``, ``bench``, ``export``,
+``import``."""
 from __future__ import annotations
 
 import argparse
@@ -6,20 +7,21 @@ import json
 import sys
 
 
-def cmd_score(args) -> int:
-    from .contract import parse_json, score_request
+def json_command(path: str | None, answer) -> int:
+    """Read JSON from PATH (stdin for ``-``) and print ``answer(raw)``; on a bad input, exit 2
+    printing the SPEC's ``{"error", "where"}``."""
     from .errors import InputError
     try:
-        if args.file in (None, "-"):
+        if path in (None, "-"):
             raw = sys.stdin.buffer.read()
         else:
-            with open(args.file, "rb") as fh:
+            with open(path, "rb") as fh:
                 raw = fh.read()
     except OSError as exc:
-        print(json.dumps({"error": f"Cannot read {args.file}: {exc.strerror}.", "where": "file"}))
+        print(json.dumps({"error": f"Cannot read {path}: {exc.strerror}.", "where": "file"}))
         return 2
     try:
-        result = score_request(parse_json(raw))
+        result = answer(raw)
     except InputError as exc:
         print(json.dumps(exc.as_json(), ensure_ascii=False))
         return 2
@@ -27,10 +29,22 @@ def cmd_score(args) -> int:
     return 0
 
 
+def cmd_score(args) -> int:
+    from .contract import parse_json, score_request
+    return json_command(args.file, lambda raw: score_request(parse_json(raw)))
+
+
+def cmd_stars(args) -> int:
+    """Rising to the Stars, SPEC §3: the tally of a game, as JSON."""
+    from .stars import read_json, score_stars
+    return json_command(args.file, lambda raw: score_stars(read_json(raw)))
+
+
 def cmd_serve(args) -> int:
     from .serve import cooperative
     cooperative()  # first: everything imported and made from here on is greenlet-aware
     from .catalog import CatalogError
+    from .db import StoreError
     from .lan import lan_addresses
     from .serve import run_server
     from .web import create_app
@@ -41,6 +55,9 @@ def cmd_serve(args) -> int:
         app = create_app(config)
     except CatalogError as exc:
         print(f"The tile catalog is broken: {exc}", file=sys.stderr)
+        return 2
+    except StoreError as exc:
+        print(str(exc), file=sys.stderr)
         return 2
     shown_host = args.host
     print("Make Me a Planet is running.", flush=True)
@@ -69,6 +86,9 @@ def main(argv=None) -> int:
     p = sub.add_parser("score", help="score a table: JSON on stdin or in FILE")
     p.add_argument("file", nargs="?", default="-")
     p.set_defaults(func=cmd_score)
+    p = sub.add_parser("stars", help="tally a Rising to the Stars game: JSON on stdin or in FILE")
+    p.add_argument("file", nargs="?", default="-")
+    p.set_defaults(func=cmd_stars)
     p = sub.add_parser("serve", help="start the app with a production WSGI server")
     p.add_argument("--host", default="0.0.0.0")
     p.add_argument("--port", type=int, default=5000)
@@ -82,6 +102,8 @@ def main(argv=None) -> int:
     p = sub.add_parser("bench", help="print scoring speed: core and POST /api/score")
     p.add_argument("--seconds", type=float, default=3.0)
     p.set_defaults(func=cmd_bench)
+    from .web.history_cli import add_commands
+    add_commands(sub)
     args = parser.parse_args(argv)
     return args.func(args)
 

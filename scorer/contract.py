@@ -6,7 +6,6 @@ Shared by ``POST /api/score``, ``python -m scorer score`` and the pages. Every b
 """
 from __future__ import annotations
 
-import json
 from collections import Counter
 
 from .catalog import (
@@ -16,6 +15,7 @@ from .catalog import (
 from .planet import BACK, BAOBABS_TO_FLIP, STACK_AT, Cell, Planet, planet_from_take_order, position_words
 from .errors import InputError, Problem, Where
 from .i18n import _, ngettext
+from .jsonin import load_json
 from .limits import MAX_PLAYERS
 from .names import clean_name, name_key
 from .rules import (
@@ -31,10 +31,8 @@ def _is_int(v: object) -> bool:
 
 
 def parse_json(raw: bytes | str) -> object:
-    try:
-        return json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise InputError(_("That is not valid JSON (%(why)s).", why=exc), ("body",)) from None
+    """A request body, read with the edge's limits (``scorer.jsonin``)."""
+    return load_json(raw)
 
 
 # ---------------------------------------------------------------------------------------------

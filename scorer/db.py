@@ -5,10 +5,13 @@ Only storage lives here; the rules never see it. Models of every feature share `
 from __future__ import annotations
 
 import json
+import os
 import secrets
 from datetime import datetime, UTC
 
-from sqlalchemy import DateTime, String, Text, create_engine, event
+from sqlalchemy import DateTime, String, Text, create_engine, event, make_url
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 
@@ -25,9 +28,9 @@ def new_id(nbytes: int = 9) -> str:
     return secrets.token_urlsafe(nbytes)
 
 
-class SavedTable(Base):
-    """A scored table: the request as entered and the result, reopened by its link."""
-    __tablename__ = "saved_tables"
+class StoredResult:
+    """A mixin: a request as entered and its result, reopened by its link (a scored table, a
+    Rising to the Stars tally); each model using it has a table of its own."""
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True, default=new_id)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
@@ -43,6 +46,11 @@ class SavedTable(Base):
         return json.loads(self.result_json)
 
 
+class SavedTable(StoredResult, Base):
+    """A scored table: the request as entered and the result, reopened by its link."""
+    __tablename__ = "saved_tables"
+
+
 class Database:
     """An engine and a session factory for one app."""
 
@@ -51,18 +59,59 @@ class Database:
         kwargs = {}
         if url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+            _create_private(make_url(url).database)
         self.engine: Engine = create_engine(url, future=True, **kwargs)
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self.Session = sessionmaker(self.engine, expire_on_commit=False, future=True)
 
     def create_all(self) -> None:
-        """Create the tables of every model imported so far (the app factory imports every
-        store module before calling this)."""
-        Base.metadata.create_all(self.engine)
+        """Check the database can be used, then create the tables of every model imported so far
+        (the app factory imports every store module first). A database that cannot be opened,
+        written or read whole raises ``StoreError`` with one line for a person."""
+        try:
+            with self.engine.connect() as connection:
+                if self.url.startswith("sqlite"):
+                    _check_sqlite(connection)
+            Base.metadata.create_all(self.engine)
+        except SQLAlchemyError as exc:
+            raise StoreError(f"The database {self.engine.url.render_as_string(hide_password=True)} cannot be "
+                             f"used: {_first_line(exc)}") from None
 
     def dispose(self) -> None:
         self.engine.dispose()
+
+
+class StoreError(RuntimeError):
+    """The database cannot be used at all (missing, read-only, damaged)."""
+
+
+def _first_line(exc: SQLAlchemyError) -> str:
+    return str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+
+
+def _create_private(path: str | None) -> None:
+    """A new SQLite file is readable by its owner only (its WAL and shared-memory files take the
+    same mode from it)."""
+    if not path or path == ":memory:" or os.path.exists(path):
+        return
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except OSError:
+        pass  # a missing folder or another process first: SQLite says what is wrong on connect
+
+
+def _check_sqlite(connection: Connection) -> None:
+    """The whole file reads back (quick_check) and can be written (a write lock is taken)."""
+    found = connection.exec_driver_sql("PRAGMA quick_check").scalar()
+    if found != "ok":
+        raise StoreError(f"the SQLite file is damaged ({found}); restore a backup or move it away")
+    version = connection.exec_driver_sql("PRAGMA user_version").scalar()
+    connection.exec_driver_sql("BEGIN IMMEDIATE")
+    try:
+        connection.exec_driver_sql(f"PRAGMA user_version = {int(version or 0)}")  # a write, undone
+    finally:
+        connection.exec_driver_sql("ROLLBACK")
 
 
 def _sqlite_pragmas(dbapi_connection, _record) -> None:
@@ -78,14 +127,14 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
     cursor.close()
 
 
-def save_table(db: Database, request: dict, result: dict) -> str:
+def save_table(db: Database, request: dict, result: dict, model: type[StoredResult] = SavedTable) -> str:
     with db.Session.begin() as session:
-        row = SavedTable(request_json=json.dumps(request), result_json=json.dumps(result))
+        row = model(request_json=json.dumps(request), result_json=json.dumps(result))
         session.add(row)
         session.flush()
         return row.id
 
 
-def load_table(db: Database, table_id: str) -> SavedTable | None:
+def load_table(db: Database, table_id: str, model: type[StoredResult] = SavedTable):
     with db.Session() as session:
-        return session.get(SavedTable, table_id)
+        return session.get(model, table_id)

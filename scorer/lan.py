@@ -2,9 +2,21 @@
 from __future__ import annotations
 
 import socket
+import time
+
+_cache: tuple[float, list[str]] = (0.0, [])
 
 
 def lan_addresses() -> list[str]:
+    """This machine's network addresses, looked up at most once a minute."""
+    global _cache
+    now = time.monotonic()
+    if now - _cache[0] > 60 or not _cache[0]:
+        _cache = (now, _look_up())
+    return list(_cache[1])
+
+
+def _look_up() -> list[str]:
     found = []
     try:
         # A UDP "connect" sends nothing; it only asks the kernel which interface would be used.

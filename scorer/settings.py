@@ -22,12 +22,15 @@ class Settings:
     database_url: str
     secret_key: str
     catalog_path: Path | None          # None: the catalog shipped with the app
+    trusted_hosts: tuple[str, ...] = ()  # Host names absolute links may use; () = this machine's
+    behind_tls: bool = False           # served as https (through a TLS front): cookies are Secure
 
     @classmethod
     def load(cls, overrides: Mapping[str, Any] | None = None,
              environ: Mapping[str, str] | None = None) -> Settings:
-        """From the environment (``DATABASE_URL``, ``SECRET_KEY``, ``PLANET_CATALOG``), with
-        ``overrides`` (``INSTANCE_PATH``, ``DATABASE_URL``, ``SECRET_KEY``) winning."""
+        """From the environment (``DATABASE_URL``, ``SECRET_KEY``, ``PLANET_CATALOG``,
+        ``PLANET_TRUSTED_HOSTS`` (comma-separated), ``PLANET_TLS=1``), with ``overrides`` (the
+        same names, and ``INSTANCE_PATH``) winning."""
         env = os.environ if environ is None else environ
         over = dict(overrides or {})
         instance = Path(over.get("INSTANCE_PATH") or DEFAULT_INSTANCE)
@@ -36,7 +39,10 @@ class Settings:
                     or f"sqlite:///{instance / 'planet.sqlite3'}")
         secret = over.get("SECRET_KEY") or env.get("SECRET_KEY") or _kept_secret(instance)
         catalog = env.get("PLANET_CATALOG")
-        return cls(instance, database, secret, Path(catalog) if catalog else None)
+        hosts = over.get("PLANET_TRUSTED_HOSTS", env.get("PLANET_TRUSTED_HOSTS", ""))
+        trusted = tuple(h.strip().lower() for h in hosts.split(",") if h.strip())
+        tls = str(over.get("PLANET_TLS", env.get("PLANET_TLS", ""))).lower() in ("1", "true", "yes")
+        return cls(instance, database, secret, Path(catalog) if catalog else None, trusted, tls)
 
 
 def _kept_secret(instance: Path) -> str:

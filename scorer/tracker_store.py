@@ -109,7 +109,7 @@ _locks_guard = threading.Lock()
 # The last state of recent games, per database: a read fetches only the moves after it. A cached
 # ``Loaded`` (and its ``Game``) is never changed once published; a move makes a new one.
 CACHE_SIZE = 512
-_cache: "OrderedDict[tuple[str, str], Loaded]" = OrderedDict()
+_cache: OrderedDict[tuple[str, str], Loaded] = OrderedDict()
 
 
 def _lock(game_id: str) -> threading.Lock:

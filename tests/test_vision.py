@@ -118,6 +118,9 @@ def test_sample_photo(photo):
     doubtful = rotations(reading.doubtful)[k]
     wrong_sure = [i for i in range(16) if not right[i] and not doubtful[i]]
     assert not wrong_sure, f"wrong cells not marked doubtful: {wrong_sure}\n{reading.describe()}"
+    # a reader that ignores the photo (a fixed or all-doubtful reading) must fail here
+    assert sum(right) >= 15, reading.describe()
+    assert sum(doubtful) <= 3, reading.describe()
     corners = [reading.cells[i] for i in (0, 3, 12, 15)]
     assert all(c and c.startswith("K") for c in corners)
     ids = [c for c in reading.cells if c not in (None, "back")]

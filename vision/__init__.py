@@ -8,14 +8,7 @@ Plain functions, no Flask:
 """
 from __future__ import annotations
 
-from pathlib import Path
-
-REFERENCE_DIR = Path(__file__).with_name("reference")
-
-
-def reference_path(tile_id: str) -> Path:
-    """The reference image of a tile id (``"C07"``) or of the tile back (``"back"``)."""
-    return REFERENCE_DIR / f"{tile_id}.png"
+from .paths import REFERENCE_DIR, reference_path
 
 
 def __getattr__(name):  # render loads Pillow art code only when asked for

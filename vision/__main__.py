@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 
 def _render(args) -> int:
@@ -32,6 +33,10 @@ def _render(args) -> int:
 
 def _recognize(args) -> int:
     from .recognize import recognize
+    if args.reference and not (Path(args.reference) / "box.json").exists():
+        print(json.dumps({"ok": False, "error": f"No learned box in {args.reference}: "
+                                               "teach it with python -m vision learn first."}))
+        return 2
     try:
         with open(args.photo, "rb") as f:
             data = f.read()
@@ -39,7 +44,7 @@ def _recognize(args) -> int:
         reading = {"ok": False, "error": f"Cannot read {args.photo}: {exc.strerror}."}
         print(json.dumps(reading))
         return 2
-    reading = recognize(data)
+    reading = recognize(data, reference=args.reference)
     out = reading.as_json()
     if args.json or not reading.ok:
         print(json.dumps(out))
@@ -47,6 +52,41 @@ def _recognize(args) -> int:
         print(json.dumps(out))
         print(reading.describe(), file=sys.stderr)
     return 0 if reading.ok else 2
+
+
+def _learn(args) -> int:
+    """Learn each PHOTO with its GRID into the box in DIR; stop at the first bad one (the box on
+    disk keeps what the earlier photos taught)."""
+    from .box import BoxError, load_box
+    from .learn import learn
+    if len(args.pairs) % 2 or not args.pairs:
+        print(json.dumps({"error": "Give photos and grids in pairs: PHOTO GRID.json [PHOTO GRID.json …]."}))
+        return 2
+    try:
+        box = load_box(args.reference)
+    except BoxError as exc:
+        print(json.dumps({"error": str(exc)}))
+        return 2
+    learned = []
+    for photo, grid_path in zip(args.pairs[::2], args.pairs[1::2]):
+        try:
+            data = Path(photo).read_bytes()
+            grid = json.loads(Path(grid_path).read_text(encoding="utf-8"))
+        except OSError as exc:
+            print(json.dumps({"error": f"Cannot read {exc.filename}: {exc.strerror}."}))
+            return 2
+        except ValueError as exc:
+            print(json.dumps({"error": f"{grid_path} is not valid JSON ({exc})."}))
+            return 2
+        lesson = learn(data, grid, box)
+        if not lesson.ok:
+            print(json.dumps({"error": f"{photo}: {lesson.error}", "learned": learned}))
+            return 2
+        box = lesson.box
+        box.save(args.reference)
+        learned.append({"photo": photo, "tiles": [s.key for s in lesson.learned]})
+    print(json.dumps({"ok": True, "learned": learned, "box": box.summary()}))
+    return 0
 
 
 def main(argv=None) -> int:
@@ -59,8 +99,12 @@ def main(argv=None) -> int:
     q = sub.add_parser("recognize", help="read a planet from a photo")
     q.add_argument("photo")
     q.add_argument("--json", action="store_true", help="print JSON only")
+    q.add_argument("--reference", help="read with the box learned into this folder")
+    t = sub.add_parser("learn", help="learn a box's tiles from photos of known layouts")
+    t.add_argument("--reference", required=True, help="the folder the box is learned into")
+    t.add_argument("pairs", nargs="+", metavar="PHOTO GRID.json")
     args = ap.parse_args(argv)
-    return _render(args) if args.command == "render" else _recognize(args)
+    return {"render": _render, "recognize": _recognize, "learn": _learn}[args.command](args)
 
 
 if __name__ == "__main__":

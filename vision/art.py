@@ -407,7 +407,7 @@ def draw_empty(size: int) -> Image.Image:
 
 def generate(outdir: Path | str | None = None) -> Path:
     from scorer.catalog import catalog
-    from . import REFERENCE_DIR
+    from .paths import REFERENCE_DIR
     out = Path(outdir) if outdir else REFERENCE_DIR
     out.mkdir(parents=True, exist_ok=True)
     for tile in catalog():

@@ -19,12 +19,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from . import REFERENCE_DIR
+from .paths import REFERENCE_DIR
 
 CELL = 64          # side of a tile in the rectified planet, in pixels
 INNER = 0.07       # the part of the tile border left out of the descriptor
 BLUR = 0.9         # sigma of the blur applied to both sides before comparing
-INDEX_VERSION = 7
+INDEX_VERSION = 9
+MANIFEST = "box.json"  # a folder holding a learned box (vision/box.py)
 
 
 def _inner(img: np.ndarray) -> np.ndarray:
@@ -71,14 +72,17 @@ def describe_coarse(patches) -> np.ndarray:
     return (v / (np.linalg.norm(v, axis=1, keepdims=True) + 1e-6)).astype(np.float32)
 
 
-def describe_turns(patches, turns=(0, 1, 2, 3)) -> np.ndarray:
+def describe_turns(patches, turns=(0, 1, 2, 3), minus=None) -> np.ndarray:
     """Descriptors of each patch turned by 0, 1, 2, 3 quarter turns (np.rot90): (n*4, d), in
-    the order patch 0 turn 0, patch 0 turn 1, … — the same as ``describe`` one by one."""
+    the order patch 0 turn 0, patch 0 turn 1, … — the same as ``describe`` one by one.
+    ``minus``: per patch, a picture (as ``small`` makes it) taken away after turning — the look
+    all tiles of its stack share, so what tells them apart counts."""
     stack = []
-    for p in patches:
+    for i, p in enumerate(patches):
         inner = _small(p)
+        m = minus[i] if minus is not None else None
         for k in turns:
-            stack.append(np.rot90(inner, k))
+            stack.append(np.rot90(inner, k) - m if m is not None else np.rot90(inner, k))
     f = np.stack(stack)                                  # (n*4, s, s, 3)
     f = f - f.mean(axis=(1, 2), keepdims=True)
     f = f / (f.std(axis=(1, 2), keepdims=True) + 8.0)
@@ -88,13 +92,18 @@ def describe_turns(patches, turns=(0, 1, 2, 3)) -> np.ndarray:
 
 @dataclass
 class Index:
-    names: list            # tile ids and "back"
+    names: list            # tile ids and "back" (a learned box may have several backs)
     desc: np.ndarray       # (n, d) unit descriptors at CELL
     ring: np.ndarray       # CELL×CELL float32 template for locating a tile in its window
     imgs: np.ndarray       # (n, CELL, CELL, 3) uint8: the references at CELL
     coarse: np.ndarray     # (n*4, d) coarse descriptors, reference i turned back by k at row i*4+k
     hi: np.ndarray         # (n, HI, HI) uint8 grey references, to tell same-looking tiles apart
     key: tuple
+    stacks: list | None = None     # per row: its stack (a back: the stack it was learned in, or
+                                   # None for the shipped back, which may lie in any non-character stack)
+    turns: dict | None = None      # position -> quarter turns clockwise the tiles lie at (None: upright)
+    printed_ids: bool = True       # the shipped art prints ids (twins are told apart by them)
+    common: dict | None = None     # stack -> the look its tiles share (``_small`` scale), taken away
 
 
 _lock = threading.Lock()
@@ -106,7 +115,8 @@ def _files(folder: Path) -> list[Path]:
         names = sorted(os.listdir(folder))
     except OSError:
         return []
-    return [folder / n for n in names if re.fullmatch(r"([A-Z][0-9]{2}|back)\.png", n)]
+    return [folder / n for n in names
+            if re.fullmatch(r"([A-Z][0-9]{2}|back|back-[0-9]{1,2})\.png", n) or n == MANIFEST]
 
 
 def _key(files: list[Path]) -> tuple:
@@ -128,8 +138,13 @@ def _load(path: Path) -> np.ndarray | None:
 
 
 def build(folder: Path, gray: bool = False) -> Index:
-    """The index of a folder; ``gray``: of the references turned grey (for grey photos)."""
-    files = _files(folder)
+    """The index of a folder; ``gray``: of the references turned grey (for grey photos).
+    A folder holding a learned box (``box.json``) is read as the box says."""
+    if (folder / MANIFEST).exists():
+        from .box import load_box
+        box = load_box(folder)
+        return build_from(box.references(), gray, _key(_files(folder)), box.turns())
+    files = [p for p in _files(folder) if p.suffix == ".png" and "-" not in p.stem]
     names, descs, imgs, his = [], [], [], []
     for p in files:
         img = _load(p)
@@ -147,13 +162,46 @@ def build(folder: Path, gray: bool = False) -> Index:
         imgs.append(img.astype(np.float32))
     if not names:
         raise FileNotFoundError(f"no reference images in {folder}")
+    return _assemble(names, descs, imgs, his, _key(files))
+
+
+def build_from(refs, gray: bool, key: tuple, turns: dict | None = None) -> Index:
+    """The index of a learned box: ``refs`` is a list of (name, stack, BGR image) with the
+    image already turned as the tile lies at its stack's first position; ``turns``: how tiles
+    lie round the planet (``vision.layout.TURNS``), or None when they all lie upright."""
+    names, descs, imgs, his, stacks = [], [], [], [], []
+    for name, stack, img in refs:
+        if gray:
+            img = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+        small = cv2.resize(img, (CELL, CELL), interpolation=cv2.INTER_AREA)
+        names.append(name)
+        stacks.append(stack)
+        his.append(cv2.resize(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), (HI, HI), interpolation=cv2.INTER_AREA))
+        imgs.append(small.astype(np.float32))
+    if not names:
+        raise FileNotFoundError("the learned box has no tiles yet")
+    # what the tiles of each stack share (a real box: the sky, the rim) is taken away from
+    # both sides before comparing, so the items count (vision.tuning: box photos)
+    common = {}
+    for st in set(stacks):
+        faces = [_small(im) for im, s, n in zip(imgs, stacks, names) if s == st and n != "back"]
+        if faces:
+            common[st] = np.mean(faces, axis=0)
+    descs = [describe_turns([im], (0,), [common.get(st)])[0] for im, st in zip(imgs, stacks)]
+    index = _assemble(names, descs, imgs, his, key)
+    index.stacks, index.turns, index.printed_ids = stacks, turns, False
+    index.common = common
+    return index
+
+
+def _assemble(names, descs, imgs, his, key) -> Index:
     # the ring: the mean reference over the four turns, grey, used to find a tile's position
     mean = np.mean(imgs, axis=0).mean(axis=2)
     mean = (mean + np.rot90(mean, 1) + np.rot90(mean, 2) + np.rot90(mean, 3)) / 4
     u8 = np.stack(imgs).astype(np.uint8)
     coarse = describe_coarse([np.ascontiguousarray(np.rot90(im, -k)) for im in u8 for k in range(4)])
     return Index(names, np.stack(descs).astype(np.float32), mean.astype(np.float32), u8, coarse,
-                 np.stack(his), _key(files))
+                 np.stack(his), key)
 
 
 def _disk_cache_path(folder: Path, digest: str) -> Path:

@@ -37,19 +37,8 @@ import numpy as np
 from .imageio import UnusableImage, decode
 from .index import CELL, HI, describe_coarse, describe_turns, get_index, similarity
 
-WORK = 512             # long side of the image used to find the planet
-MARGIN = 22            # margin around the straightened planet (pixels at CELL scale)
-SEARCH = 20            # how far a tile may sit from its ideal place (pixels at CELL scale)
-PLANET_MIN = 0.6       # mean match of the 16 cells below which there is no planet
-PLANET_CELLS = 12      # … and how many cells must match at least CELL_MATCH
-CELL_MATCH = 0.45
-# (measured on ~250 photos: colour planets in every sample condition score ≥ 0.75 with ≥ 14
-#  cells matching; tables, faces, text, noise and loose tiles score ≤ 0.51 with ≤ 11)
-DOUBT = 0.5
-MARGIN_DOUBT = 0.02    # a cell whose best tile beats other contents by less than this is doubtful
-SCALES = (0.8, 1.2, 1.45)
-READS = 4              # full readings of the best-ranked outlines, until one is GOOD
-GOOD = 0.7             # a reading this good needs no second candidate
+from .tuning import (CELL_MATCH, DOUBT, GOOD, MARGIN, MARGIN_DOUBT, PLANET_CELLS, PLANET_MIN,
+                     READS, SCALES, SEARCH, WORK)
 
 NO_PLANET = ("I could not find a planet in this photo. Lay the 16 tiles in a 4×4 square, "
              "take the photo from above with the whole planet in view, and try again.")
@@ -94,9 +83,31 @@ class Reading:
 # the rules, as constraints
 
 
-@lru_cache(maxsize=4)
-def _rules(names: tuple):
-    """For an index's names: the allowed reference rows per position and a contents key per row."""
+def _rules_of(index):
+    return _rules(tuple(index.names), tuple(index.stacks) if index.stacks else None)
+
+
+def _describe_cells(patches, index, turns=(0, 1, 2, 3), cells=None) -> np.ndarray:
+    """Descriptors of straightened cells (``cells``: their numbers, default 0..15) turned by
+    ``turns``, each less the look its stack shares when the index has one. A cell's stack does
+    not change with the planet's quarter turn."""
+    from scorer.planet import STACK_AT
+    cells = range(len(patches)) if cells is None else cells
+    minus = [index.common.get(STACK_AT[q]) for q in cells] if index.common else None
+    return describe_turns(patches, turns, minus)
+
+
+def _turns_of(index) -> np.ndarray:
+    """Per position: quarter turns clockwise its tile lies at (all 0 for upright art)."""
+    t = index.turns or {}
+    return np.array([t.get(p, 0) for p in range(16)], np.int64)
+
+
+@lru_cache(maxsize=8)
+def _rules(names: tuple, stacks: tuple | None = None):
+    """For an index's names (and, for a learned box, each row's stack): the allowed reference
+    rows per stack, the positions of each stack and a contents key per row. A back may lie in
+    any non-character stack it was seen in (the shipped back, without a stack: in all)."""
     from scorer.catalog import catalog
     from scorer.planet import STACK_AT
     cat = catalog()
@@ -113,7 +124,8 @@ def _rules(names: tuple):
     for stack in ("character", "center", "uphill", "downhill"):
         rows = [i for i, n in enumerate(names) if n in cat and cat[n].stack == stack]
         if stack != "character":
-            rows += [i for i, n in enumerate(names) if n == "back"]
+            rows += [i for i, n in enumerate(names)
+                     if n == "back" and (stacks is None or stacks[i] in (None, stack))]
         allowed[stack] = np.array(rows, dtype=np.int64)
     positions = {s: [p for p in range(16) if STACK_AT[p] == s] for s in allowed}
     return allowed, positions, content
@@ -421,16 +433,16 @@ def _quick(img, quad: np.ndarray, index) -> float:
     patches = [straight[m + r * c2:m + (r + 1) * c2, m + c * c2:m + (c + 1) * c2]
                for r in range(4) for c in range(4)]
     C = similarity(describe_coarse(patches), index.coarse)   # (16, n*4): ref i turn k at i*4+k
-    names = tuple(index.names)
-    allowed, positions, _ = _rules(names)
+    allowed, positions, _ = _rules_of(index)
+    tt = _turns_of(index)
     grid = np.arange(16).reshape(4, 4)
     best = -np.inf
     for k in range(4):
         rot = np.rot90(grid, k).reshape(-1)
         tot = 0.0
         for stack, rows in allowed.items():
-            if len(rows):
-                tot += C[rot[positions[stack]]][:, rows * 4 + k].max(axis=1).sum()
+            for p in positions[stack] if len(rows) else ():
+                tot += C[rot[p], rows * 4 + (k + tt[p]) % 4].max()
         best = max(best, tot)
     return float(best / 16)
 
@@ -439,7 +451,14 @@ def _read(img, quad: np.ndarray, index, refine: int = 1):
     straight, H = _rectify(img, quad)
     if straight is None:
         return None
-    patches, centres, fits, angles = _cells(straight, index)
+    if index.common is not None:  # a learned box: the lattice was put on the tiles' edges
+        patches = [np.ascontiguousarray(straight[MARGIN + r * CELL:MARGIN + (r + 1) * CELL,
+                                                 MARGIN + c * CELL:MARGIN + (c + 1) * CELL])
+                   for r in range(4) for c in range(4)]
+        centres, fits, angles = LATTICE.copy(), np.ones(16, np.float32), [0.0] * 16
+        refine = 0
+    else:
+        patches, centres, fits, angles = _cells(straight, index)
     if refine:
         # re-fit the outline from where the tiles were found, then read again
         Hinv = np.linalg.inv(H)
@@ -464,8 +483,10 @@ ID_BOX = (0.74, 0.85, 0.965, 0.965)  # x0, y0, x1, y1
 def _tell_twins(level0: np.ndarray, res: dict, index) -> None:
     """Tiles with the same contents look the same but for their id; where the photo is sharp
     enough, compare the id corner with each twin's and take the best (one id per cell)."""
+    if not index.printed_ids:  # a learned box: twins look the same, either id will do
+        return
     names = tuple(index.names)
-    allowed, positions, content = _rules(names)
+    allowed, positions, content = _rules_of(index)
     stack_of = {p: s for s, ps in positions.items() for p in ps}
     rows, k, rot, H = list(res["rows"]), res["k"], res["rot"], res["H"]
     side = float(np.sqrt(max(1.0, cv2.contourArea(np.asarray(res["quad"], np.float32)))))
@@ -543,8 +564,10 @@ def _second_pass(straight, index, first, centres, quad, angles, tries: int = 3):
     back): sharper place and turn than the generic outline. Each reference keeps its best score
     over these placements; then the rules are applied again."""
     names = tuple(index.names)
-    allowed, positions, content = _rules(names)
+    allowed, positions, content = _rules_of(index)
+    tt = _turns_of(index)
     rot, k, D1 = first["rot"], first["k"], first["D"]
+    turn_of_cell = {int(rot[p]): int((k + tt[p]) % 4) for p in range(16)}
     back_rows = [i for i, n in enumerate(names) if n == "back"]
     stack_of = {p: s for s, ps in positions.items() for p in ps}
     cand = {}  # straightened cell -> candidate rows
@@ -552,7 +575,7 @@ def _second_pass(straight, index, first, centres, quad, angles, tries: int = 3):
         rows = allowed[stack_of[p]]
         if len(rows) == 0:
             continue
-        sc = D1[rot[p] * 4 + k][rows]
+        sc = D1[rot[p] * 4 + (k + tt[p]) % 4][rows]
         picked, seen = [], set()
         for j in np.argsort(-sc):
             row = int(rows[j])
@@ -579,7 +602,7 @@ def _second_pass(straight, index, first, centres, quad, angles, tries: int = 3):
                 if row is None:
                     templates.append(_rings(index.key, index.ring.tobytes(), index.ring.shape[0]))
                     continue
-                templates.append(_ref_templates(index, row, k, sc))
+                templates.append(_ref_templates(index, row, turn_of_cell[q], sc))
             patches, _, fits, _ = _cells(straight, index, templates, centres, search=8, angles0=angles, scale=sc)
             if best_p is None:
                 best_p, best_f = list(patches), fits.copy()
@@ -587,19 +610,21 @@ def _second_pass(straight, index, first, centres, quad, angles, tries: int = 3):
             for q in range(16):  # the size whose picture fits best
                 if fits[q] > best_f[q]:
                     best_p[q], best_f[q] = patches[q], fits[q]
-        Dk = similarity(describe_turns(best_p, (k,)), index.desc)  # (16, n)
         for q in range(16):
-            D2[q * 4 + k] = np.maximum(D2[q * 4 + k], Dk[q])
+            kq = turn_of_cell[q]
+            Dk = similarity(_describe_cells([best_p[q]], index, (kq,), [q]), index.desc)[0]
+            D2[q * 4 + kq] = np.maximum(D2[q * 4 + kq], Dk)
     second = _classify(None, first["fits"], index, quad, D=D2, only_k=k)
     return second if second["total"] >= first["total"] else first
 
 
 def _classify(patches, fits, index, quad, D=None, only_k=None):
     names = tuple(index.names)
-    allowed, positions, content = _rules(names)
+    allowed, positions, content = _rules_of(index)
+    tt = _turns_of(index)
     back_rows = {i for i, n in enumerate(names) if n == "back"}
     if D is None:
-        D = similarity(describe_turns(patches), index.desc)  # (16*4, n): cell q turned by k at row q*4+k
+        D = similarity(_describe_cells(patches, index), index.desc)  # (16*4, n): cell q turned by k at row q*4+k
     grid = np.arange(16).reshape(4, 4)
     best = None
     for k in range(4) if only_k is None else (only_k,):
@@ -610,7 +635,7 @@ def _classify(patches, fits, index, quad, D=None, only_k=None):
             pos = positions[stack]
             if len(rows) == 0:
                 continue
-            sc = D[rot[pos] * 4 + k][:, rows]
+            sc = D[rot[pos] * 4 + (k + tt[pos]) % 4][:, rows]
             picked, tot = _assign(sc, rows, back_rows)
             total += tot
             for p, row in zip(pos, picked):
@@ -626,7 +651,7 @@ def _classify(patches, fits, index, quad, D=None, only_k=None):
             continue
         stack = next(s for s, ps in positions.items() if p in ps)
         rows = allowed[stack]
-        s = D[rot[p] * 4 + k]
+        s = D[rot[p] * 4 + (k + tt[p]) % 4]
         s1 = float(s[row])
         others = [float(s[j]) for j in rows if content[j] != content[row]]
         alt = max(others) if others else -1.0
@@ -649,9 +674,11 @@ def _classify(patches, fits, index, quad, D=None, only_k=None):
 # ---------------------------------------------------------------------------------------------
 
 
-def recognize(data: bytes, reference_dir=None) -> Reading:
-    """Read the planet in a photo (the file's bytes). Never raises for a bad photo: the
-    Reading says ``ok=False`` with a message for a person."""
+def recognize(data: bytes, reference_dir=None, *, reference=None) -> Reading:
+    """Read the planet in a photo (the file's bytes), with the shipped art or with the box
+    learned into the folder ``reference``. Never raises: the Reading says ``ok=False`` with a
+    message for a person."""
+    reference_dir = reference if reference is not None else reference_dir
     t0 = time.perf_counter()
     try:
         return _recognize(data, reference_dir, t0)
@@ -713,6 +740,9 @@ def _recognize(data: bytes, reference_dir, t0: float) -> Reading:
         if i in read_families:
             continue
         read_families.add(i)
+        if index.common is not None:  # a learned box: put the lattice on the tiles' edges first
+            from .learn import _fit
+            q = _fit(pyr, q / f).quad * f
         res = _read(pyr, q / f, index, refine=1)
         if res is None:
             continue

@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from PIL import Image
 
-from . import REFERENCE_DIR, reference_path
+from .paths import REFERENCE_DIR, reference_path
 from .art import draw_empty
 
 DEFAULT_SIZE = 1024

@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 from PIL import Image
 
-from . import REFERENCE_DIR, reference_path
+from .paths import REFERENCE_DIR, reference_path
 
 
 # --------------------------------------------------------------------------------------------
@@ -95,6 +95,9 @@ def table(rng, h, w, kind: str) -> np.ndarray:
     elif kind == "noise":
         img = rng.uniform(0, 255, (h // 2 + 1, w // 2 + 1, 3)).astype(np.float32)
         img = cv2.resize(img, (w, h), interpolation=cv2.INTER_NEAREST)
+    elif kind in ("paper", "floor", "linen"):  # the held-out tables (vision.samples_box)
+        from .samples_box import table_b
+        return table_b(rng, h, w, kind)
     else:  # stone / marble
         base = np.array(rng.integers(150, 235, 3), np.float32)
         vein = np.abs(np.sin(_smooth_noise(rng, h, w, max(8, w // 10)) * 4))
@@ -106,16 +109,19 @@ def table(rng, h, w, kind: str) -> np.ndarray:
 # laying tiles and taking the photo
 
 
-def _tile_rgba(name: str, t: int) -> np.ndarray:
+def _tile_rgba(name: str, t: int, position: int = 0) -> np.ndarray:
+    """A shipped-art tile (upright at every position) as a BGRA square of side ``t``."""
     img = cv2.imread(str(reference_path(name)), cv2.IMREAD_COLOR)
     img = cv2.resize(img, (t, t), interpolation=cv2.INTER_AREA)
     return np.dstack([img, np.full((t, t), 255, np.uint8)])
 
 
-def lay_planet(rng, grid: dict, t: int, hand: bool) -> tuple[np.ndarray, float]:
-    """The planet laid on a transparent plane (BGRA); return it and the margin in pixels."""
+def lay_planet(rng, grid: dict, t: int, hand: bool, tile=_tile_rgba, loose: float = 1.0) -> tuple[np.ndarray, float]:
+    """The planet laid on a transparent plane (BGRA); return it and the margin in pixels.
+    ``tile(name, t, position)`` draws one tile as it lies there; ``loose`` scales the gaps,
+    shifts and turns of hand-laid tiles."""
     cells = [c for row in grid["cells"] for c in row]
-    gap = rng.uniform(0.0, 0.08) * t if hand else 0.0
+    gap = rng.uniform(0.0, 0.08) * t * loose if hand else 0.0
     pitch = t + gap
     margin = int(t * .4)
     side = int(4 * pitch + 2 * margin)
@@ -124,17 +130,17 @@ def lay_planet(rng, grid: dict, t: int, hand: bool) -> tuple[np.ndarray, float]:
         if c is None:
             continue
         r, k = divmod(p, 4)
-        tile = _tile_rgba(c, t)
+        tile_img = tile(c, t, p)
         cx = margin + (k + .5) * pitch
         cy = margin + (r + .5) * pitch
-        ang = rng.uniform(-6, 6) if hand else 0.0
+        ang = rng.uniform(-6, 6) * loose if hand else 0.0
         if hand:
-            cx += rng.uniform(-.05, .05) * t
-            cy += rng.uniform(-.05, .05) * t
+            cx += rng.uniform(-.05, .05) * t * loose
+            cy += rng.uniform(-.05, .05) * t * loose
         M = cv2.getRotationMatrix2D((t / 2, t / 2), ang, 1.0)
         M[0, 2] += cx - t / 2
         M[1, 2] += cy - t / 2
-        warped = cv2.warpAffine(tile, M, (side, side), flags=cv2.INTER_LINEAR, borderValue=(0, 0, 0, 0))
+        warped = cv2.warpAffine(tile_img, M, (side, side), flags=cv2.INTER_LINEAR, borderValue=(0, 0, 0, 0))
         a = warped[..., 3:4].astype(np.float32) / 255
         plane[..., :3] = (warped[..., :3] * a + plane[..., :3] * (1 - a)).astype(np.uint8)
         plane[..., 3] = np.maximum(plane[..., 3], warped[..., 3])
@@ -188,9 +194,9 @@ def lighting(rng, h, w, strength):
 
 
 def take_photo(rng, grid, w, h, *, hand=True, angle=0.0, tilt=0.0, fill=.6, bg="wood",
-               light=.4, blur=0.0, noise=3.0) -> np.ndarray:
+               light=.4, blur=0.0, noise=3.0, tile=_tile_rgba, loose=1.0) -> np.ndarray:
     t = int(np.clip(fill * min(w, h) / 4 * 1.1, 64, 512))
-    plane, margin = lay_planet(rng, grid, t, hand)
+    plane, margin = lay_planet(rng, grid, t, hand, tile, loose)
     side = plane.shape[0]
     src = np.array([[margin, margin], [side - margin, margin], [side - margin, side - margin],
                     [margin, side - margin]], np.float32)

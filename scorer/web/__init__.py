@@ -15,12 +15,12 @@ from ..i18n import N_
 from ..catalog import catalog, use_catalog_file
 from ..db import Database
 from ..settings import ROOT, Settings
-from . import api, art, live, pages, scan, tracker_api, tracker_pages
+from . import api, art, history, live, pages, scan, security, stars, tracker_api, tracker_pages
 from .extensions import HTML_LANG, babel, csrf, get_db, select_locale, wants_json
 
 __all__ = ["create_app", "get_db", "wants_json"]
 
-BLUEPRINTS = (api, art, pages, scan, tracker_api, tracker_pages)
+BLUEPRINTS = (api, art, pages, scan, stars, tracker_api, tracker_pages, history)
 PACKAGE = Path(__file__).resolve().parents[1]
 TRANSLATIONS = PACKAGE / "translations"
 
@@ -55,6 +55,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     use_catalog_file(settings.catalog_path)
     catalog()  # a broken catalog stops the app here, naming the line at fault
 
+    security.install(app, settings)
     csrf.init_app(app)
     babel.init_app(app, locale_selector=select_locale)
     i18n.use(gettext, ngettext)
@@ -86,7 +87,8 @@ def _register_errors(app: Flask) -> None:
         405: N_("That page cannot be used that way."),
         408: N_("That request came in too slowly. Try again."),
         409: N_("Someone else acted first. Reload to see the game as it is now."),
-        413: N_("That upload is too large. A photo of up to 25 MB works."),
+        413: N_("That is too large to send. A photo of up to 25 MB works; anything else is much smaller."),
+        415: N_("This address takes JSON only: send it with Content-Type: application/json."),
         429: N_("Too many requests at once; wait a moment."),
         500: N_("Something went wrong on our side. Nothing you entered was changed."),
     }

@@ -38,6 +38,7 @@ from flask import Flask, request
 
 from ..db import Database
 from ..tracker_store import last_move_id, latest_versions, moves_since, seat_tokens
+from .security import HEADERS
 
 log = logging.getLogger(__name__)
 
@@ -209,7 +210,7 @@ class LiveRefresh:
         if wait and self.max_wait and self.versions.wait(game, since, min(wait, self.max_wait)):
             return self.app(environ, start_response)
         status = "304 Not Modified" if environ.get("HTTP_IF_NONE_MATCH") else "204 No Content"
-        start_response(status, [("ETag", f'"{since}"'), ("Cache-Control", "no-store")])
+        start_response(status, [("ETag", f'"{since}"'), ("Cache-Control", "no-store"), *HEADERS.items()])
         return []
 
 

@@ -28,6 +28,7 @@ from .forms import (
 )
 from ..planet import BACK, POSITIONS_OF, STACK_AT, planet_from_take_order, position_words
 from .extensions import csrf, get_db
+from .security import absolute_url
 
 bp = Blueprint("pages", __name__)
 
@@ -346,7 +347,7 @@ def table(table_id: str):
                                    player.get("volcano_positions"), chosen[2] if chosen else None))
     return render_template("results.html", table_id=table_id, result=result, planets=planets,
                            lit={k: v[0] for k, v in lit.items()}, copy_text=copy_text(result),
-                           link=url_for("pages.table", table_id=table_id, _external=True))
+                           link=absolute_url("pages.table", table_id=table_id))
 
 
 def copy_text(result: dict) -> str:

@@ -15,8 +15,6 @@ more than that seat's JSON would.
 from __future__ import annotations
 
 import json
-import time
-from urllib.parse import urlsplit, urlunsplit
 
 import segno
 from flask import (
@@ -35,6 +33,7 @@ from ..tracker_store import (
     NotFound, Stale, create_game, ensure_result_saved, find_rematch, load_game, play, undo,
 )
 from .extensions import get_db
+from .security import absolute_url
 
 bp = Blueprint("tracker_pages", __name__)
 
@@ -150,31 +149,6 @@ def planet_cells(cells) -> list[dict]:
     return out
 
 
-def phone_url(url: str) -> str:
-    """An absolute link that other phones can open: ``localhost`` becomes this machine's address."""
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    if host in ("localhost", "127.0.0.1", "::1"):
-        addrs = _lan_addresses()
-        if addrs:
-            netloc = addrs[0] + (f":{parts.port}" if parts.port else "")
-            return urlunsplit(parts._replace(netloc=netloc))
-    return url
-
-
-_lan_cache: tuple[float, list[str]] = (0.0, [])
-
-
-def _lan_addresses() -> list[str]:
-    """This machine's network addresses, looked up at most once a minute."""
-    global _lan_cache
-    now = time.monotonic()
-    if now - _lan_cache[0] > 60:
-        from ..lan import lan_addresses
-        _lan_cache = (now, lan_addresses())
-    return _lan_cache[1]
-
-
 def qr_svg(url: str) -> Markup:
     return Markup(segno.make(url, error="m").svg_inline(scale=5, dark="#0d1530", light="#ffffff",
                                                        title="QR code of the link below"))
@@ -286,7 +260,7 @@ def host(game_id: str):
 def _invites(loaded) -> list[dict]:
     seats = []
     for s, (name, token) in enumerate(zip(loaded.setup.players, loaded.tokens)):
-        link = phone_url(url_for(".seat", game_id=loaded.id, token=token, _external=True))
+        link = absolute_url("tracker_pages.seat", game_id=loaded.id, token=token)
         seats.append({"seat": s, "name": name, "link": link, "qr": qr_svg(link)})
     return seats
 

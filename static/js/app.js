@@ -234,13 +234,20 @@
     if (nav) return nav.type;
     return window.performance && performance.navigation && performance.navigation.type === 2 ? "back_forward" : "";
   }
+  // Pages send no Referer (Referrer-Policy: no-referrer), so the score form notes itself as it is sent.
+  var SCORING = "mmap:scoring";
+  document.addEventListener("submit", function (e) {
+    if (e.target.id !== "score-form") return;
+    try { sessionStorage.setItem(SCORING, location.href.split("#")[0]); } catch (err) { /* no storage */ }
+  });
   function rememberScored() {
     var table = document.querySelector("[data-table]");
-    if (!table || !document.referrer) return;
+    if (!table) return;
     try {
-      var from = new URL(document.referrer);
-      if (from.origin !== location.origin || from.pathname !== "/score") return;
-      sessionStorage.setItem(SCORED, JSON.stringify({ id: table.getAttribute("data-table"), from: from.href }));
+      var from = sessionStorage.getItem(SCORING);
+      sessionStorage.removeItem(SCORING);
+      if (!from || new URL(from).pathname !== "/score") return;
+      sessionStorage.setItem(SCORED, JSON.stringify({ id: table.getAttribute("data-table"), from: from }));
     } catch (err) { /* no storage (private mode): Back shows the form as the browser keeps it */ }
   }
   function reopenScored() {

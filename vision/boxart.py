@@ -1,0 +1,306 @@
+"""A second box of tiles, drawn our own way, to test teaching the app a box it has never seen.
+
+Unlike the shipped reference art (``vision/art.py``: a flat colour per stack, the id printed in
+a corner) these tiles carry no ids and no colour per stack. Laid as a planet they make one round
+planet on a starry sky: every tile is a piece of the same picture, and the edge and corner tiles
+show the planet's curved rim. Items are small pictures; characters are figures (no names).
+Twins (tiles with the same contents) are drawn identically, as in a real box.
+
+As on a real planet, a tile is turned to face outwards: each tile is drawn as it lies at its
+stack's first position (character at 0, uphill at 1, downhill at 2, center at 5) and turned a
+quarter turn clockwise for each step clockwise round the planet (``vision.layout.TURNS``).
+
+Tile backs differ by stack: the character backs show stars and a comet, the others are pieces
+of a second (orange) planet.
+
+Two variations (``variant`` "A" and "B"): B has other colours, another planet size and other
+icon layouts; it is used only for the held-out photos. Pure Pillow, deterministic.
+"""
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+from PIL import Image, ImageDraw
+
+SIZE = 256
+S = 2                      # supersampling
+W = SIZE * S
+CANON = {"character": 0, "uphill": 1, "downhill": 2, "center": 5}  # where each stack is drawn
+
+
+@dataclass(frozen=True)
+class Palette:
+    space: tuple
+    ground: tuple
+    ground2: tuple
+    rim: tuple
+    edge: tuple
+    radius: float           # the planet's radius in tiles (the grid is 4×4, centre at (2, 2))
+    back_planet: tuple
+    back_sky: tuple
+    icon_scale: float
+
+
+PALETTES = {
+    "A": Palette(space=(28, 30, 74), ground=(120, 190, 120), ground2=(100, 170, 105),
+                 rim=(60, 110, 70), edge=(230, 226, 210), radius=1.86,
+                 back_planet=(236, 150, 60), back_sky=(40, 24, 60), icon_scale=1.0),
+    "B": Palette(space=(60, 28, 50), ground=(214, 190, 140), ground2=(196, 170, 120),
+                 rim=(130, 100, 60), edge=(245, 245, 240), radius=1.8,
+                 back_planet=(90, 160, 220), back_sky=(20, 40, 40), icon_scale=.85),
+}
+
+INK = (30, 28, 40)
+
+
+def _ell(d, cx, cy, rx, ry, **kw):
+    d.ellipse((cx - rx, cy - ry, cx + rx, cy + ry), **kw)
+
+
+# --------------------------------------------------------------------------------------------
+# items: flat pictures with a white outline (a sticker look, unlike the shipped art)
+
+def _baobab(d, x, y, s):
+    d.rectangle((x + s * .42, y + s * .45, x + s * .58, y + s * .95), fill=(110, 70, 40))
+    d.polygon([(x + s * .1, y + s * .5), (x + s * .5, y + s * .05), (x + s * .9, y + s * .5)], fill=(30, 100, 40))
+    d.line((x + s * .2, y + s * .95, x + s * .8, y + s * .95), fill=(110, 70, 40), width=int(s * .06))
+
+
+def _volcano(d, x, y, s):
+    d.polygon([(x + s * .05, y + s * .95), (x + s * .4, y + s * .3), (x + s * .6, y + s * .3),
+               (x + s * .95, y + s * .95)], fill=(80, 60, 60))
+    _ell(d, x + s * .5, y + s * .22, s * .18, s * .12, fill=(255, 60, 0))
+
+
+def _sunset(d, x, y, s):
+    d.pieslice((x + s * .1, y + s * .3, x + s * .9, y + s * 1.1), 180, 360, fill=(255, 120, 40))
+    for k in range(3):
+        d.line((x + s * .05, y + s * (.75 + .08 * k), x + s * .95, y + s * (.75 + .08 * k)),
+               fill=(200, 60, 120), width=int(s * .04))
+
+
+def _rose(d, x, y, s):
+    d.line((x + s * .5, y + s * .4, x + s * .5, y + s * .95), fill=(20, 130, 40), width=int(s * .07))
+    d.polygon([(x + s * .5, y + s * .05), (x + s * .8, y + s * .3), (x + s * .5, y + s * .5),
+               (x + s * .2, y + s * .3)], fill=(230, 20, 60))
+
+
+def _lamppost(d, x, y, s):
+    d.rectangle((x + s * .46, y + s * .25, x + s * .54, y + s * .95), fill=(40, 40, 40))
+    _ell(d, x + s * .5, y + s * .2, s * .16, s * .16, fill=(255, 250, 150))
+
+
+def _box(d, x, y, s):
+    d.rectangle((x + s * .15, y + s * .3, x + s * .85, y + s * .9), fill=(170, 120, 60))
+    d.line((x + s * .15, y + s * .3, x + s * .85, y + s * .9), fill=(90, 60, 30), width=int(s * .05))
+    d.line((x + s * .85, y + s * .3, x + s * .15, y + s * .9), fill=(90, 60, 30), width=int(s * .05))
+
+
+def _star(d, x, y, s):
+    cx, cy, r = x + s * .5, y + s * .5, s * .48
+    pts = [(cx + (r if k % 2 == 0 else r * .3) * math.cos(k * math.pi / 4 - math.pi / 2),
+            cy + (r if k % 2 == 0 else r * .3) * math.sin(k * math.pi / 4 - math.pi / 2)) for k in range(8)]
+    d.polygon(pts, fill=(255, 230, 0))
+
+
+def _fox(d, x, y, s):
+    d.polygon([(x + s * .1, y + s * .1), (x + s * .9, y + s * .1), (x + s * .5, y + s * .9)], fill=(240, 100, 0))
+    d.polygon([(x + s * .35, y + s * .55), (x + s * .65, y + s * .55), (x + s * .5, y + s * .9)], fill=(255, 255, 255))
+
+
+def _elephant(d, x, y, s):
+    _ell(d, x + s * .45, y + s * .55, s * .35, s * .25, fill=(120, 120, 140))
+    d.rectangle((x + s * .78, y + s * .45, x + s * .88, y + s * .95), fill=(120, 120, 140))
+    d.rectangle((x + s * .2, y + s * .7, x + s * .3, y + s * .95), fill=(120, 120, 140))
+
+
+def _snake(d, x, y, s):
+    pts = [(x + s * (.05 + .9 * t / 20), y + s * (.5 + .3 * math.sin(t / 20 * 3 * math.pi))) for t in range(21)]
+    d.line(pts, fill=(0, 140, 90), width=int(s * .14), joint="curve")
+
+
+def _sheep(wool):
+    def draw(d, x, y, s):
+        _ell(d, x + s * .5, y + s * .5, s * .42, s * .3, fill=wool)
+        _ell(d, x + s * .12, y + s * .45, s * .12, s * .1, fill=INK)
+        for lx in (.3, .65):
+            d.rectangle((x + s * lx, y + s * .75, x + s * (lx + .07), y + s * .95), fill=INK)
+    return draw
+
+
+ICONS = {
+    "baobab": _baobab, "volcano": _volcano, "sunset": _sunset, "rose": _rose, "lamppost": _lamppost,
+    "box": _box, "star": _star, "fox": _fox, "elephant": _elephant, "snake": _snake,
+    "sheep_white": _sheep((255, 255, 255)), "sheep_grey": _sheep((140, 140, 140)),
+    "sheep_brown": _sheep((130, 80, 35)),
+}
+
+# characters: coat, hat and a sign held up (shapes, not words)
+FIGURES = {
+    "vain_man": ((200, 30, 40), (20, 20, 20), "tall"), "geographer": ((150, 140, 60), (90, 60, 30), "round"),
+    "astronomer": ((30, 50, 160), (30, 50, 160), "cone"), "king": ((120, 30, 160), (250, 200, 20), "crown"),
+    "lamplighter": ((230, 140, 20), (40, 40, 40), "flat"), "hunter": ((60, 90, 30), (60, 90, 30), "flat"),
+    "drunkard": ((90, 90, 110), (150, 40, 40), "round"), "businessman_white": ((240, 240, 240), (20, 20, 20), "tall"),
+    "businessman_grey": ((130, 130, 130), (20, 20, 20), "tall"),
+    "businessman_brown": ((130, 80, 40), (20, 20, 20), "tall"), "gardener": ((30, 160, 60), (230, 200, 120), "round"),
+    "turkish_astronomer": ((20, 170, 190), (200, 20, 20), "cone"),
+    "little_prince": ((40, 150, 60), (250, 210, 40), "none"),
+}
+
+
+def _figure(d, character, x, y, s):
+    coat, hat, kind = FIGURES[character]
+    d.polygon([(x + s * .5, y + s * .35), (x + s * .22, y + s * .95), (x + s * .78, y + s * .95)], fill=coat,
+              outline=INK, width=max(2, int(s * .02)))
+    _ell(d, x + s * .5, y + s * .28, s * .12, s * .12, fill=(250, 220, 190), outline=INK, width=max(2, int(s * .02)))
+    if kind == "tall":
+        d.rectangle((x + s * .4, y + s * .02, x + s * .6, y + s * .18), fill=hat)
+    elif kind == "round":
+        d.pieslice((x + s * .36, y + s * .06, x + s * .64, y + s * .3), 180, 360, fill=hat)
+    elif kind == "cone":
+        d.polygon([(x + s * .38, y + s * .2), (x + s * .5, y + s * .0), (x + s * .62, y + s * .2)], fill=hat)
+    elif kind == "crown":
+        d.polygon([(x + s * .38, y + s * .2), (x + s * .38, y + s * .05), (x + s * .5, y + s * .14),
+                   (x + s * .62, y + s * .05), (x + s * .62, y + s * .2)], fill=hat)
+    elif kind == "flat":
+        d.rectangle((x + s * .32, y + s * .14, x + s * .68, y + s * .19), fill=hat)
+    # a sign in the hand: each character's own mark (a shape and a colour from its name)
+    rnd = random.Random(character)
+    col = tuple(rnd.randrange(40, 250) for _ in range(3))
+    sides = 3 + sum(map(ord, character)) % 4
+    cx, cy, r = x + s * .85, y + s * .55, s * .13
+    d.polygon([(cx + r * math.cos(2 * math.pi * k / sides), cy + r * math.sin(2 * math.pi * k / sides))
+               for k in range(sides)], fill=col, outline=INK)
+
+
+# --------------------------------------------------------------------------------------------
+# the round planet, piece by piece
+
+def _scene(pos: int, pal: Palette, seed: str, sky, ground, rim, ground2=None) -> Image.Image:
+    """The piece of a round planet on a starry sky that a tile at ``pos`` covers (upright)."""
+    r0, c0 = divmod(pos, 4)
+    n = W
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32) / n
+    gx, gy = c0 + xx, r0 + yy
+    dist = np.hypot(gx - 2, gy - 2)
+    img = np.empty((n, n, 3), np.float32)
+    img[:] = sky
+    rng = np.random.default_rng(sum(map(ord, seed)) * 7919 + pos)
+    for _ in range(40):  # stars in the sky
+        sx, sy = rng.integers(0, n, 2)
+        rr = int(rng.integers(1, 4)) * S
+        img[max(0, sy - rr):sy + rr, max(0, sx - rr):sx + rr] = (250, 250, 210)
+    inside = dist < pal.radius
+    g = np.array(ground, np.float32)
+    if ground2 is not None:  # gentle bands of terrain, so a tile's piece has a texture
+        band = (np.sin((gx * 2.1 + gy * 1.3) * math.pi) > 0.4)[..., None]
+        g = np.where(band, np.array(ground2, np.float32), g)
+    img = np.where(inside[..., None], g, img)
+    rim_band = inside & (dist > pal.radius - 0.07)
+    img[rim_band] = rim
+    return Image.fromarray(img.astype(np.uint8))
+
+
+def _icon_boxes(n, x0, y0, x1, y1):
+    if n == 0:
+        return []
+    cols = {1: 1, 2: 2, 3: 3, 4: 2, 5: 3, 6: 3}.get(n, 4)
+    rows = math.ceil(n / cols)
+    s = min((x1 - x0) / cols, (y1 - y0) / rows) * .88
+    out = []
+    for i in range(n):
+        r, c = divmod(i, cols)
+        in_row = min(cols, n - r * cols)
+        ox = x0 + ((x1 - x0) - in_row * (x1 - x0) / cols) / 2
+        out.append((ox + (c + .5) * (x1 - x0) / cols - s / 2, y0 + (r + .5) * (y1 - y0) / rows - s / 2, s))
+    return out
+
+
+def _card_edge(d, pal: Palette):
+    w = int(W * .012)
+    d.rectangle((0, 0, W - 1, W - 1), outline=pal.edge, width=w)
+
+
+@lru_cache(maxsize=256)
+def _tile(stack: str, character: str | None, items: tuple, variant: str) -> Image.Image:
+    pal = PALETTES[variant]
+    pos = CANON[stack]
+    img = _scene(pos, pal, f"{stack}{character}{items}", pal.space, pal.ground, pal.rim, pal.ground2)
+    d = ImageDraw.Draw(img)
+    icons = [it for it, n in items for _ in range(n)]
+    if variant == "B":
+        icons = icons[::-1]
+    # where the ground is, in the tile's own coordinates
+    if stack == "center":
+        box = (.08, .08, .92, .92)
+    elif stack in ("uphill", "downhill"):
+        box = (.08, .48, .92, .94)
+    else:
+        box = (.5, .5, .98, .98)
+    x0, y0, x1, y1 = (v * W for v in box)
+    sc = pal.icon_scale
+    if stack == "character":
+        _figure(d, character, W * .08, W * .08, W * .62)
+        boxes = _icon_boxes(len(icons), x0, y0, x1, y1)
+    else:
+        boxes = _icon_boxes(len(icons), x0, y0, x1, y1)
+    for (ix, iy, s), it in zip(boxes, icons):
+        s2 = s * sc
+        ICONS[it](d, ix + (s - s2) / 2, iy + (s - s2) / 2, s2)
+    _card_edge(d, pal)
+    return img.resize((SIZE, SIZE), Image.LANCZOS)
+
+
+@lru_cache(maxsize=16)
+def _back(stack: str, variant: str) -> Image.Image:
+    pal = PALETTES[variant]
+    if stack == "character":
+        img = Image.new("RGB", (W, W), pal.back_sky)
+        d = ImageDraw.Draw(img)
+        for k, (sx, sy) in enumerate(((.25, .3), (.7, .2), (.5, .6), (.2, .8), (.8, .75))):
+            _star(d, W * sx - W * .09, W * sy - W * .09, W * (.18 if k else .3))
+        d.line((W * .05, W * .05, W * .35, W * .2), fill=(250, 250, 250), width=int(W * .02))
+    else:
+        img = _scene(CANON[stack], pal, f"back{stack}", pal.back_sky, pal.back_planet,
+                     tuple(int(c * .6) for c in pal.back_planet))
+        d = ImageDraw.Draw(img)
+        rnd = random.Random(stack + variant)
+        for _ in range(4):  # craters
+            cx, cy = rnd.uniform(.3, .9) * W, rnd.uniform(.55, .9) * W
+            _ell(d, cx, cy, W * .07, W * .05, fill=tuple(int(c * .8) for c in pal.back_planet))
+    _card_edge(d, pal)
+    return img.resize((SIZE, SIZE), Image.LANCZOS)
+
+
+def tile_image(tile_id: str, variant: str = "A", stack: str | None = None) -> Image.Image:
+    """A tile (or ``"back"`` of ``stack``) as drawn at its stack's first position, upright."""
+    if tile_id == "back":
+        return _back(stack or "center", variant)
+    from scorer.catalog import catalog
+    t = catalog()[tile_id]
+    return _tile(t.stack, t.character, tuple(sorted(t.items.items())), variant)
+
+
+def tile_as_laid(tile_id: str, position: int, variant: str = "A") -> np.ndarray:
+    """The tile as it lies at ``position`` (turned to face outwards), BGR uint8."""
+    from scorer.planet import STACK_AT
+    from .layout import TURNS
+    img = np.asarray(tile_image(tile_id, variant, STACK_AT[position]))[..., ::-1]
+    return np.ascontiguousarray(np.rot90(img, -TURNS[position]))
+
+
+def render_planet(grid: dict, variant: str = "A", size: int = 1024) -> Image.Image:
+    """The planet laid edge to edge (for looking at the art)."""
+    cell = size // 4
+    out = Image.new("RGB", (cell * 4, cell * 4), (0, 0, 0))
+    cells = [c for row in grid["cells"] for c in row]
+    for p, c in enumerate(cells):
+        if c is None:
+            continue
+        tile = Image.fromarray(tile_as_laid(c, p, variant)[..., ::-1]).resize((cell, cell), Image.LANCZOS)
+        out.paste(tile, ((p % 4) * cell, (p // 4) * cell))
+    return out

@@ -1,0 +1,46 @@
+"""Every tuned constant of the reader and of learning, in one place, with where it was measured.
+
+"Shipped photos": ``sample_photos/`` (shipped art, ``python -m vision.samples``, seed 1) and a
+validation set of ~250 photos made the same way with other seeds. "Box photos":
+``sample_photos/box2/`` (the second box, ``python -m vision.samples_box``, seed 2, variant A).
+Nothing here was fitted on the held-out set ``sample_photos/box2-heldout/`` (seed 7, variant B).
+"""
+from __future__ import annotations
+
+# --- finding the planet (vision/recognize.py) ---------------------------------------------
+WORK = 512             # long side of the image used to find the planet
+MARGIN = 22            # margin around the straightened planet (pixels at CELL scale)
+SEARCH = 20            # how far a tile may sit from its ideal place (pixels at CELL scale)
+SCALES = (0.8, 1.2, 1.45)  # the best outlines are also tried grown and shrunk by these
+READS = 4              # full readings of the best-ranked outlines, until one is GOOD
+GOOD = 0.7             # a reading this good needs no second candidate
+
+# --- is it a planet at all -----------------------------------------------------------------
+# Shipped photos: colour planets in every sample condition score ≥ 0.75 with ≥ 14 cells
+# matching; tables, faces, text, noise and loose tiles score ≤ 0.51 with ≤ 11.
+PLANET_MIN = 0.6       # mean match of the 16 cells below which there is no planet
+PLANET_CELLS = 12      # … and how many cells must match at least CELL_MATCH
+CELL_MATCH = 0.45
+
+# --- doubt ---------------------------------------------------------------------------------
+# Shipped photos (~3000 cells): every wrong cell had a margin under 0.01; 2–3% of right cells
+# have one under 0.02 (they are flagged too). A poor match (under 0.5) is doubtful whatever
+# the margin: in hard photos wrong cells had margins up to 0.12 but matches under 0.45.
+DOUBT = 0.5            # a cell whose confidence is under this is doubtful
+MARGIN_DOUBT = 0.02    # a margin to the best other contents under this is doubtful
+
+# --- learning a box (vision/learn.py) ------------------------------------------------------
+# Box photos, the six teaching photos: the layout's side is 0.6–0.85 of the short side, it
+# is turned under 4° and tilted under 8°; the tiles' median fit with their shared outline was
+# ≥ 0.55 on them and ≤ 0.35 on the no-planet photos of sample_photos/ and box2/test.
+LEARN_MIN_SIDE = 0.2   # a layout's side is at least this part of the photo's short side
+LEARN_MAX_ASPECT = 1.5 # longest / shortest side of a candidate outline (tilt makes it < 1.2)
+LEARN_MAX_TURN = 20.0  # degrees: the photo is upright, the layout nearly level
+LEARN_CANDIDATES = 4   # outlines tried
+LEARN_MIN_FIT = 1.3    # edges on the lattice lines / edges inside, below which no layout is found
+# Box photos: the median ratio of edges on the inner lattice lines to edges half a cell off
+# was ≥ 1.6 in the teaching photos and ≤ 0.8 in no-planet photos that passed the other tests.
+LEARN_CONTRAST = 1.2
+LEARN_COVERED = 0.5    # every cell's middle must be at least this much not-table
+LEARN_MIN_SIDE_PX = 900  # decode teaching photos with a short side of at least this
+WRONG_LAYOUT_CELLS = 6  # sure cells read as tiles learned from another layout: the wrong photo
