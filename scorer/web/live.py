@@ -8,7 +8,7 @@ background watcher per process reads the moves stored since its last look, in on
 the move table's primary key, twenty times a second, and wakes the phones waiting on those games
 (so a move made through another process or another host reaches them within about 0.05 s; a
 sweep of every watched game's version every 2 s is the safety net). A move made through this
-process wakes the watcher at once.
+process is known here at once.
 
 - Nothing new: ``204`` (``v=N``) or ``304`` (``If-None-Match: "N"``), with ``ETag: "N"``.
 - ``&wait=S`` (long polling, at most ``LIVE_MAX_WAIT`` seconds): hold the request until the
@@ -116,8 +116,11 @@ class Versions:
         game.seen = self.asked = self.clock()
         return game.version != since
 
-    def poke(self) -> None:
-        """Something was stored through this process: look now rather than at the next tick."""
+    def moved(self, game_id: str) -> None:
+        """A move or undo was stored through this process: its phones here learn it at once (one
+        indexed lookup), the watcher looks now for the others."""
+        if game_id in self.games:
+            self.publish(latest_versions(self.db, [game_id]), self.clock())
         self._poke.set()
 
     # -- the watcher ---------------------------------------------------------------------------
@@ -233,7 +236,7 @@ def install(app: Flask, db: Database) -> Versions:
     @app.after_request
     def moved(response):  # type: ignore[no-untyped-def]
         if request.method == "POST" and response.status_code < 400 and (request.view_args or {}).get("game_id"):
-            versions.poke()
+            versions.moved(request.view_args["game_id"])
         return response
 
     return versions
