@@ -133,11 +133,24 @@ def tile_info(value) -> dict:
         return {"value": HIDDEN, "kind": "hidden", "text": "Hidden tile", "label": "", "art": None}
     if value == "back":
         return {"value": "back", "kind": "back", "text": "Face down (baobab)", "label": "face down",
-                "art": url_for("art.tile_art", name="back")}
+                "art": _art_url("back")}
     tile = catalog()[value]
     return {"value": value, "kind": tile.stack, "text": tile.describe(), "label": value,
-            "art": url_for("art.tile_art", name=value),
+            "art": _art_url(value),
             "character": CHARACTER_NAMES.get(tile.character) if tile.character else None}
+
+
+_art_urls: dict[tuple[str, str], str] = {}
+
+
+def _art_url(name: str) -> str:
+    """A tile's picture address, built once per tile (a board draws up to 80: building each with
+    ``url_for`` was a third of a board's cost under load)."""
+    key = (request.script_root, name)
+    url = _art_urls.get(key)
+    if url is None:
+        url = _art_urls[key] = url_for("art.tile_art", name=name)
+    return url
 
 
 def planet_cells(cells) -> list[dict]:
