@@ -71,7 +71,8 @@ def cmd_serve(args) -> int:
     print(f"  On this machine:                      http://{shown_host}:{args.port}/", flush=True)
     print(f"  Database: {app.config['DATABASE_URL']}", flush=True)
     print("  Stop with Ctrl+C.", flush=True)
-    run_server(app, args.host, args.port, args.workers, args.connections, client_timeout=args.client_timeout)
+    run_server(app, args.host, args.port, args.workers, args.connections, client_timeout=args.client_timeout,
+               make_app=lambda: create_app(config))
     return 0
 
 

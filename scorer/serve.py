@@ -84,18 +84,29 @@ def _enough_files(connections: int, workers: int) -> None:
 
 
 def run_server(app, host: str, port: int, workers: int = 2, connections: int = DEFAULT_CONNECTIONS,
-               wsgi=None, client_timeout: int = HEADER_TIMEOUT) -> None:
-    """The app is built once, before this (so the workers forked from it share the secret key and
-    the checked catalog); each worker drops the database connections it inherited and opens its
-    own. ``wsgi`` serves instead of the app itself (the bench mounts a bare endpoint beside it)."""
+               wsgi=None, client_timeout: int = HEADER_TIMEOUT, make_app=None) -> None:
+    """``app`` is built once, before this, to check the settings, the catalog and the database
+    (and to make the secret key the workers share). Each worker then builds its own with
+    ``make_app`` after the fork: a gevent lock made before a fork and waited on after it blocks
+    the whole worker (seen on PostgreSQL, where a writer yields while holding one), so locks,
+    caches and database pools are made in the worker that uses them. ``wsgi`` serves instead
+    (the bench mounts a bare endpoint beside the app it built)."""
     from gunicorn.app.base import BaseApplication
 
     if "gevent.monkey" not in sys.modules:
         cooperative()  # late is better than never, but the launcher should have done it first
     _enough_files(connections, workers)
+    served = {"app": wsgi or app}
 
     def post_fork(server, worker):
         app.extensions["db"].engine.dispose(close=False)
+        if make_app is not None and wsgi is None:
+            from .tracker_store import reset_after_fork
+            reset_after_fork()
+            served["app"] = make_app()
+
+    def handler(environ, start_response):
+        return served["app"](environ, start_response)
 
     class Server(BaseApplication):
         def load_config(self):
@@ -109,6 +120,6 @@ def run_server(app, host: str, port: int, workers: int = 2, connections: int = D
                 self.cfg.set(key, value)
 
         def load(self):
-            return _slow_clients_dropped(wsgi or app, client_timeout)
+            return _slow_clients_dropped(handler, client_timeout)
 
     Server().run()

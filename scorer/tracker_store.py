@@ -299,6 +299,15 @@ def find_rematch(db: Database, game_id: str) -> str | None:
                                .order_by(TrackerGame.created.desc()).limit(1)).scalar()
 
 
+def reset_after_fork() -> None:
+    """Fresh locks and an empty cache for a forked server worker: a gevent lock made in the
+    parent and waited on in the child blocks the child's every greenlet."""
+    global _locks_guard, _write_lock
+    _locks_guard, _write_lock = threading.Lock(), threading.Lock()
+    _locks.clear()
+    _cache.clear()
+
+
 # -- live refresh: what a phone's "anything new?" needs, without loading a game ------------------
 
 def latest_versions(db: Database, game_ids) -> dict[str, int]:
