@@ -59,6 +59,9 @@ def cmd_serve(args) -> int:
     except StoreError as exc:
         print(str(exc), file=sys.stderr)
         return 2
+    from .expiry_store import expire
+    settings = app.config["SETTINGS"]
+    expire(app.extensions["db"], settings.abandoned_days, settings.keep_days)
     shown_host = args.host
     print("Make Me a Planet is running.", flush=True)
     if args.host in ("0.0.0.0", "::", ""):
@@ -73,6 +76,24 @@ def cmd_serve(args) -> int:
     print("  Stop with Ctrl+C.", flush=True)
     run_server(app, args.host, args.port, args.workers, args.connections, client_timeout=args.client_timeout,
                make_app=lambda: create_app(config))
+    return 0
+
+
+def cmd_expire(args) -> int:
+    from .db import Database, StoreError
+    from .expiry_store import expire
+    from .settings import Settings
+    settings = Settings.load({"DATABASE_URL": args.database} if args.database else {})
+    db = Database(settings.database_url)
+    try:
+        db.create_all()
+    except StoreError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    done = expire(db, args.abandoned_days or settings.abandoned_days,
+                  args.keep_days if args.keep_days is not None else settings.keep_days)
+    print(json.dumps(done.as_json()))
+    db.dispose()
     return 0
 
 
@@ -100,6 +121,13 @@ def main(argv=None) -> int:
     p.add_argument("--client-timeout", type=int, default=10,
                    help="seconds a client has to send a request's headers before it is dropped (default 10)")
     p.set_defaults(func=cmd_serve)
+    p = sub.add_parser("expire", help="remove abandoned games now (and old plays, with --keep-days)")
+    p.add_argument("--abandoned-days", type=float, default=None,
+                   help="unfinished games untouched this long (default 30, or $PLANET_ABANDONED_DAYS)")
+    p.add_argument("--keep-days", type=float, default=None,
+                   help="also finished games, tables and tallies older than this (default: keep them)")
+    p.add_argument("--database", default=None, help="SQLAlchemy URL (default: SQLite in instance/)")
+    p.set_defaults(func=cmd_expire)
     p = sub.add_parser("bench", help="print scoring speed: core and POST /api/score")
     p.add_argument("--seconds", type=float, default=3.0)
     p.set_defaults(func=cmd_bench)

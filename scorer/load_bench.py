@@ -439,7 +439,8 @@ async def drive(bases: list[str], tables: list[Table], args, cpu) -> dict:
     import aiohttp
     load = Load(bases, tables, args.mode, args.double, args.seed)
     connector = aiohttp.TCPConnector(limit=0, force_close=False)
-    async with aiohttp.ClientSession(connector=connector) as load.session:
+    jar = aiohttp.CookieJar(unsafe=True)  # each seat's claim cookie, kept for 127.0.0.1 too
+    async with aiohttp.ClientSession(connector=connector, cookie_jar=jar) as load.session:
         joined = await load.join()
         server0, mine0 = cpu(), time.process_time()
         played = await load.run(budget=args.moves * MOVE_GAP[1] + 30)

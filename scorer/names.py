@@ -1,11 +1,15 @@
 """Players' names, checked the same way everywhere (scoring, the draft, the sister game).
 
 A name is normalised (NFC, outer spaces dropped); control and invisible format characters are
-refused; two names that differ only in case or Unicode form are the same player.
+refused; two names that differ only in case, Unicode form or look-alike letters are the same
+player.
 """
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
+
+from confusable_homoglyphs import confusables  # type: ignore[import-untyped]
 
 from .errors import InputError, Where
 from .i18n import _, ngettext
@@ -30,5 +34,20 @@ def clean_name(raw: object, label: str, where: Where) -> str:
 
 
 def name_key(name: str) -> str:
-    """What makes two names the same player: case and Unicode form do not count."""
-    return unicodedata.normalize("NFKC", name).casefold()
+    """What makes two names the same player: case, Unicode form and look-alike letters from
+    another script (Cyrillic "А" for Latin "A", Greek "ο" for "o") do not count."""
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    return "".join(_latin_look_alike(ch) for ch in folded).casefold()
+
+
+@lru_cache(maxsize=4096)
+def _latin_look_alike(ch: str) -> str:
+    """The Latin letter ``ch`` looks like (Unicode's confusables, through a well-kept library),
+    or ``ch`` itself."""
+    if ch.isascii():
+        return ch
+    found = confusables.is_confusable(ch, preferred_aliases=["latin"])
+    if not found:
+        return ch
+    glyphs = found[0].get("homoglyphs") or []
+    return str(glyphs[0]["c"]) if glyphs else ch

@@ -101,8 +101,6 @@ def run_server(app, host: str, port: int, workers: int = 2, connections: int = D
     def post_fork(server, worker):
         app.extensions["db"].engine.dispose(close=False)
         if make_app is not None and wsgi is None:
-            from .tracker_store import reset_after_fork
-            reset_after_fork()
             served["app"] = make_app()
 
     def handler(environ, start_response):

@@ -24,6 +24,9 @@ class Settings:
     catalog_path: Path | None          # None: the catalog shipped with the app
     trusted_hosts: tuple[str, ...] = ()  # Host names absolute links may use; () = this machine's
     behind_tls: bool = False           # served as https (through a TLS front): cookies are Secure
+    rate_limits: bool = True           # per-client limits on creating games, tables and scans
+    abandoned_days: float = 30.0       # an unfinished game untouched this long is dropped
+    keep_days: float | None = None     # finished games, tables and tallies: kept for ever (history)
 
     @classmethod
     def load(cls, overrides: Mapping[str, Any] | None = None,
@@ -42,7 +45,24 @@ class Settings:
         hosts = over.get("PLANET_TRUSTED_HOSTS", env.get("PLANET_TRUSTED_HOSTS", ""))
         trusted = tuple(h.strip().lower() for h in hosts.split(",") if h.strip())
         tls = str(over.get("PLANET_TLS", env.get("PLANET_TLS", ""))).lower() in ("1", "true", "yes")
-        return cls(instance, database, secret, Path(catalog) if catalog else None, trusted, tls)
+        limits = str(over.get("PLANET_RATE_LIMITS", env.get("PLANET_RATE_LIMITS", "on"))).lower()
+        abandoned = _days(over.get("PLANET_ABANDONED_DAYS", env.get("PLANET_ABANDONED_DAYS"))) or 30.0
+        keep = _days(over.get("PLANET_KEEP_DAYS", env.get("PLANET_KEEP_DAYS")))
+        return cls(instance, database, secret, Path(catalog) if catalog else None, trusted, tls,
+                   limits not in ("0", "off", "false", "no"), abandoned, keep)
+
+
+def _days(value: object) -> float | None:
+    """A number of days from the environment; empty means unset. A bad value stops the start."""
+    if value in (None, ""):
+        return None
+    try:
+        days = float(str(value))
+    except ValueError:
+        raise ValueError(f"a number of days is expected, not {value!r}") from None
+    if days <= 0:
+        raise ValueError(f"a number of days above 0 is expected, not {value!r}")
+    return days
 
 
 def _kept_secret(instance: Path) -> str:

@@ -37,7 +37,8 @@ def start_server(port: int, database: str, log_path: Path) -> subprocess.Popen:
         [sys.executable, "-m", "scorer", "serve", "--host", "127.0.0.1", "--port", str(port),
          "--database", database],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log,
-        env={**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")})
+        env={**os.environ, "PLANET_RATE_LIMITS": "off",  # one address creates every game
+             "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")})
     log.close()  # the child has its own handle
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:

@@ -175,3 +175,57 @@ def test_a_read_only_database_stops_serve_with_one_line(tmp_path):
     proc = _serve(tmp_path, url)
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("second", ["ann", "Ann\u200b", "\u0410nn", "A\u0301nn", "Ann\u202e"])
+def test_look_alike_or_invisible_names_are_refused(client, second):
+    """Zero-width, Cyrillic "А", a combining accent on a plain A (NFC makes it Á, a different
+    name: allowed) and a right-to-left override."""
+    r = client.post("/api/score", json={"players": [{"name": "Ann", "counts": {}}, {"name": second, "counts": {}}]})
+    if second == "A\u0301nn":
+        assert r.status_code == 200 and r.json["players"][1]["name"] == "\u00c1nn"
+    else:
+        assert r.status_code == 400 and r.json["where"] == "players[1].name"
+
+
+def test_nfd_and_nfc_spellings_are_one_player(client):
+    r = client.post("/api/score", json={"players": [{"name": "\u00c5sa", "counts": {}},
+                                                    {"name": "A\u030asa", "counts": {}}]})
+    assert r.status_code == 400 and "Two players" in r.json["error"]
+
+
+def test_one_client_cannot_flood_the_server_with_games(tmp_path):
+    app = create_app({"INSTANCE_PATH": tmp_path / "i", "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}"})
+    client = app.test_client()
+    codes = [client.post("/api/games", json={"players": ["Ann", "Ben"]}).status_code for _ in range(25)]
+    assert codes[:20] == [201] * 20 and codes[20:] == [429] * 5
+    r = client.post("/api/games", json={"players": ["Ann", "Ben"]})
+    assert r.status_code == 429 and r.is_json and r.json["error"]
+    with app.extensions["db"].engine.connect() as connection:
+        assert connection.exec_driver_sql("SELECT COUNT(*) FROM tracker_games").scalar() == 20
+    # another phone at the table is not held back by the first
+    other = client.post("/api/games", json={"players": ["Ann", "Ben"]}, environ_base={"REMOTE_ADDR": "10.0.0.9"})
+    assert other.status_code == 201
+    app.extensions["db"].dispose()
+
+
+def test_steppers_are_not_rate_limited_but_stored_tables_are(tmp_path):
+    app = create_app({"INSTANCE_PATH": tmp_path / "i", "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+                      "WTF_CSRF_ENABLED": False})
+    client = app.test_client()
+    form = {"players-0-name": "Ann", "players-1-name": "Ben", "players-1-rose": "1"}
+    steps = [client.post("/score", data={**form, "inc-0-rose": "1"}).status_code for _ in range(40)]
+    assert set(steps) == {200}
+    stored = [client.post("/score", data={**form, "finish": "1"}).status_code for _ in range(31)]
+    assert stored[:30] == [303] * 30 and stored[30] == 429
+    app.extensions["db"].dispose()
+
+
+def test_a_third_scan_at_once_is_429_with_a_message():
+    from scorer.web import ratelimits as limits
+    with limits.one_of_few_scans(), limits.one_of_few_scans():
+        with pytest.raises(limits.Busy, match="other photos"):
+            with limits.one_of_few_scans():
+                pass
+    with limits.one_of_few_scans():  # places come back
+        pass

@@ -19,6 +19,7 @@ from ..db import save_table
 from ..planet import BACK
 from ..limits import MAX_UPLOAD_BYTES
 from .extensions import csrf, get_db
+from .ratelimits import Busy, one_of_few_scans
 from .pages import grid_editor
 
 bp = Blueprint("scan", __name__)
@@ -70,7 +71,10 @@ def scan_post():
         return _page(form, "That file is too small to be a photo.", 422)
     try:
         from vision.recognize import recognize
-        reading = recognize(data)
+        with one_of_few_scans():
+            reading = recognize(data)
+    except Busy as busy:
+        return _page(form, str(busy), 429)
     except Exception:  # the recognizer promises a Reading; never let a surprise become a 500
         current_app.logger.exception("recognizer failed")
         reading = None
