@@ -67,7 +67,8 @@ class Watched:
     changed: threading.Event = field(default_factory=_event)
 
     def opens(self, token: str | None) -> bool:
-        """Public view (no token), or a seat's token (compared in constant time)."""
+        """Public view (no token), or a seat's token (compared in constant time). A token the host
+        replaced may still be told "nothing new" by another process for a while, never the board."""
         if token is None:
             return True
         given = token.encode("utf-8", "surrogateescape")
@@ -121,7 +122,14 @@ class Versions:
         indexed lookup), the watcher looks now for the others."""
         if game_id in self.games:
             self.publish(latest_versions(self.db, [game_id]), self.clock())
+            self.reread_tokens(game_id)
         self._poke.set()
+
+    def reread_tokens(self, game_id: str) -> None:
+        """A seat's link can be re-issued (the old token stops working): read the tokens again."""
+        game, tokens = self.games.get(game_id), seat_tokens(self.db, game_id)
+        if game is not None and tokens is not None:
+            game.tokens = tokens
 
     # -- the watcher ---------------------------------------------------------------------------
     def publish(self, versions: dict[str, int], checked: float) -> None:
@@ -208,6 +216,8 @@ class LiveRefresh:
         since, wait = _query(environ)
         game_id = match["game"] or match["table"]
         game = self.versions.lookup(game_id) if since is not None else None
+        if game is not None and not game.opens(match["token"]):
+            self.versions.reread_tokens(game_id)  # the host may have given a seat a new link
         if game is None or not game.opens(match["token"]) or game.version != since:
             return self.app(environ, start_response)  # the view answers: the board, or 404
         if wait and self.max_wait and self.versions.wait(game, since, min(wait, self.max_wait)):
