@@ -61,13 +61,15 @@ test-postgres: setup-test
 		tests/test_tracker.py tests/test_tracker_api.py tests/test_tracker_pages.py tests/test_box_store.py tests/test_box_pages.py
 
 # Speed and accuracy, printed as numbers: scoring (core and HTTP beside a bare endpoint), the
-# tracker under 100 concurrent tables, the draft engine per call, the recognizer over sample_photos/,
-# and the history and player stats pages over 10,000 stored plays.
+# tracker under 100 concurrent tables, game night open-loop (scorer.load_bench), the draft engine per
+# call, the recognizer over sample_photos/, and the history and player stats pages over 10,000 plays.
 bench: setup-test
 	@echo "== scoring =="
 	$(PY) -m scorer bench
 	@echo "== tracker =="
 	$(PY) -m scorer.tracker_bench
+	@echo "== game night: open-loop load, phones on long polls, the largest number of tables that holds =="
+	$(PY) -m scorer.load_bench --search 250,500,750,1000
 	@echo "== draft engine =="
 	$(PY) -m scorer.draft_bench
 	@echo "== vision =="

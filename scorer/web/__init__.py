@@ -15,7 +15,7 @@ from ..i18n import N_
 from ..catalog import catalog, use_catalog_file
 from ..db import Database
 from ..settings import ROOT, Settings
-from . import api, art, box, errors, games, history, pages, scan, security, stars, tracker_api, tracker_pages
+from . import api, art, box, errors, games, history, live, pages, scan, security, stars, tracker_api, tracker_pages
 from . import ratelimits, seat_claims
 from .assets import init_assets
 from .extensions import HTML_LANG, babel, csrf, get_db, select_locale, wants_json
@@ -41,18 +41,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         config.pop(key, None)
     app = Flask(__name__, instance_path=str(settings.instance_path),
                 template_folder=_shipped("templates"), static_folder=_shipped("static"))
-    app.config.update(
-        SETTINGS=settings,
-        SECRET_KEY=settings.secret_key,
-        DATABASE_URL=settings.database_url,
-        MAX_CONTENT_LENGTH=limits.MAX_UPLOAD_BYTES,
-        WTF_CSRF_TIME_LIMIT=None,  # a form left open through a whole game still posts
-        SEND_FILE_MAX_AGE_DEFAULT=3600,
-        BABEL_TRANSLATION_DIRECTORIES=str(TRANSLATIONS),
-    )
-    app.config.update(config)
-    app.json.sort_keys = False  # type: ignore[attr-defined]
-    app.json.ensure_ascii = False  # type: ignore[attr-defined]
+    _configure(app, settings, config)
 
     use_catalog_file(settings.catalog_path)
     catalog()  # a broken catalog stops the app here, naming the line at fault
@@ -74,15 +63,31 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["db"] = db
     games.install(app, db)
     seat_claims.install(app)
-
-    @app.context_processor
-    def page_globals() -> dict[str, Any]:
-        from flask_babel import get_locale
-        return {"limits": limits, "html_lang": HTML_LANG.get(str(get_locale()), "en")}
-
+    live.install(app, db)  # "anything new?" from the phones, answered in front of Flask
+    app.context_processor(_page_globals)
     _register_errors(app)
     errors.register(app)
     return app
+
+
+def _configure(app: Flask, settings: Settings, config: dict[str, Any]) -> None:
+    app.config.update(
+        SETTINGS=settings,
+        SECRET_KEY=settings.secret_key,
+        DATABASE_URL=settings.database_url,
+        MAX_CONTENT_LENGTH=limits.MAX_UPLOAD_BYTES,
+        WTF_CSRF_TIME_LIMIT=None,  # a form left open through a whole game still posts
+        SEND_FILE_MAX_AGE_DEFAULT=3600,
+        BABEL_TRANSLATION_DIRECTORIES=str(TRANSLATIONS),
+    )
+    app.config.update(config)
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.json.ensure_ascii = False  # type: ignore[attr-defined]
+
+
+def _page_globals() -> dict[str, Any]:
+    from flask_babel import get_locale
+    return {"limits": limits, "html_lang": HTML_LANG.get(str(get_locale()), "en")}
 
 
 def _register_errors(app: Flask) -> None:
@@ -91,6 +96,7 @@ def _register_errors(app: Flask) -> None:
         403: N_("That is not yours to do."),
         404: N_("There is nothing here. The link may be mistyped or the game may have been removed."),
         405: N_("That page cannot be used that way."),
+        408: N_("That request came in too slowly. Try again."),
         409: N_("Someone else acted first. Reload to see the game as it is now."),
         413: N_("That is too large to send. A photo of up to 25 MB works; anything else is much smaller."),
         415: N_("This address takes JSON only: send it with Content-Type: application/json."),
@@ -111,6 +117,10 @@ def _register_errors(app: Flask) -> None:
     def http_error(exc: HTTPException):  # type: ignore[no-untyped-def]
         code = exc.code or 500
         return respond(code, gettext(messages[code]) if code in messages else exc.description or "That did not work.")
+
+    @app.errorhandler(TimeoutError)
+    def too_slow(exc: TimeoutError):  # type: ignore[no-untyped-def]
+        return respond(408, gettext(messages[408]))  # the server's read deadline (scorer.serve)
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception):  # type: ignore[no-untyped-def]

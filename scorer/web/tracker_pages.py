@@ -9,7 +9,8 @@ show more than that seat's JSON would.
   session). One phone: the turn of whoever is to act, behind a "pass the phone" screen when there
   is private information. Own phones: a QR code and a link per seat, and the table as everyone sees it.
 - ``/play/<id>/<token>``: a seat's own phone. ``…/live?v=N`` answers 204 while nothing changed, or
-  the board again, for htmx to poll every 2 s.
+  the board again; "nothing changed" (and ``&wait=S`` long polling) is answered by ``live`` before
+  these views run.
 """
 from __future__ import annotations
 
@@ -125,6 +126,19 @@ def _seat_or_404(loaded, token: str) -> int:
     return seat
 
 
+_art_urls: dict[tuple[str, str], str] = {}
+
+
+def _art_url(name: str) -> str:
+    """A tile's picture address, built once per tile (a board draws up to 80: building each with
+    ``url_for`` was a third of a board's cost under load)."""
+    key = (request.script_root, name)
+    url = _art_urls.get(key)
+    if url is None:
+        url = _art_urls[key] = url_for("art.tile_art", name=name)
+    return url
+
+
 def tile_info(value) -> dict:
     """A tile as the pages draw it: art, words, and what kind it is."""
     if value is None:
@@ -133,10 +147,10 @@ def tile_info(value) -> dict:
         return {"value": HIDDEN, "kind": "hidden", "text": "Hidden tile", "label": "", "art": None}
     if value == "back":
         return {"value": "back", "kind": "back", "text": "Face down (baobab)", "label": "face down",
-                "art": url_for("art.tile_art", name="back")}
+                "art": _art_url("back")}
     tile = catalog()[value]
     return {"value": value, "kind": tile.stack, "text": tile.describe(), "label": value,
-            "art": url_for("art.tile_art", name=value),
+            "art": _art_url(value),
             "character": CHARACTER_NAMES.get(tile.character) if tile.character else None}
 
 
@@ -276,7 +290,14 @@ def table_live(game_id: str):
     if request.args.get("v") == "0" and loaded.mode == "own" and _is_host(loaded):
         # the first move since the codes were shown: fold them away on the open page too
         board += render_template("tracker/_invite.html", seats=_invites(loaded), oob=True, **ctx)
-    return board
+    return _versioned(board, loaded.version)
+
+
+def _versioned(body: str, version: int) -> Response:
+    """A live answer tagged with its version: ``If-None-Match`` then gets 304 while nothing moved."""
+    response = Response(body, mimetype="text/html")
+    response.set_etag(str(version))
+    return response
 
 
 def _needs_gate(loaded) -> bool:
@@ -480,7 +501,7 @@ def seat_live(game_id: str, token: str):
         return Response(status=204)
     if loaded.state.finished:
         get_games().ensure_result_saved(loaded)
-    return render_template("tracker/_board.html", **_seat_context(loaded, s, token))
+    return _versioned(render_template("tracker/_board.html", **_seat_context(loaded, s, token)), loaded.version)
 
 
 @bp.post("/play/<game_id>/<token>/move")
