@@ -201,4 +201,4 @@ def read_box(data: bytes, ex: Exemplars) -> Reading:
                    doubtful=[bool(c < tuning.DOUBT) for c in conf], score=float(np.mean(v.sims)),
                    quad=(v.outline.corners * photo.scale).tolist(),
                    details={"sims": [float(x) for x in v.sims], "margins": [float(x) for x in v.margins],
-                            "fits": [float(x) for x in v.fits], "lattice": v.outline.fit})
+                            "fits": [float(x) for x in v.fits], "lattice": v.outline.fit, "scale": photo.scale})
