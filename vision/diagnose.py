@@ -109,6 +109,19 @@ def table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def margins(rows: list[dict]) -> str:
+    """How the margins of right and wrong cells spread (what doubt can tell apart)."""
+    cells = [c for row in rows for c in row["cells"]]
+    out = []
+    for label, group in (("right", [c["margin"] for c in cells if c["right"]]),
+                         ("wrong", [c["margin"] for c in cells if not c["right"]])):
+        if group:
+            q = np.percentile(group, [5, 25, 50, 75, 95, 100])
+            out.append(f"margins of {label} cells ({len(group)}): 5/25/50/75/95/100% = "
+                       + " ".join(f"{v:.3f}" for v in q))
+    return "\n".join(out)
+
+
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     folder = Path(argv[0] if argv else "sample_photos/box2")
@@ -124,6 +137,7 @@ def main(argv=None) -> int:
                     print(f"  {row['photo']} pos {c['pos']:>2}: {c['true']} read {c['read']} "
                           f"sim {c['sim']} margin {c['margin']} {'doubtful' if c['doubtful'] else 'SURE'}")
     print(table(rows))
+    print(margins(rows))
     return 0
 
 
