@@ -154,8 +154,7 @@ def read_photo(photo: Photo, ex: Exemplars) -> Verdict | None:
 
 def is_planet(v: Verdict | None) -> bool:
     return (v is not None and v.outline.fit >= tuning.PLANET_LATTICE
-            and float(np.median(v.fits)) >= tuning.PLANET_FIT
-            and float(np.mean(v.sims)) >= tuning.PLANET_SIM)
+            and v.score >= tuning.PLANET_SCORE)
 
 
 def confidence(v: Verdict) -> np.ndarray:

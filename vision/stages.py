@@ -209,19 +209,30 @@ def stack_looks(groups: dict) -> dict:
     return out
 
 
+def _shift_cost(n: int, pad: int) -> np.ndarray:
+    """What a shift from the cell's middle costs when aligning: the stripes and rims a stack's
+    tiles share repeat, and a look slid along them fits almost as well as in place."""
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
+    centre = (n - 1) / 2
+    return (tuning.ALIGN_SHIFT_COST * ((yy - centre) ** 2 + (xx - centre) ** 2) / max(1, pad) ** 2).astype(np.float32)
+
+
 def align_cells(cells: Cells, looks: dict) -> Aligned:
     """Find each tile in its cell by the look its stack shares (shift and small turn), and cut it
     at CELL_PX, upright in the canonical turn."""
     size, pad = tuning.CELL_PX, cells.pad
     i = int(round(size * tuning.ALIGN_INNER))
     tiles, fits = [], []
+    prior = None
     for q in range(16):
         win = cells.windows[q]
         gray = cv2.cvtColor(win, cv2.COLOR_BGR2GRAY).astype(np.float32)
-        best = (-2.0, 0.0, (pad - i, pad - i))
+        best = (-2.0, 0.0, (pad + i, pad + i))
         for a, t in looks[STACK_AT[q]]:
             res = cv2.matchTemplate(gray, t, cv2.TM_CCOEFF_NORMED)
-            _, mx, _, loc = cv2.minMaxLoc(res)
+            if prior is None or prior.shape != res.shape:
+                prior = _shift_cost(res.shape[0], pad)
+            _, mx, _, loc = cv2.minMaxLoc(res - prior)
             mx -= 0.002 * abs(a)
             if mx > best[0]:
                 best = (mx, a, loc)
