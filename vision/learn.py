@@ -24,7 +24,7 @@ from . import tuning
 from .box import SAMPLE_PX, Box, Sample
 from .imageio import UnusableImage
 from .layout import STACK_AT
-from .stages import Outline, Photo, cut_cells, decode_photo, edge_map, find_outlines, lattice_contrast
+from .stages import Outline, Photo, cut_cells, decode_photo, edge_map, find_outlines, frame_tile, lattice_contrast
 
 NO_LAYOUT = ("I could not find 16 tiles laid in a 4×4 square in this photo. Lay them as the plan "
              "shows, take the photo from straight above with the first row at the top, and try again.")
@@ -117,10 +117,10 @@ def _covered(mask: np.ndarray, quad: np.ndarray) -> float:
 # --- 3. cut the tiles ----------------------------------------------------------------------
 
 def cut_tiles(photo: Photo, outline: Outline) -> list[np.ndarray]:
-    """Each tile as it lies (upright in the photo), SAMPLE_PX square: the cells the reader cuts."""
+    """Each tile as it lies (upright in the photo), SAMPLE_PX square: each cell the reader cuts,
+    narrowed to the tile's own square (``frame_tile``: loose tiles leave table in their cell)."""
     cells = cut_cells(photo, outline, turn=0, size=SAMPLE_PX)
-    p = cells.pad
-    return [np.ascontiguousarray(w[p:p + SAMPLE_PX, p:p + SAMPLE_PX]) for w in cells.windows]
+    return [np.ascontiguousarray(frame_tile(w, SAMPLE_PX)[0]) for w in cells.windows]
 
 
 # --- 4. is it the layout asked for? --------------------------------------------------------
