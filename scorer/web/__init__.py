@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, jsonify, render_template, request
-from flask_babel import gettext, ngettext
+from flask_babel import gettext, ngettext, pgettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
@@ -15,13 +15,13 @@ from ..i18n import N_
 from ..catalog import catalog, use_catalog_file
 from ..db import Database
 from ..settings import ROOT, Settings
-from . import api, art, history, pages, scan, security, stars, tracker_api, tracker_pages
+from . import api, art, history, language, pages, scan, security, stars, tracker_api, tracker_pages
 from . import ratelimits
 from .extensions import HTML_LANG, babel, csrf, get_db, select_locale, wants_json
 
 __all__ = ["create_app", "get_db", "wants_json"]
 
-BLUEPRINTS = (api, art, pages, scan, stars, tracker_api, tracker_pages, history)
+BLUEPRINTS = (api, art, language, pages, scan, stars, tracker_api, tracker_pages, history)
 PACKAGE = Path(__file__).resolve().parents[1]
 TRANSLATIONS = PACKAGE / "translations"
 
@@ -59,7 +59,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     security.install(app, settings)
     csrf.init_app(app)
     babel.init_app(app, locale_selector=select_locale)
-    i18n.use(gettext, ngettext)
+    i18n.use(gettext, ngettext, pgettext)
     for module in BLUEPRINTS:
         app.register_blueprint(module.bp)
         if getattr(module, "CSRF_EXEMPT", False):
@@ -74,7 +74,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     @app.context_processor
     def page_globals() -> dict[str, Any]:
         from flask_babel import get_locale
-        return {"limits": limits, "html_lang": HTML_LANG.get(str(get_locale()), "en")}
+        return {"limits": limits, "html_lang": HTML_LANG.get(str(get_locale()), "en"),
+                "languages": language.switch_links(), "locale": str(get_locale())}
 
     _register_errors(app)
     return app
