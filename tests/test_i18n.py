@@ -253,3 +253,56 @@ def test_commands_stay_english(app):
     out = score_request(RULEBOOK)
     assert out["tie_break_explained"] == "Antoine wins with 41 points."
     assert out["players"][0]["characters"][0]["name"] == "Hunter"
+
+
+# -- templates: no words left outside the catalog -------------------------------------------
+
+TEMPLATES = ROOT / "templates"
+JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)
+WORDS = re.compile(r"[A-Za-z]{2,}")
+BRAND = "Make Me a Planet"  # the app's (and the game's) name, like a trademark: not translated
+READ_ATTRS = ("aria-label", "placeholder", "title", "alt", "aria-description", "data-confirm")
+
+
+def untranslated_in(source: str) -> list[str]:
+    """Text a person reads in a template that is not inside a Jinja expression or tag (so not
+    given to ``_()``/``{% trans %}``): text nodes and the attributes read aloud or shown."""
+    from html.parser import HTMLParser
+    trans_blocks = re.compile(r"\{%-?\s*trans\b.*?%\}.*?\{%-?\s*endtrans\s*-?%\}", re.S)
+    bare = JINJA.sub(" ", trans_blocks.sub(" ", source)).replace(BRAND, " ")
+    found: list[str] = []
+
+    class Reader(HTMLParser):
+        skip = 0
+
+        def handle_starttag(self, tag, attrs):
+            if tag in ("script", "style"):
+                self.skip += 1
+            for name, value in attrs:
+                if name in READ_ATTRS and value and WORDS.search(value):
+                    found.append(f"{name}={value.strip()!r}")
+
+        def handle_endtag(self, tag):
+            if tag in ("script", "style"):
+                self.skip -= 1
+
+        def handle_data(self, data):
+            if not self.skip and WORDS.search(data):
+                found.append(data.strip())
+    Reader().feed(bare)
+    return found
+
+
+def test_the_scanner_sees_bare_words_and_not_translated_ones():
+    assert untranslated_in("<p>Score a table</p>") == ["Score a table"]
+    assert untranslated_in('<a aria-label="Close">×</a>') == ["aria-label='Close'"]
+    assert untranslated_in("<p>{{ _('Score a table') }} {{ n }}</p>") == []
+    assert untranslated_in("<p>{% trans n=n %}{{ n }} players{% endtrans %}</p>") == []
+    assert untranslated_in("<script>var x = 'hello';</script>") == []
+
+
+def test_every_template_word_goes_through_the_catalog():
+    bare = {str(p.relative_to(TEMPLATES)): untranslated_in(p.read_text(encoding="utf-8"))
+            for p in sorted(TEMPLATES.rglob("*.html"))}
+    bare = {k: v for k, v in bare.items() if v}
+    assert not bare, "\n".join(f"{k}: {v}" for k, v in bare.items())
