@@ -20,8 +20,10 @@ SAMPLES = ROOT / "sample_photos"
 BOX2 = SAMPLES / "box2"
 PY = sys.executable
 
-# What the second box reaches today: below issue 8's bar (FLOORS); see vision/README.md.
-BOX2_FLOORS = {"cells": 0.80, "scored": 0.10, "refused": 0.14, "wrong_not_doubtful": 60}
+# What the second box reaches today with the stage reader (vision/reader.py): below issue 8's
+# bar (FLOORS); `python -m vision.bench` on this branch: 394/512 cells, 4/32 scored, 7/7
+# refused, 18 wrong cells not doubtful. See vision/README.md.
+BOX2_FLOORS = {"cells": 0.75, "scored": 0.10, "refused": 1.0, "wrong_not_doubtful": 20}
 
 
 @pytest.fixture(scope="module")

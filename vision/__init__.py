@@ -21,3 +21,5 @@ def __getattr__(name):  # render loads Pillow art code only when asked for
 # ``vision.recognize`` is the function (the submodule of the same name stays importable as
 # ``from vision.recognize import recognize``): bound here, after the submodule, so it wins.
 from .recognize import Reading, recognize  # noqa: E402
+
+__all__ = ["REFERENCE_DIR", "Reading", "recognize", "reference_path", "render_grid", "render_png"]

@@ -56,7 +56,7 @@ class Sample:
 class Box:
     samples: dict = field(default_factory=dict)    # key -> Sample
 
-    def add(self, samples) -> "Box":
+    def add(self, samples) -> Box:
         merged = dict(self.samples)
         for s in samples:
             merged[s.key] = s

@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 from PIL import Image
 
-from .paths import REFERENCE_DIR, reference_path
+from .paths import reference_path
 
 
 # --------------------------------------------------------------------------------------------
@@ -33,7 +33,7 @@ from .paths import REFERENCE_DIR, reference_path
 def random_planet(rng: np.random.Generator, backs: bool | None = None) -> dict:
     """A legal finished planet grid: tiles taken in a random order, baobab flips applied."""
     from scorer.catalog import catalog
-    from scorer.planet import POSITIONS_OF, Planet
+    from scorer.planet import Planet
     cat = catalog()
     while True:
         chosen = []
@@ -96,7 +96,6 @@ def table(rng, h, w, kind: str) -> np.ndarray:
         img = rng.uniform(0, 255, (h // 2 + 1, w // 2 + 1, 3)).astype(np.float32)
         img = cv2.resize(img, (w, h), interpolation=cv2.INTER_NEAREST)
     elif kind in ("paper", "floor", "linen"):  # the held-out tables (vision.samples_box)
-        from .samples_box import table_b
         return table_b(rng, h, w, kind)
     else:  # stone / marble
         base = np.array(rng.integers(150, 235, 3), np.float32)
@@ -150,7 +149,6 @@ def lay_planet(rng, grid: dict, t: int, hand: bool, tile=_tile_rgba, loose: floa
 def camera_quad(rng, w, h, side_px, angle, tilt, fill):
     """Where the planet's square lands in the photo: rotation ``angle`` (degrees), camera tilt,
     scaled so the planet spans ``fill`` of the frame's short side."""
-    f = max(w, h) * 1.0
     s = 1.0
     pts = np.array([[-s, -s], [s, -s], [s, s], [-s, s]], np.float64)
     th = math.radians(angle)
@@ -191,6 +189,21 @@ def lighting(rng, h, w, strength):
         field *= 1 - rng.uniform(.25, .5) * mask
     field = cv2.resize(field, (w, h), interpolation=cv2.INTER_LINEAR)
     return np.clip(field, .3, 1.6)
+
+
+def table_b(rng, h, w, kind: str) -> np.ndarray:
+    """The held-out tables: paper, floor tiles, linen."""
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    if kind == "paper":
+        img = np.full((h, w, 3), rng.integers(200, 240), np.float32) + rng.normal(0, 4, (h, w, 1))
+    elif kind == "floor":
+        p = rng.uniform(w / 10, w / 4)
+        lines = ((xx % p) < p * .03) | ((yy % p) < p * .03)
+        img = np.where(lines[..., None], 90.0, np.array(rng.integers(120, 200, 3), np.float32))
+    else:
+        base = np.array(rng.integers(140, 210, 3), np.float32)
+        img = base + 10 * np.sin(xx / 2.3)[..., None] * np.sin(yy / 2.9)[..., None]
+    return np.clip(img, 0, 255).astype(np.uint8)
 
 
 def take_photo(rng, grid, w, h, *, hand=True, angle=0.0, tilt=0.0, fill=.6, bg="wood",

@@ -33,21 +33,6 @@ def tile_source(variant: str):
     return tile
 
 
-def table_b(rng, h, w, kind: str) -> np.ndarray:
-    """The held-out tables: paper, floor tiles, linen."""
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    if kind == "paper":
-        img = np.full((h, w, 3), rng.integers(200, 240), np.float32) + rng.normal(0, 4, (h, w, 1))
-    elif kind == "floor":
-        p = rng.uniform(w / 10, w / 4)
-        lines = ((xx % p) < p * .03) | ((yy % p) < p * .03)
-        img = np.where(lines[..., None], 90.0, np.array(rng.integers(120, 200, 3), np.float32))
-    else:
-        base = np.array(rng.integers(140, 210, 3), np.float32)
-        img = base + 10 * np.sin(xx / 2.3)[..., None] * np.sin(yy / 2.9)[..., None]
-    return np.clip(img, 0, 255).astype(np.uint8)
-
-
 def _style_b(rng, photo: np.ndarray) -> np.ndarray:
     """The held-out camera: a vignette and motion blur."""
     h, w = photo.shape[:2]

@@ -42,5 +42,32 @@ LEARN_MIN_FIT = 1.3    # edges on the lattice lines / edges inside, below which 
 # was ≥ 1.6 in the teaching photos and ≤ 0.8 in no-planet photos that passed the other tests.
 LEARN_CONTRAST = 1.2
 LEARN_COVERED = 0.5    # every cell's middle must be at least this much not-table
-LEARN_MIN_SIDE_PX = 900  # decode teaching photos with a short side of at least this
+LEARN_SIDE = 600      # decode teaching photos with a short side of at least this
 WRONG_LAYOUT_CELLS = 6  # sure cells read as tiles learned from another layout: the wrong photo
+WRONG_LAYOUT_SIM = 0.7  # … read with at least this similarity (box photos: t01 again as t02: most ≥ 0.8)
+
+# --- the stages of reading a learned box (vision/stages.py, vision/reader.py) --------------
+# Measured on box photos (sample_photos/box2: teach + test) and shipped photos only.
+READ_SIDE = 480        # decode reduced, short side at least this (a planet ≥ 1/4 of it: cells ≥ 30 px)
+FIND_SIDE = 320        # long side of the image candidate outlines are looked for in
+FIT_PX = 16            # cell side of the straightened edge map when fitting the lattice
+FIT_STEPS = (0.03, 0.015, 0.007)  # corner nudges, as parts of the planet's side
+CANDIDATES = 6         # candidate outlines fitted
+MIN_PLANET = 0.15      # an outline's side is at least this part of the photo's short side
+MAX_ASPECT = 2.2       # longest / shortest side (a 30° tilt, turned: under 1.6)
+CELL_PX = 48           # a tile's side in the cut cells
+PAD = 0.22             # pad round each cell, part of a cell (tiles loose: shifts, gaps)
+ALIGN_INNER = 0.1      # border of the shared look left out when aligning
+ANGLES = (-5.0, 0.0, 5.0)  # small turns of a loose tile tried when aligning
+MATCH_ANGLES = (-4.0, 0.0, 4.0)  # turns of each exemplar tried when matching
+DESC_INNER = 0.08      # border of a tile left out of its descriptor
+DESC_BLUR = 1.2        # blur (px at CELL_PX) before describing
+DESC_PX = 24           # descriptor side
+DESC_WIDE = 5.0        # light and shading: what a blur this wide keeps (px at CELL_PX)
+READ_OUTLINES = 2      # best-fitting outlines read in full
+PLANET_LATTICE = 1.3   # an outline's lattice fit below which there is no planet
+PLANET_FIT = 0.8       # median fit of the cells to their stack's look (box photos: planets ≥ 0.86, no planet ≤ 0.71)
+PLANET_SIM = 0.5       # mean match of the chosen tiles (box photos: planets ≥ 0.59, no planet ≤ 0.37)
+BOX_MARGIN_DOUBT = 0.05  # a margin to the best other contents under this is doubtful
+BOX_SIM_FLOOR = 0.2    # a match under this is doubtful whatever the margin
+BOX_SIM_SPAN = 0.2

@@ -1,0 +1,149 @@
+"""Where the planet may be in a photo, without knowing its art: candidate outlines from masks of
+"not the table" (local colour and texture unlike the photo's border, colour, edges, saturation).
+Used by the shipped-art reader, the learned-box reader and teaching (vision/stages.py)."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+
+def _largest_blob(mask: np.ndarray, min_frac: float = 0.008):
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if n <= 1:
+        return None
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    i = int(np.argmax(areas)) + 1
+    if areas[i - 1] < min_frac * mask.size:
+        return None
+    return (labels == i).astype(np.uint8) * 255
+
+
+def _fill_holes(mask: np.ndarray) -> np.ndarray:
+    h, w = mask.shape
+    ff = cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    m2 = np.zeros((h + 4, w + 4), np.uint8)
+    cv2.floodFill(ff, m2, (0, 0), 255)
+    holes = cv2.bitwise_not(ff)[1:-1, 1:-1]
+    return mask | holes
+
+
+def _order(quad: np.ndarray) -> np.ndarray:
+    """Corners in clockwise order (image coordinates, y down), starting top-left-most."""
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    c = q.mean(axis=0)
+    ang = np.arctan2(q[:, 1] - c[1], q[:, 0] - c[0])
+    q = q[np.argsort(ang)]  # increasing angle = clockwise on screen
+    start = int(np.argmin(q.sum(axis=1)))
+    return np.roll(q, -start, axis=0)
+
+
+def _quads_from_mask(mask: np.ndarray) -> list:
+    blob = _largest_blob(mask)
+    if blob is None:
+        return []
+    blob = _fill_holes(blob)
+    cnts, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not cnts:
+        return []
+    cnt = max(cnts, key=cv2.contourArea)
+    hull = cv2.convexHull(cnt)
+    out = []
+    peri = cv2.arcLength(hull, True)
+    for eps in (0.02, 0.04, 0.06, 0.09, 0.12):
+        ap = cv2.approxPolyDP(hull, eps * peri, True)
+        if len(ap) == 4:
+            out.append(_order(ap))
+            break
+    box = cv2.boxPoints(cv2.minAreaRect(cnt))
+    out.append(_order(box))
+    return out
+
+
+def _texture_mask(lab: np.ndarray, ring: np.ndarray) -> np.ndarray:
+    """Not the table, by local colour *and* texture: each small block is described by its mean
+    and spread of colour, and is table when some block of the photo's border looks like it
+    (nearest neighbour, so checked cloth, wood grain and noise all count as table)."""
+    h, w = lab.shape[:2]
+    f = lab.astype(np.float32)
+    win = max(5, int(min(h, w) / 32)) | 1
+    m = cv2.blur(f, (win, win))
+    sq = cv2.blur(f * f, (win, win))
+    sd = np.sqrt(np.maximum(sq - m * m, 0))
+    feats = np.concatenate([
+        m[..., :1] * 0.35, m[..., 1:3],                       # light counts less than colour
+        sd[..., :1] * 0.7, sd[..., 1:3] * 0.7,
+    ], axis=2)
+    step = max(2, int(win * 0.75))
+    ys = np.arange(step // 2, h, step)
+    xs = np.arange(step // 2, w, step)
+    grid = feats[ys][:, xs]                                   # (gy, gx, 6)
+    gy, gx = grid.shape[:2]
+    border = np.zeros((gy, gx), bool)
+    b = max(1, int(round(0.04 * min(h, w) / step)))
+    border[:b] = border[-b:] = True
+    border[:, :b] = border[:, -b:] = True
+    bf = grid[border]
+    allf = grid.reshape(-1, 6)
+    if len(bf) > 600:  # enough border blocks to know the table
+        bf = bf[np.linspace(0, len(bf) - 1, 600).astype(int)]
+    d2 = (allf * allf).sum(1)[:, None] + (bf * bf).sum(1)[None, :] - 2 * allf @ bf.T
+    d2 = np.maximum(d2, 0)
+    # the 3rd nearest border block: a few planet blocks touching the border don't count
+    kth = min(2, bf.shape[0] - 1)
+    dist = np.sqrt(np.partition(d2, kth, axis=1)[:, kth]).reshape(gy, gx)
+    inb = dist[border]
+    p90 = float(np.percentile(inb, 90))
+    k = max(3, int(0.03 * min(h, w))) | 1
+    el = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    masks = []
+    for thr in (max(6.0, p90 * 1.6), max(10.0, p90 * 2.5)):
+        small = (dist > thr).astype(np.uint8) * 255
+        mask = cv2.resize(small, (w, h), interpolation=cv2.INTER_NEAREST)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, el)
+        masks.append(cv2.morphologyEx(mask, cv2.MORPH_OPEN, el))
+    return masks
+
+
+def _masks(work: np.ndarray) -> list:
+    h, w = work.shape[:2]
+    blur = cv2.GaussianBlur(work, (0, 0), 2.0)
+    lab = cv2.cvtColor(blur, cv2.COLOR_BGR2LAB)
+    bw = max(3, int(0.04 * min(h, w)))
+    ring = np.ones((h, w), bool)
+    ring[bw:h - bw, bw:w - bw] = False
+    masks = _texture_mask(lab, ring)
+    k = max(3, int(0.025 * min(h, w))) | 1
+    close = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    open_ = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+
+    def clean(m):
+        m = cv2.morphologyEx(m, cv2.MORPH_OPEN, open_)
+        return cv2.morphologyEx(m, cv2.MORPH_CLOSE, close)
+
+    # 1. not the table: the border's colours (chroma mostly), by histogram
+    q = (lab[..., 0] // 43).astype(np.int32) * 256 + (lab[..., 1] // 16).astype(np.int32) * 16 + (lab[..., 2] // 16)
+    hist = np.bincount(q[ring], minlength=6 * 256).astype(np.float32).reshape(6, 16, 16)
+    hist = np.maximum.reduce([np.roll(hist, s, axis=a) for a in (1, 2) for s in (-1, 0, 1)])
+    hist = np.maximum.reduce([hist, np.roll(hist, 1, axis=0), np.roll(hist, -1, axis=0)])
+    frac = hist / max(1, ring.sum())
+    fg = (frac.reshape(-1)[q] < 0.002).astype(np.uint8) * 255
+    masks.append(clean(fg))
+    # 2. far from the table's typical colour (Otsu on a Lab distance)
+    med = np.median(lab[ring].astype(np.float32), axis=0)
+    d = lab.astype(np.float32) - med
+    dist = np.sqrt(0.3 * d[..., 0] ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
+    dist = np.clip(dist * 255 / max(1.0, float(dist.max())), 0, 255).astype(np.uint8)
+    _, fg2 = cv2.threshold(dist, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    masks.append(clean(fg2))
+    # 3. full of edges (tile art), against a calmer table
+    gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
+    g = cv2.GaussianBlur(gray, (0, 0), 1.2)
+    edges = cv2.Canny(g, 40, 120)
+    dens = cv2.blur(edges.astype(np.float32), (k * 2 + 1, k * 2 + 1))
+    _, fg3 = cv2.threshold(np.clip(dens, 0, 255).astype(np.uint8), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    masks.append(clean(fg3))
+    # 4. colourful
+    sat = cv2.cvtColor(blur, cv2.COLOR_BGR2HSV)[..., 1]
+    _, fg4 = cv2.threshold(sat, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    masks.append(clean(fg4))
+    return masks

@@ -1,0 +1,204 @@
+"""Read a planet of a learned box: the stages of ``vision/stages.py``, then classify.
+
+``read_box(data, exemplars) -> Reading``. Stages: decode_photo → find_outlines → (per
+outline) cut_cells → align_cells → describe → classify (each cell against the exemplars its
+position allows; one id at most once per planet, the back may repeat; twins with identical
+contents may come back as either id) → the best outline, or no planet.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from . import tuning
+from .imageio import UnusableImage
+from .reading import NO_PLANET, Reading
+from .layout import STACK_AT
+from .stages import (STACKS, Aligned, Cells, Outline, Photo, align_cells, cut_cells, decode_photo, describe,
+                     find_outlines, match, matched_filters, stack_looks)
+
+
+@dataclass(frozen=True)
+class Exemplars:
+    """What a learned box's tiles look like, cut and described by the reader's own stages."""
+    names: tuple            # tile id or "back", per row
+    stacks: tuple           # per row: its stack (a back: the stack it was learned in)
+    contents: tuple         # per row: what it shows (twins share it)
+    desc: np.ndarray        # (n, d) unit descriptors
+    looks: dict             # stack -> [(angle, grey template)] (faces and backs)
+    filters: list           # per row: matched filters (stages.matched_filters)
+    rows_of: dict           # stack -> rows allowed there
+    means: dict             # stack -> the mean colour look of its faces (CELL_PX² × 3)
+    outward: bool           # tiles lie turned to face outwards round the planet
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The reading of one outline."""
+    rows: tuple             # per cell: exemplar row
+    sims: np.ndarray        # per cell: similarity with its tile
+    margins: np.ndarray     # per cell: to the best tile with other contents allowed there
+    fits: np.ndarray        # per cell: how well its stack's look fitted
+    outline: Outline
+    turn: int
+
+    @property
+    def score(self) -> float:
+        return float(np.median(self.fits) + np.mean(self.sims))
+
+
+def _content(name: str):
+    from scorer.catalog import catalog
+    if name == "back":
+        return ("back",)
+    t = catalog()[name]
+    return (t.stack, t.character, tuple(sorted(t.items.items())))
+
+
+def exemplars_of(references, outward: bool) -> Exemplars:
+    """``references``: (name, stack, picture turned as at its stack's first position), as
+    ``Box.references()`` gives them."""
+    size = tuning.CELL_PX
+    names, stacks, tiles = [], [], []
+    for name, stack, img in references:
+        names.append(name)
+        stacks.append(stack)
+        tiles.append(cv2.resize(img, (size, size), interpolation=cv2.INTER_AREA).astype(np.float32))
+    groups: dict = {}
+    for n, s, t in zip(names, stacks, tiles):
+        groups.setdefault((s, n == "back"), []).append(t)
+    means = {s: np.mean(groups[(s, False)], axis=0) for s in STACKS if (s, False) in groups}
+    for s in STACKS:  # a stack not taught yet: its backs stand in
+        if s not in means and (s, True) in groups:
+            means[s] = np.mean(groups[(s, True)], axis=0)
+    rows_of = {s: [i for i, (n, t) in enumerate(zip(names, stacks)) if t == s and (s != "character" or n != "back")]
+               for s in STACKS}
+    return Exemplars(tuple(names), tuple(stacks), tuple(_content(n) for n in names),
+                     describe(np.stack(tiles), stacks, means), stack_looks(groups),
+                     matched_filters(tiles, stacks, means), rows_of, means, outward)
+
+
+@lru_cache(maxsize=8)
+def _combos(k: int) -> np.ndarray:
+    return np.array(list(itertools.product(range(k), repeat=4)))
+
+
+def assign(scores: np.ndarray, rows: np.ndarray, back_rows: set, top: int = 6):
+    """Best assignment of exemplar rows to the 4 positions of one stack (each row once, a back
+    any number of times). ``scores`` is (4, len(rows)). Returns (chosen rows, total)."""
+    k = min(top, len(rows))
+    order = np.argsort(-scores, axis=1)[:, :k]
+    combos = _combos(k)
+    picks = order[np.arange(4)[None, :], combos]
+    chosen = rows[picks]
+    total = scores[np.arange(4)[None, :], picks].sum(axis=1)
+    is_back = np.isin(chosen, list(back_rows)) if back_rows else np.zeros(chosen.shape, bool)
+    dup = np.zeros(len(combos), bool)
+    for a in range(4):
+        for b in range(a + 1, 4):
+            dup |= (chosen[:, a] == chosen[:, b]) & ~is_back[:, a]
+    total = np.where(dup, -np.inf, total)
+    best = int(np.argmax(total))
+    return chosen[best], float(total[best])
+
+
+def classify(cells: Cells, aligned: Aligned, ex: Exemplars, outline: Outline, turn: int) -> Verdict:
+    stacks = [STACK_AT[q] for q in range(16)]
+    sims = match(cells, ex.filters, ex.rows_of, ex.means)      # (16, n)
+    back_rows = {i for i, n in enumerate(ex.names) if n == "back"}
+    rows = [0] * 16
+    for stack in STACKS:
+        allowed = np.array([i for i, s in enumerate(ex.stacks) if s == stack
+                            and (stack != "character" or ex.names[i] != "back")], np.int64)
+        pos = [q for q in range(16) if stacks[q] == stack]
+        if len(allowed) == 0:
+            continue
+        picked, _ = assign(sims[pos][:, allowed], allowed, back_rows)
+        for q, r in zip(pos, picked):
+            rows[q] = int(r)
+    chosen = np.array([sims[q, rows[q]] for q in range(16)], np.float32)
+    margins = np.zeros(16, np.float32)
+    for q in range(16):
+        other = [sims[q, j] for j, s in enumerate(ex.stacks) if s == stacks[q]
+                 and ex.contents[j] != ex.contents[rows[q]] and (stacks[q] != "character" or ex.names[j] != "back")]
+        margins[q] = chosen[q] - (max(other) if other else -1.0)
+    return Verdict(tuple(rows), chosen, margins, aligned.fits, outline, turn)
+
+
+def read_outline(photo: Photo, outline: Outline, ex: Exemplars) -> Verdict:
+    """Cut, align, describe and classify one outline (every quarter turn when tiles lie upright)."""
+    best = None
+    for turn in ((None,) if ex.outward else (0, 1, 2, 3)):
+        cells = cut_cells(photo, outline, turn)
+        v = classify(cells, align_cells(cells, ex.looks), ex, outline, turn or 0)
+        if best is None or v.score > best.score:
+            best = v
+    return best
+
+
+def read_photo(photo: Photo, ex: Exemplars) -> Verdict | None:
+    """The best reading over the candidate outlines (None: no outline at all)."""
+    best = None
+    for outline in find_outlines(photo)[:tuning.READ_OUTLINES]:
+        v = read_outline(photo, outline, ex)
+        if best is None or v.score > best.score:
+            best = v
+    return best
+
+
+def is_planet(v: Verdict | None) -> bool:
+    return (v is not None and v.outline.fit >= tuning.PLANET_LATTICE
+            and float(np.median(v.fits)) >= tuning.PLANET_FIT
+            and float(np.mean(v.sims)) >= tuning.PLANET_SIM)
+
+
+def confidence(v: Verdict) -> np.ndarray:
+    by_margin = np.clip(v.margins / (2 * tuning.BOX_MARGIN_DOUBT), 0, 1)
+    by_match = np.clip((v.sims - tuning.BOX_SIM_FLOOR) / tuning.BOX_SIM_SPAN, 0, 1)
+    return np.minimum(by_margin, by_match)
+
+
+# --- the whole reading --------------------------------------------------------------------
+
+_CACHE: dict = {}
+
+
+def exemplars_in(folder) -> Exemplars:
+    """The exemplars of the box learned into ``folder``, rebuilt when its files change."""
+    from pathlib import Path
+
+    from .box import load_box
+    from .index import _files, _key
+    folder = Path(folder)
+    key = _key(_files(folder))
+    hit = _CACHE.get(str(folder))
+    if hit is not None and hit[0] == key:
+        return hit[1]
+    box = load_box(folder)
+    if not box.samples:
+        raise FileNotFoundError(f"no learned box in {folder}")
+    ex = exemplars_of(box.references(), box.outward())
+    _CACHE[str(folder)] = (key, ex)
+    return ex
+
+
+def read_box(data: bytes, ex: Exemplars) -> Reading:
+    """Read the planet in a photo of a learned box. Raises nothing for a bad photo."""
+    try:
+        photo = decode_photo(data)
+    except UnusableImage as exc:
+        return Reading(ok=False, error=str(exc))
+    v = read_photo(photo, ex)
+    if not is_planet(v):
+        return Reading(ok=False, error=NO_PLANET,
+                       score=float(np.mean(v.sims)) if v is not None else 0.0)
+    conf = confidence(v)
+    return Reading(ok=True, cells=[ex.names[r] for r in v.rows], confidences=[round(float(c), 3) for c in conf],
+                   doubtful=[bool(c < tuning.DOUBT) for c in conf], score=float(np.mean(v.sims)),
+                   quad=(v.outline.corners * photo.scale).tolist(),
+                   details={"sims": [float(x) for x in v.sims], "margins": [float(x) for x in v.margins],
+                            "fits": [float(x) for x in v.fits], "lattice": v.outline.fit})

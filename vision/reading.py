@@ -1,0 +1,42 @@
+"""What reading a photo gives: ``Reading`` (the planet's 16 cells, or why there is none)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+NO_PLANET = ("I could not find a planet in this photo. Lay the 16 tiles in a 4×4 square, "
+             "take the photo from above with the whole planet in view, and try again.")
+
+
+@dataclass
+class Reading:
+    ok: bool
+    cells: list = field(default_factory=lambda: [None] * 16)        # tile id, "back" or None
+    confidences: list = field(default_factory=lambda: [0.0] * 16)
+    doubtful: list = field(default_factory=lambda: [True] * 16)
+    error: str | None = None
+    ms: int = 0
+    score: float = 0.0            # how much the photo looks like a planet (mean cell match)
+    quad: list | None = None      # the planet's corners in the (upright) photo, for debugging
+    details: dict | None = None   # per cell: match and margin (for tuning; not in the JSON)
+
+    def grid(self) -> dict:
+        return {"cells": [self.cells[r * 4:(r + 1) * 4] for r in range(4)]}
+
+    def as_json(self) -> dict:
+        if not self.ok:
+            return {"ok": False, "error": self.error, "ms": self.ms}
+        rows = []
+        for r in range(4):
+            rows.append([{"tile": self.cells[p], "confidence": round(float(self.confidences[p]), 3),
+                          "doubtful": bool(self.doubtful[p])} for p in range(r * 4, r * 4 + 4)])
+        return {"ok": True, "cells": rows, "ms": self.ms}
+
+    def describe(self) -> str:
+        if not self.ok:
+            return self.error or "no reading"
+        lines = []
+        for r in range(4):
+            lines.append("  ".join(
+                f"{(self.cells[p] or '-'):>4}{'?' if self.doubtful[p] else ' '}{self.confidences[p]:.2f}"
+                for p in range(r * 4, r * 4 + 4)))
+        return "\n".join(lines)

@@ -1,0 +1,289 @@
+"""The stages that read a learned box's planet, used the same way when teaching and reading.
+
+    decode_photo → find_outline → cut_cells → align_cells → describe → classify (reader.py)
+
+Each stage takes and returns frozen values:
+
+- ``Photo``: the photo upright (EXIF applied), decoded reduced (JPEG DCT scaling) so the
+  planet's cells are a few dozen pixels wide; ``scale`` maps its pixels to the file's.
+- ``Outline``: the planet's four corners (clockwise, the first row's left corner first when
+  the photo is upright) and how strongly the photo has edges along the lattice they put the
+  tiles on (tiles meet on those lines, whatever their art), against the edges inside.
+- ``Cells``: the 16 cells cut from the straightened planet with a pad round each, each turned
+  as its stack's tiles lie at the stack's first position (a box whose tiles face outwards).
+- ``Aligned``: each tile found in its cell (shift and small turn) against the look its stack
+  shares, cut at ``CELL_PX``, with how well that look fitted.
+
+The exemplars (``Exemplars``, from a ``Box``) are cut from the teaching photos by the same
+stages, so a cell and an exemplar are cut, turned, aligned and described identically.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from . import tuning
+from .imageio import decode
+from .layout import STACK_AT, TURNS
+from .outline import _masks, _quads_from_mask
+
+STACKS = ("character", "center", "uphill", "downhill")
+
+
+@dataclass(frozen=True)
+class Photo:
+    image: np.ndarray     # BGR, upright
+    scale: float          # file pixels per image pixel
+
+
+@dataclass(frozen=True)
+class Outline:
+    corners: np.ndarray   # (4, 2) float32 in Photo.image pixels, clockwise
+    fit: float            # edges on the lattice lines / edges inside the planet
+
+
+@dataclass(frozen=True)
+class Cells:
+    windows: np.ndarray   # (16, W, W, 3) uint8, W = CELL_PX + 2 * pad, in canonical turn
+    pad: int
+
+
+@dataclass(frozen=True)
+class Aligned:
+    tiles: np.ndarray     # (16, CELL_PX, CELL_PX, 3) float32, in canonical turn
+    fits: np.ndarray      # (16,) how well each cell matched its stack's shared look
+
+
+# --- 1. decode ----------------------------------------------------------------------------
+
+def decode_photo(data: bytes, min_side: int = tuning.READ_SIDE) -> Photo:
+    """Decode reduced (never below ``min_side`` on the short side), then shrink to at most
+    twice that. Raises ``UnusableImage`` with a message for a person."""
+    img, reduce = decode(data, min_side=min_side)
+    h, w = img.shape[:2]
+    f = min(1.0, 2 * min_side / min(h, w))
+    if f < 1.0:
+        img = cv2.resize(img, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
+    return Photo(img, reduce / f)
+
+
+# --- 2. find the planet's outline ---------------------------------------------------------
+
+def edge_map(img: np.ndarray) -> np.ndarray:
+    g = cv2.GaussianBlur(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), (0, 0), 1.0).astype(np.float32)
+    mag = cv2.magnitude(cv2.Sobel(g, cv2.CV_32F, 1, 0), cv2.Sobel(g, cv2.CV_32F, 0, 1))
+    return cv2.GaussianBlur(mag, (0, 0), 1.0)
+
+
+_G = tuning.FIT_PX            # cell side of the straightened edge map when fitting
+_GM = _G // 2                 # its margin
+_LINES = np.zeros((4 * _G + 2 * _GM,) * 2, bool)
+for _i in range(5):
+    _v = _GM + _i * _G
+    _LINES[_v - 1:_v + 2, _GM:_GM + 4 * _G] = True
+    _LINES[_GM:_GM + 4 * _G, _v - 1:_v + 2] = True
+_INSIDE = np.zeros_like(_LINES)
+_INSIDE[_GM:_GM + 4 * _G, _GM:_GM + 4 * _G] = True
+_INSIDE &= ~_LINES
+_SQUARE = np.float32([[_GM, _GM], [_GM + 4 * _G, _GM], [_GM + 4 * _G, _GM + 4 * _G], [_GM, _GM + 4 * _G]])
+
+
+def lattice_fit(edges: np.ndarray, quad: np.ndarray) -> float:
+    H = cv2.getPerspectiveTransform(quad.astype(np.float32), _SQUARE)
+    n = _LINES.shape[0]
+    e = cv2.warpPerspective(edges, H, (n, n), flags=cv2.INTER_LINEAR)
+    return float(e[_LINES].mean() / (e[_INSIDE].mean() + 1.0))
+
+
+def lattice_contrast(edges: np.ndarray, quad: np.ndarray) -> float:
+    """Edges on the lattice's six inner lines against edges half a cell off them (median of the
+    six ratios): tiles meet on the lines; a photo of other things has no such lattice."""
+    H = cv2.getPerspectiveTransform(quad.astype(np.float32), _SQUARE)
+    n = _LINES.shape[0]
+    e = cv2.warpPerspective(edges, H, (n, n), flags=cv2.INTER_LINEAR)
+    lo, hi = _GM, _GM + 4 * _G
+
+    def strength(i: float) -> tuple:
+        v = int(_GM + i * _G)
+        return e[v - 1:v + 2, lo:hi].mean(), e[lo:hi, v - 1:v + 2].mean()
+    return float(np.median([a / (b + 1.0) for i in (1, 2, 3) for a, b in zip(strength(i), strength(i + .5))]))
+
+
+def fit_outline(edges: np.ndarray, quad: np.ndarray) -> Outline:
+    """Nudge the corners until the lattice lines lie on the tiles' edges."""
+    quad = quad.astype(np.float32).copy()
+    best = lattice_fit(edges, quad)
+    side = float(np.sqrt(max(1.0, cv2.contourArea(quad))))
+    for step in tuning.FIT_STEPS:
+        improved = True
+        while improved:
+            improved = False
+            for i in range(4):
+                for axis in (0, 1):
+                    for d in (-1, 1):
+                        trial = quad.copy()
+                        trial[i, axis] += d * step * side
+                        sc = lattice_fit(edges, trial)
+                        if sc > best + 1e-4:
+                            best, quad, improved = sc, trial, True
+    return Outline(quad, best)
+
+
+def candidate_quads(img: np.ndarray, upright: bool = False) -> list[np.ndarray]:
+    """Outlines of things unlike the table, in ``img`` pixels (found at FIND_SIDE). ``upright``:
+    a teaching photo, whose layout is nearly square and level."""
+    h, w = img.shape[:2]
+    f = min(1.0, tuning.FIND_SIDE / max(h, w))
+    work = cv2.resize(img, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
+    out: list[np.ndarray] = []
+    for m in _masks(work):
+        for q in _quads_from_mask(m):
+            q = q / f
+            sides = [np.linalg.norm(q[i] - q[(i + 1) % 4]) for i in range(4)]
+            if min(sides) < tuning.MIN_PLANET * min(h, w):
+                continue
+            if max(sides) / max(1e-6, min(sides)) > tuning.MAX_ASPECT:
+                continue
+            if upright and abs(np.degrees(np.arctan2(q[1][1] - q[0][1], q[1][0] - q[0][0]))) > tuning.LEARN_MAX_TURN:
+                continue
+            if all(np.abs(q - o).max() > 0.03 * min(sides) for o in out):
+                out.append(q.astype(np.float32))
+    return out
+
+
+def find_outlines(photo: Photo, upright: bool = False) -> list[Outline]:
+    """The candidate outlines, each fitted to the lattice, best fit first."""
+    edges = edge_map(photo.image)
+    found = []
+    for q in candidate_quads(photo.image, upright)[:tuning.CANDIDATES]:
+        found.append(fit_outline(edges, q))
+    return sorted(found, key=lambda o: -o.fit)
+
+
+# --- 3. cut the cells ---------------------------------------------------------------------
+
+def cut_cells(photo: Photo, outline: Outline, turn: int | None = None, size: int = tuning.CELL_PX) -> Cells:
+    """The 16 cells of the straightened planet, each with a pad round it, turned to how its
+    stack's tiles lie at the stack's first position (tiles facing outwards: ``turn`` None), or
+    all by ``turn`` quarter turns (tiles lying upright, the planet turned)."""
+    pad = int(round(size * tuning.PAD))
+    n = 4 * size + 2 * pad
+    dst = np.float32([[pad, pad], [pad + 4 * size, pad], [pad + 4 * size, pad + 4 * size], [pad, pad + 4 * size]])
+    img = photo.image
+    side = float(np.sqrt(max(1.0, cv2.contourArea(outline.corners))))
+    shrink = side / (4 * size)
+    if shrink > 1.6:  # smooth before sampling far fewer pixels than the photo has
+        img = cv2.GaussianBlur(img, (0, 0), 0.4 * shrink)
+    H = cv2.getPerspectiveTransform(outline.corners.astype(np.float32), dst)
+    straight = cv2.warpPerspective(img, H, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    w = size + 2 * pad
+    windows = []
+    for q in range(16):
+        r, c = divmod(q, 4)
+        win = straight[r * size:r * size + w, c * size:c * size + w]
+        windows.append(np.rot90(win, TURNS[q] if turn is None else turn))
+    return Cells(np.ascontiguousarray(np.stack(windows)), pad)
+
+
+# --- 4. align each tile in its cell -------------------------------------------------------
+
+def _turned(img: np.ndarray, angle: float) -> np.ndarray:
+    if angle == 0:
+        return img
+    n = img.shape[0]
+    c = (n - 1) / 2
+    M = cv2.getRotationMatrix2D((c, c), angle, 1.0)
+    return cv2.warpAffine(img, M, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def stack_looks(groups: dict) -> dict:
+    """Per stack: the grey looks its tiles share (the mean of its faces, and of its backs), each
+    at every turn of ``ANGLES``, inner part only (the border is where neighbours and gaps show)."""
+    out: dict = {}
+    i = int(round(tuning.CELL_PX * tuning.ALIGN_INNER))
+    for (stack, _kind), imgs in groups.items():
+        mean = np.mean([cv2.cvtColor(t.astype(np.uint8), cv2.COLOR_BGR2GRAY).astype(np.float32) for t in imgs], axis=0)
+        out.setdefault(stack, []).extend((a, _turned(mean, a)[i:-i, i:-i].copy()) for a in tuning.ANGLES)
+    return out
+
+
+def align_cells(cells: Cells, looks: dict) -> Aligned:
+    """Find each tile in its cell by the look its stack shares (shift and small turn), and cut it
+    at CELL_PX, upright in the canonical turn."""
+    size, pad = tuning.CELL_PX, cells.pad
+    i = int(round(size * tuning.ALIGN_INNER))
+    tiles, fits = [], []
+    for q in range(16):
+        win = cells.windows[q]
+        gray = cv2.cvtColor(win, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        best = (-2.0, 0.0, (pad - i, pad - i))
+        for a, t in looks[STACK_AT[q]]:
+            res = cv2.matchTemplate(gray, t, cv2.TM_CCOEFF_NORMED)
+            _, mx, _, loc = cv2.minMaxLoc(res)
+            mx -= 0.002 * abs(a)
+            if mx > best[0]:
+                best = (mx, a, loc)
+        mx, a, (x, y) = best
+        cx, cy = x - i + size / 2, y - i + size / 2     # the tile's centre in the window
+        M = cv2.getRotationMatrix2D((cx, cy), -a, 1.0)
+        M[0, 2] += size / 2 - cx
+        M[1, 2] += size / 2 - cy
+        tile = cv2.warpAffine(win, M, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        tiles.append(tile.astype(np.float32))
+        fits.append(mx)
+    return Aligned(np.stack(tiles), np.array(fits, np.float32))
+
+
+# --- 5. describe -------------------------------------------------------------------------
+
+def _detail(img: np.ndarray) -> np.ndarray:
+    """The small things of a picture (its items), without its light and shading: a band-pass."""
+    return cv2.GaussianBlur(img, (0, 0), tuning.DESC_BLUR) - cv2.GaussianBlur(img, (0, 0), tuning.DESC_WIDE)
+
+
+def describe(tiles: np.ndarray, stacks: list, means: dict) -> np.ndarray:
+    """Unit descriptors: each tile's colours matched to its stack's mean look (light and white
+    balance), less that look (so what tells the stack's tiles apart counts), blurred, inner part."""
+    size = tuning.CELL_PX
+    i = int(round(size * tuning.DESC_INNER))
+    out = []
+    for t, st in zip(tiles, stacks):
+        m = means[st]
+        gain = (m.reshape(-1, 3).mean(0) + 1) / (t.reshape(-1, 3).mean(0) + 1)
+        d = (_detail(t * gain) - _detail(m))[i:size - i, i:size - i]
+        d = cv2.resize(d, (tuning.DESC_PX, tuning.DESC_PX), interpolation=cv2.INTER_AREA)
+        out.append(d.reshape(-1))
+    v = np.stack(out)
+    v = v - v.mean(axis=1, keepdims=True)
+    return (v / (np.linalg.norm(v, axis=1, keepdims=True) + 1e-3)).astype(np.float32)
+
+
+def matched_filters(tiles: np.ndarray, stacks: list, means: dict) -> list:
+    """Per exemplar: its small things less those its stack shares (inner part), at each turn of
+    ``ANGLES`` — a matched filter that answers to what tells it from its stack's other tiles."""
+    size = tuning.CELL_PX
+    i = int(round(size * tuning.DESC_INNER))
+    out = []
+    for t, st in zip(tiles, stacks):
+        d = _detail(t) - _detail(means[st])
+        out.append([np.ascontiguousarray(_turned(d, a)[i:size - i, i:size - i]) for a in tuning.MATCH_ANGLES])
+    return out
+
+
+def match(cells: Cells, filters: list, rows_of: dict, means: dict) -> np.ndarray:
+    """(16, n) similarity of each cell with each exemplar its stack allows: the best normalized
+    correlation of the exemplar's matched filter anywhere in the cell's window (loose tiles)."""
+    n = len(filters)
+    sims = np.full((16, n), -1.0, np.float32)
+    for q in range(16):
+        st = STACK_AT[q]
+        win = cells.windows[q].astype(np.float32)
+        m = means[st]
+        gain = (m.reshape(-1, 3).mean(0) + 1) / (win.reshape(-1, 3).mean(0) + 1)
+        d = _detail(win * gain)
+        for j in rows_of[st]:
+            sims[q, j] = max(float(cv2.minMaxLoc(cv2.matchTemplate(d, f, cv2.TM_CCOEFF_NORMED))[1])
+                             for f in filters[j])
+    return sims
