@@ -46,13 +46,15 @@ test-postgres: setup-test
 		tests/test_tracker.py tests/test_tracker_api.py tests/test_tracker_pages.py
 
 # Speed and accuracy, printed as numbers: scoring (core and HTTP beside a bare endpoint), the
-# tracker under 100 concurrent tables, the recognizer over sample_photos/, and the history and
-# player stats pages over 10,000 stored plays.
+# tracker under 100 concurrent tables, the draft engine per call, the recognizer over sample_photos/,
+# and the history and player stats pages over 10,000 stored plays.
 bench: setup-test
 	@echo "== scoring =="
 	$(PY) -m scorer bench
 	@echo "== tracker =="
 	$(PY) -m scorer.tracker_bench
+	@echo "== draft engine =="
+	$(PY) -m scorer.draft_bench
 	@echo "== vision =="
 	$(PY) -m vision.bench
 	@echo "== history and player stats (10,000 plays) =="

@@ -2,8 +2,12 @@
 
 A move row is never changed or deleted; an undo is appended as ``{"type": "undo"}``. Each row
 carries the game's version after it (1, 2, …) under a unique (game_id, version) constraint, so
-of two writers that both read version n only one can append n + 1; the other gets ``Stale``
-(HTTP 409) and nothing changes. The state is always ``tracker.replay(setup, log)``.
+of two writers that both read version n only one can append n + 1; the other gets
+``StaleVersion`` and nothing changes. The state is always ``draft.replay(setup, log)``: a read
+goes on from the last state this process built (``draft.advance``), never replays its own way.
+
+``Games`` is one database's games with this process's cache and locks; the app owns one
+(``app.extensions["games"]``), so nothing here lives at module level.
 """
 from __future__ import annotations
 
@@ -11,19 +15,24 @@ import json
 import secrets
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from sqlalchemy import (
     DateTime, ForeignKey, Integer, String, Text, UniqueConstraint, select,
 )
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from .db import Base, Database, new_id, save_table, utcnow
-from .tracker import Game, MoveError, Setup, check_undo, replay, score_request_of
+from .draft import Setup, State, Undo, advance, apply, check_undo, parse_move, score_request_of, start, take_back
+from .errors import GameNotFound, NotYourTurn, StaleVersion
+from .i18n import _
 
 MODES = ("one", "own")  # one phone passed round the table, or each player on their own phone
+CACHE_SIZE = 512        # games whose last state a store keeps
+LOCK_STRIPES = 64       # writers of one game queue on one of these; ids share them by hash
+MAX_ID = 32
 
 
 class TrackerGame(Base):
@@ -50,33 +59,17 @@ class TrackerMove(Base):
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
-class Stale(MoveError):
-    status = 409
-
-    def __init__(self, current: int):
-        super().__init__(f"Someone moved first: the game is at version {current} now. Nothing was "
-                         "changed; look again and choose.", "version")
-        self.current = current
-
-
-class NotFound(MoveError):
-    status = 404
-
-    def __init__(self):
-        super().__init__("There is no such game. The link may be mistyped.", "id")
-
-
-@dataclass
+@dataclass(frozen=True)
 class Loaded:
-    """A game as stored: its row's facts and its replayed state."""
+    """A game as stored: its row's facts, its move log and the state the log leads to."""
     id: str
     setup: Setup
-    tokens: list[str]
+    tokens: tuple[str, ...]
     host_token: str
     mode: str
     table_id: str | None
-    log: list[dict]
-    game: Game
+    log: tuple[dict[str, object], ...]
+    state: State
 
     @property
     def version(self) -> int:
@@ -97,203 +90,189 @@ class Loaded:
         return bool(token) and secrets.compare_digest(self.host_token.encode(), _bytes(token))
 
 
-def _bytes(value) -> bytes:
+def _bytes(value: object) -> bytes:
     # compare_digest refuses non-ASCII str; a header or URL may carry anything
     return str(value).encode("utf-8", "surrogateescape")
 
 
-# Writers of one process queue per game; the unique constraint guards across processes.
-_locks: dict[str, threading.Lock] = {}
-_locks_guard = threading.Lock()
-
-# The last state of recent games, per database: a read fetches only the moves after it. A cached
-# ``Loaded`` (and its ``Game``) is never changed once published; a move makes a new one.
-CACHE_SIZE = 512
-_cache: OrderedDict[tuple[str, str], Loaded] = OrderedDict()
+def stale(current: int) -> StaleVersion:
+    return StaleVersion(_("Someone moved first: the game is at version %(current)d now. Nothing was "
+                          "changed; look again and choose.", current=current), ("version",))
 
 
-def _lock(game_id: str) -> threading.Lock:
-    with _locks_guard:
-        lock = _locks.get(game_id)
-        if lock is None:
-            lock = _locks[game_id] = threading.Lock()
-        return lock
+def not_found() -> GameNotFound:
+    return GameNotFound(_("There is no such game. The link may be mistyped."), ("id",))
 
 
-def _cache_get(db: Database, game_id: str) -> Loaded | None:
-    with _locks_guard:
-        loaded = _cache.get((db.url, game_id))
-        if loaded is not None:
-            _cache.move_to_end((db.url, game_id))
+class Games:
+    """The tracker games of one database, as this process reads and writes them.
+
+    Writers of one game queue on a lock (one of ``LOCK_STRIPES``, picked by the id's hash, so the
+    locks stay few however many ids are asked for); the unique constraint guards across
+    processes. The last state of recent games is cached: a read fetches only the moves after it.
+    A cached ``Loaded`` (and its ``State``) is never changed once published; a move makes a new one.
+    """
+
+    def __init__(self, db: Database, cache_size: int = CACHE_SIZE, stripes: int = LOCK_STRIPES):
+        self.db = db
+        self._stripes = tuple(threading.Lock() for _ in range(stripes))
+        self._cache: OrderedDict[str, Loaded] = OrderedDict()
+        self._cache_size = cache_size
+        self._guard = threading.Lock()
+        # SQLite has one writer at a time, and a writer that finds the lock taken sleeps in steps
+        # of up to 100 ms before trying again. Queueing this store's writers here instead keeps
+        # commits back to back under load; the database's own lock still guards other processes.
+        self._write_lock = threading.Lock()
+
+    # -- the cache and the locks ------------------------------------------------------------------
+    def _lock(self, game_id: str) -> threading.Lock:
+        return self._stripes[hash(game_id) % len(self._stripes)]
+
+    def _cached(self, game_id: str) -> Loaded | None:
+        with self._guard:
+            loaded = self._cache.get(game_id)
+            if loaded is not None:
+                self._cache.move_to_end(game_id)
+            return loaded
+
+    def _remember(self, loaded: Loaded) -> Loaded:
+        with self._guard:
+            self._cache[loaded.id] = loaded
+            self._cache.move_to_end(loaded.id)
+            while len(self._cache) > self._cache_size:
+                self._cache.popitem(last=False)
         return loaded
 
+    def _forget(self, game_id: str) -> None:
+        with self._guard:
+            self._cache.pop(game_id, None)
 
-def _cache_put(db: Database, loaded: Loaded) -> None:
-    with _locks_guard:
-        _cache[(db.url, loaded.id)] = loaded
-        _cache.move_to_end((db.url, loaded.id))
-        while len(_cache) > CACHE_SIZE:
-            _cache.popitem(last=False)
+    # -- reading ----------------------------------------------------------------------------------
+    def create(self, setup: Setup, mode: str = "own", rematch_of: str | None = None) -> Loaded:
+        if mode not in MODES:
+            mode = "own"
+        tokens = tuple(secrets.token_urlsafe(16) for _ in setup.players)
+        host = secrets.token_urlsafe(16)
+        with self.db.Session.begin() as session:
+            row = TrackerGame(setup_json=json.dumps(setup.as_json()), tokens_json=json.dumps(tokens),
+                              host_token=host, mode=mode, rematch_of=rematch_of)
+            session.add(row)
+            session.flush()
+            game_id = row.id
+        return self._remember(Loaded(game_id, setup, tokens, host, mode, None, (), start(setup)))
 
+    def load(self, game_id: str) -> Loaded:
+        """The game as stored now (a snapshot: never changed afterwards)."""
+        if not isinstance(game_id, str) or not game_id or len(game_id) > MAX_ID:
+            raise not_found()
+        with self._lock(game_id):
+            return self._load_locked(game_id)
 
-def _cache_drop(db: Database, game_id: str) -> None:
-    with _locks_guard:
-        _cache.pop((db.url, game_id), None)
+    def _load_locked(self, game_id: str) -> Loaded:
+        cached = self._cached(game_id)
+        with self.db.Session() as session:
+            base = cached or _from_row(session, game_id)
+            rows = session.execute(
+                select(TrackerMove.version, TrackerMove.move_json)
+                .where(TrackerMove.game_id == game_id, TrackerMove.version > base.version)
+                .order_by(TrackerMove.version)).all()
+            table_id = base.table_id
+            if table_id is None and (rows or base.state.finished):
+                table_id = session.execute(
+                    select(TrackerGame.table_id).where(TrackerGame.id == game_id)).scalar()
+        if not rows and cached is not None and table_id == cached.table_id:
+            return cached
+        entries: list[dict[str, object]] = []
+        for expected, (version, move_json) in enumerate(rows, start=base.version + 1):
+            if version != expected:  # cannot happen with the constraint; refuse to guess if it does
+                self._forget(game_id)
+                raise RuntimeError(f"game {game_id}: move log has a gap at version {expected}")
+            entries.append(json.loads(move_json))
+        state = advance(base.state, entries)
+        return self._remember(replace(base, table_id=table_id, log=base.log + tuple(entries), state=state))
 
+    # -- writing ----------------------------------------------------------------------------------
+    def play(self, game_id: str, version: int | None, move: object, seat: int | None = None) -> Loaded:
+        """Append ``move`` (JSON) if the game is still at ``version`` and the move is legal.
 
-def create_game(db: Database, setup: Setup, mode: str = "own", rematch_of: str | None = None) -> Loaded:
-    if mode not in MODES:
-        mode = "own"
-    tokens = [secrets.token_urlsafe(16) for _ in setup.players]
-    host = secrets.token_urlsafe(16)
-    with db.Session.begin() as session:
-        row = TrackerGame(setup_json=json.dumps(setup.as_json()), tokens_json=json.dumps(tokens),
-                          host_token=host, mode=mode, rematch_of=rematch_of)
-        session.add(row)
-        session.flush()
-        game_id = row.id
-    loaded = Loaded(game_id, setup, tokens, host, mode, None, [], replay(setup, []))
-    _cache_put(db, loaded)
-    return loaded
+        ``seat`` (when given) is who is asking: a move for another seat raises ``NotYourTurn``.
+        Raises ``StaleVersion``, ``NotYourTurn``, ``IllegalMove`` or ``InputError``; on any error
+        nothing is stored. Returns the game after the move.
+        """
+        with self._lock(game_id):
+            loaded = self._load_locked(game_id)
+            if version is not None and version != loaded.version:
+                raise stale(loaded.version)
+            parsed = parse_move(_for_seat(loaded, move, seat))
+            state, _ = apply(loaded.state, parsed)
+            after = self._append(loaded, parsed.as_json(), state)
+            return self._save_result(after) if state.finished else after
 
+    def undo(self, game_id: str, version: int | None = None, seat: int | None = None) -> Loaded:
+        """Take back the last move (see ``draft.undo``); ``seat`` None is the host."""
+        with self._lock(game_id):
+            loaded = self._load_locked(game_id)
+            if version is not None and version != loaded.version:
+                raise stale(loaded.version)
+            check_undo(loaded.state, seat)
+            return self._append(loaded, Undo().as_json(), take_back(loaded.state))
 
-def load_game(db: Database, game_id: str) -> Loaded:
-    """The game as stored now (a snapshot: never changed afterwards)."""
-    if not isinstance(game_id, str) or not game_id or len(game_id) > 32:
-        raise NotFound()
-    with _lock(game_id):
-        return _load_locked(db, game_id)
+    def _append(self, loaded: Loaded, entry: dict[str, object], state: State) -> Loaded:
+        version = loaded.version + 1
+        try:
+            with self._write_lock, self.db.Session.begin() as session:
+                session.add(TrackerMove(game_id=loaded.id, version=version, move_json=json.dumps(entry)))
+        except IntegrityError:
+            self._forget(loaded.id)  # another process wrote: read afresh next time
+            raise stale(version) from None
+        return self._remember(replace(loaded, log=(*loaded.log, entry), state=state))
 
+    def _save_result(self, loaded: Loaded) -> Loaded:
+        state = loaded.state
+        assert state.result is not None
+        table_id = save_table(self.db, score_request_of(state), dict(state.result))
+        with self.db.Session.begin() as session:
+            row = session.get(TrackerGame, loaded.id)
+            assert row is not None
+            if row.table_id is None:
+                row.table_id = table_id
+            table_id = row.table_id
+        return self._remember(replace(loaded, table_id=table_id))
 
-def _load_locked(db: Database, game_id: str) -> Loaded:
-    cached = _cache_get(db, game_id)
-    with db.Session() as session:
-        if cached is None:
-            row = session.get(TrackerGame, game_id)
-            if row is None:
-                raise NotFound()
-            data = json.loads(row.setup_json)
-            setup = Setup(tuple(data["players"]), data["seed"], data["hidden_characters"])
-            base = Loaded(row.id, setup, json.loads(row.tokens_json), row.host_token, row.mode,
-                          row.table_id, [], replay(setup, []))
-        else:
-            base = cached
-        rows = session.execute(
-            select(TrackerMove.version, TrackerMove.move_json)
-            .where(TrackerMove.game_id == game_id, TrackerMove.version > base.version)
-            .order_by(TrackerMove.version)).all()
-        table_id = base.table_id
-        if rows and table_id is None:
-            table_id = session.execute(select(TrackerGame.table_id).where(TrackerGame.id == game_id)).scalar()
-        elif base.table_id is None and base.game.finished:
-            table_id = session.execute(select(TrackerGame.table_id).where(TrackerGame.id == game_id)).scalar()
-    if not rows and cached is not None and table_id == cached.table_id:
-        return cached
-    log = list(base.log)
-    game = base.game.clone() if rows else base.game
-    for i, (version, move_json) in enumerate(rows, start=base.version + 1):
-        if version != i:  # cannot happen with the constraint; refuse to guess if it does
-            _cache_drop(db, game_id)
-            raise RuntimeError(f"game {game_id}: move log has a gap at version {i}")
-        entry = json.loads(move_json)
-        log.append(entry)
-        if entry.get("type") == "undo":
-            game = replay(base.setup, log)
-        else:
-            game.apply(entry)
-            game.version = len(log)
-    loaded = Loaded(base.id, base.setup, base.tokens, base.host_token, base.mode, table_id, log, game)
-    _cache_put(db, loaded)
-    return loaded
+    def ensure_result_saved(self, loaded: Loaded) -> str | None:
+        """The saved table of a finished game (saving it now if a crash came in between)."""
+        if loaded.state.finished and loaded.table_id is None:
+            with self._lock(loaded.id):
+                current = self._load_locked(loaded.id)
+                if current.table_id is None:
+                    current = self._save_result(current)
+                return current.table_id
+        return loaded.table_id
 
-
-# SQLite has one writer at a time, and a writer that finds the lock taken sleeps in steps of up
-# to 100 ms before trying again. Queueing this process's writers here instead keeps commits
-# back to back under load; the database's own lock still guards against other processes.
-_write_lock = threading.Lock()
-
-
-def _append(db: Database, loaded: Loaded, entry: dict, game: Game) -> Loaded:
-    version = loaded.version + 1
-    try:
-        with _write_lock, db.Session.begin() as session:
-            session.add(TrackerMove(game_id=loaded.id, version=version, move_json=json.dumps(entry)))
-    except IntegrityError:
-        _cache_drop(db, loaded.id)  # another process wrote: read afresh next time
-        raise Stale(version) from None
-    game.version = version
-    after = Loaded(loaded.id, loaded.setup, loaded.tokens, loaded.host_token, loaded.mode,
-                   loaded.table_id, loaded.log + [entry], game)
-    _cache_put(db, after)
-    return after
-
-
-def play(db: Database, game_id: str, version, move, seat: int | None = None) -> Loaded:
-    """Append ``move`` if the game is still at ``version`` and the move is legal.
-
-    ``seat`` (when given) is who is asking: a move for another seat raises ``NotYourTurn``.
-    Raises ``Stale`` (409), ``NotYourTurn`` (403) or ``MoveError`` (400); on any error nothing
-    is stored. Returns the game after the move.
-    """
-    with _lock(game_id):
-        loaded = _load_locked(db, game_id)
-        if version is not None and version != loaded.version:
-            raise Stale(loaded.version)
-        if isinstance(move, dict) and seat is not None:
-            if "seat" not in move:
-                move = {**move, "seat": seat}
-            elif move["seat"] != seat:
-                from .tracker import NotYourTurn
-                raise NotYourTurn("That move is for another player's seat; your link is for "
-                                  f"{loaded.setup.players[seat]}.", "move.seat")
-        game = loaded.game.clone()
-        game.apply(move)
-        after = _append(db, loaded, game.moves[-1], game)
-        if game.finished:
-            after = _save_result(db, after)
-        return after
+    def find_rematch(self, game_id: str) -> str | None:
+        """The id of the rematch started from this game, if any."""
+        with self.db.Session() as session:
+            return session.execute(select(TrackerGame.id).where(TrackerGame.rematch_of == game_id)
+                                   .order_by(TrackerGame.created.desc()).limit(1)).scalar()
 
 
-def undo(db: Database, game_id: str, version=None, seat: int | None = None) -> Loaded:
-    """Take back the last move (a take or an appoint); ``seat`` None is the host."""
-    with _lock(game_id):
-        loaded = _load_locked(db, game_id)
-        if version is not None and version != loaded.version:
-            raise Stale(loaded.version)
-        if loaded.game.finished:
-            raise MoveError("The game is over and scored; it cannot be taken back.", "undo")
-        check_undo(loaded.game, seat)
-        entry = {"type": "undo"}
-        return _append(db, loaded, entry, replay(loaded.setup, loaded.log + [entry]))
+def _from_row(session: Session, game_id: str) -> Loaded:
+    row = session.get(TrackerGame, game_id)
+    if row is None:
+        raise not_found()
+    data = json.loads(row.setup_json)
+    setup = Setup(tuple(data["players"]), data["seed"], data["hidden_characters"])
+    return Loaded(row.id, setup, tuple(json.loads(row.tokens_json)), row.host_token, row.mode,
+                  row.table_id, (), start(setup))
 
 
-def _save_result(db: Database, loaded: Loaded) -> Loaded:
-    game = loaded.game
-    table_id = save_table(db, score_request_of(game), game.result)
-    with db.Session.begin() as session:
-        row = session.get(TrackerGame, loaded.id)
-        if row.table_id is None:
-            row.table_id = table_id
-        table_id = row.table_id
-    after = Loaded(loaded.id, loaded.setup, loaded.tokens, loaded.host_token, loaded.mode, table_id,
-                   loaded.log, loaded.game)
-    _cache_put(db, after)
-    return after
-
-
-def ensure_result_saved(db: Database, loaded: Loaded) -> str | None:
-    """The saved table of a finished game (saving it now if a crash came in between)."""
-    if loaded.game.finished and loaded.table_id is None:
-        with _lock(loaded.id):
-            current = _load_locked(db, loaded.id)
-            if current.table_id is None:
-                current = _save_result(db, current)
-            return current.table_id
-    return loaded.table_id
-
-
-def find_rematch(db: Database, game_id: str) -> str | None:
-    """The id of the rematch started from this game, if any."""
-    with db.Session() as session:
-        return session.execute(select(TrackerGame.id).where(TrackerGame.rematch_of == game_id)
-                               .order_by(TrackerGame.created.desc()).limit(1)).scalar()
+def _for_seat(loaded: Loaded, move: object, seat: int | None) -> object:
+    """The move as ``seat`` posted it: its own seat filled in; another seat's refused."""
+    if not isinstance(move, dict) or seat is None:
+        return move
+    if "seat" not in move:
+        return {**move, "seat": seat}
+    if move["seat"] != seat:
+        raise NotYourTurn(_("That move is for another player's seat; your link is for %(name)s.",
+                            name=loaded.setup.players[seat]), ("move", "seat"))
+    return move

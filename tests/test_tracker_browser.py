@@ -8,7 +8,6 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from scorer.tracker_store import load_game
 
 pytestmark = pytest.mark.browser
 
@@ -110,11 +109,11 @@ def test_two_phones_hidden_characters(live_server, phone, shot):
     ben.goto(base + links[1])
     assert "Your turn, Ann" in ann.inner_text("#turn") and ben.locator("#act").count() == 0
     shot(ben, "02-ben-waits")
-    db = live_server.app.extensions["db"]
+    games = live_server.app.extensions["games"]
 
     def check_no_leak():
-        loaded = load_game(db, gid)
-        game = loaded.game
+        loaded = games.load(gid)
+        game = loaded.state
         if game.finished:
             return
         for seat, page in ((0, ann), (1, ben)):
@@ -138,10 +137,10 @@ def test_two_phones_hidden_characters(live_server, phone, shot):
     moves = 0
     shot_hide = shot_blind = False
     while True:
-        loaded = load_game(db, gid)
-        if loaded.game.finished:
+        loaded = games.load(gid)
+        if loaded.state.finished:
             break
-        seat = loaded.game.to_act
+        seat = loaded.state.to_act
         me, other = pages[seat], pages[1 - seat]
         if polled < 3:
             me.wait_for_selector(f"#board[data-version='{loaded.version}'] #act", timeout=6000)
@@ -168,7 +167,7 @@ def test_two_phones_hidden_characters(live_server, phone, shot):
         page.reload()
         assert "Game over" in page.inner_text("#board")
     shot(ann, "06-end")
-    table = load_game(db, gid).table_id
+    table = games.load(gid).table_id
     assert ann.locator(f"a[href='/tables/{table}']").count() == 1
 
 
@@ -201,7 +200,7 @@ def test_one_phone_hidden_characters_asks_to_pass_the_phone(live_server, page, s
     assert "Pass the phone to Ben" in page.inner_text("#gate")
     html = page.content()
     gid = page.url.rstrip("/").rsplit("/", 1)[-1]
-    hidden_tile = load_game(live_server.app.extensions["db"], gid).game.face_down
+    hidden_tile = live_server.app.extensions["games"].load(gid).state.face_down
     assert hidden_tile not in html
     shot(page, "02-pass-to-ben")
     click_and_wait(page, page.locator("#gate button"))

@@ -17,7 +17,7 @@ import requests
 
 from scorer.catalog import STACKS
 from scorer.db import Database
-from scorer.tracker_store import load_game
+from scorer.tracker_store import Games
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -126,16 +126,16 @@ def test_kill_9_mid_burst_loses_no_acknowledged_move(tmp_path):
     try:
         db = Database(url)
         for gid, tokens in games:
-            loaded = load_game(db, gid)
+            loaded = Games(db).load(gid)
             log = loaded.log
             for version, move in acked[gid]:
                 assert log[version - 1] == move, f"acknowledged move {version} of {gid} is there"
             assert loaded.version >= len(acked[gid])
             assert loaded.version <= len(acked[gid]) + 1  # at most the one move in flight
-            game = loaded.game
+            game = loaded.state
             tiles = ([c.tile for p in game.planets for c in p.cells if c]
                      + [t for s in STACKS for t in game.piles[s] + game.removed[s]]
-                     + game.revealed + game.discarded)
+                     + [*game.revealed, *game.discarded])
             assert sorted(tiles) == sorted(set(tiles)) and len(tiles) == 80
             view = requests.get(f"{base}/api/games/{gid}", timeout=10).json()
             assert view["version"] == loaded.version

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from scorer.tracker_store import load_game
+from scorer.draft import legal
 
 CSRF = re.compile(r'name="csrf_token" (?:type="hidden" )?value="([^"]+)"')
 
@@ -42,7 +42,7 @@ def form_for(move, version, token):
 
 def game_of(app, gid):
     with app.app_context():
-        return load_game(app.extensions["db"], gid)
+        return app.extensions["games"].load(gid)
 
 
 def test_new_game_form_refuses_bad_input_with_a_message(client):
@@ -61,12 +61,12 @@ def test_one_phone_three_players_whole_game_through_the_pages(client, app):
     assert "Your turn, Ann" in page.text and "choose a stack" in page.text and "gate" not in page.text
     while True:
         loaded = game_of(app, gid)
-        if loaded.game.finished:
+        if loaded.state.finished:
             break
         page = client.get(f"/games/{gid}")
         assert page.status_code == 200
-        assert f"Round {loaded.game.round} of 16" in page.text
-        move = rng.choice(loaded.game.legal(loaded.game.to_act))
+        assert f"Round {loaded.state.round} of 16" in page.text
+        move = rng.choice(legal(loaded.state, loaded.state.to_act)).as_json()
         r = client.post(f"/games/{gid}/move", data=form_for(move, loaded.version, csrf(page.text)))
         assert r.status_code == 302
         assert game_of(app, gid).version == loaded.version + 1
@@ -90,7 +90,7 @@ def test_one_phone_private_game_passes_the_phone_before_showing_private_things(c
     loaded = game_of(app, gid)
     client.post(f"/games/{gid}/move", data=form_for({"type": "choose", "stack": "character"}, 0, csrf(page.text)))
     page = client.get(f"/games/{gid}")  # still Ann: she hides one of the three she drew
-    drawn = game_of(app, gid).game.revealed
+    drawn = game_of(app, gid).state.revealed
     assert "Put one tile face down" in page.text and all(t in page.text for t in drawn)
     client.post(f"/games/{gid}/move", data=form_for({"type": "hide", "tile": drawn[0]}, 1, csrf(page.text)))
     page = client.get(f"/games/{gid}")
@@ -125,7 +125,7 @@ def test_own_phones_links_qr_codes_polling_and_someone_moved_first(client, app):
     assert "Someone moved first" in r.text and game_of(app, gid).version == 1
     # Ben cannot act for Ann
     loaded = game_of(app, gid)
-    move = loaded.game.legal(0)[0]
+    move = legal(loaded.state, 0)[0].as_json()
     client.post(links[1] + "/move", data=form_for(move, 1, csrf(ann.text)))
     assert game_of(app, gid).version == 1
     assert client.get(f"/play/{gid}/not-a-token").status_code == 404
@@ -157,21 +157,20 @@ def test_a_public_table_page_shows_no_hidden_character(client, app):
     loaded = game_of(app, gid)
     rng = random.Random(1)
     other = app.test_client()  # not the host: the public table
-    from scorer.tracker_store import play
     with app.app_context():
-        db = app.extensions["db"]
+        games = app.extensions["games"]
         for _ in range(30):
-            loaded = load_game(db, gid)
-            play(db, gid, loaded.version, rng.choice(loaded.game.legal(loaded.game.to_act)))
-        loaded = load_game(db, gid)
-    held = [c.tile for p in loaded.game.planets for pos, c in enumerate(p.cells) if c and pos in (0, 3, 12, 15)]
+            loaded = games.load(gid)
+            games.play(gid, loaded.version, rng.choice(legal(loaded.state, loaded.state.to_act)).as_json())
+        loaded = games.load(gid)
+    held = [c.tile for p in loaded.state.planets for pos, c in enumerate(p.cells) if c and pos in (0, 3, 12, 15)]
     assert held
     text = other.get(f"/games/{gid}").text
     for tile in held:
         assert tile not in text
     for seat, token in enumerate(loaded.tokens):
         text = client.get(f"/play/{gid}/{token}").text
-        for s, p in enumerate(loaded.game.planets):
+        for s, p in enumerate(loaded.state.planets):
             for pos in (0, 3, 12, 15):
                 c = p.cells[pos]
                 if c and s != seat:
@@ -179,15 +178,14 @@ def test_a_public_table_page_shows_no_hidden_character(client, app):
 
 
 def finish(app, gid, seed=0):
-    from scorer.tracker_store import play
     rng = random.Random(seed)
     with app.app_context():
-        db = app.extensions["db"]
+        games = app.extensions["games"]
         while True:
-            loaded = load_game(db, gid)
-            if loaded.game.finished:
+            loaded = games.load(gid)
+            if loaded.state.finished:
                 return loaded
-            play(db, gid, loaded.version, rng.choice(loaded.game.legal(loaded.game.to_act)))
+            games.play(gid, loaded.version, rng.choice(legal(loaded.state, loaded.state.to_act)).as_json())
 
 
 def test_own_phones_rematch_brings_every_phone_along(client, app):
@@ -219,7 +217,7 @@ def test_two_players_without_hidden_characters_gate_only_the_private_turns(clien
     client.post(f"/games/{gid}/move", data=form_for({"type": "choose", "stack": "center"}, 0, csrf(page.text)))
     page = client.get(f"/games/{gid}")
     assert "Put one tile face down" in page.text  # Ann goes on: the phone is still in her hands
-    drawn = game_of(app, gid).game.revealed
+    drawn = game_of(app, gid).state.revealed
     client.post(f"/games/{gid}/move", data=form_for({"type": "hide", "tile": drawn[2]}, 1, csrf(page.text)))
     page = client.get(f"/games/{gid}")
     assert "Pass the phone" not in page.text and "Take a tile" in page.text  # Ben sees only public things
@@ -233,7 +231,7 @@ def test_one_phone_undo_takes_back_a_take(client, app):
     gid = start(client, ["Ann", "Ben", "Cy"])
     page = client.get(f"/games/{gid}")
     client.post(f"/games/{gid}/move", data=form_for({"type": "choose", "stack": "uphill"}, 0, csrf(page.text)))
-    tile = game_of(app, gid).game.revealed[1]
+    tile = game_of(app, gid).state.revealed[1]
     page = client.get(f"/games/{gid}")
     assert "Take back" not in page.text  # tiles were just revealed: nothing to take back
     client.post(f"/games/{gid}/move", data=form_for({"type": "take", "tile": tile, "position": 7}, 1, csrf(page.text)))
@@ -241,7 +239,7 @@ def test_one_phone_undo_takes_back_a_take(client, app):
     assert "Who takes next?" in page.text and "Take back the last move" in page.text
     r = client.post(f"/games/{gid}/undo", data={"csrf_token": csrf(page.text), "version": "2"}, follow_redirects=True)
     assert "Taken back." in r.text and "Take a tile" in r.text
-    game = game_of(app, gid).game
+    game = game_of(app, gid).state
     assert tile in game.revealed and game.planets[0].tile_count == 0 and game_of(app, gid).version == 3
 
 
@@ -264,9 +262,8 @@ def test_the_join_codes_fold_away_once_the_game_is_under_way(client, app):
     page = client.get(f"/games/{gid}").text
     assert "scan your code" in page and re.search(r'<details class="tseat" open>', page)
     loaded = game_of(app, gid)
-    from scorer.tracker_store import play
     with app.app_context():
-        play(app.extensions["db"], gid, 0, loaded.game.legal(0)[0])
+        app.extensions["games"].play(gid, 0, legal(loaded.state, 0)[0].as_json())
     page = client.get(f"/games/{gid}").text
     assert '<details class="card tinvite" id="invite">' in page  # closed
     assert not re.search(r"<details[^>]*\bopen\b", page)
@@ -283,7 +280,6 @@ def test_the_join_codes_fold_away_once_the_game_is_under_way(client, app):
 
 
 def test_no_rematch_before_the_game_is_over(client, app):
-    from scorer.tracker_store import find_rematch
     gid = start(client, ["Ann", "Ben"], mode="own")
     loaded = game_of(app, gid)
     link = f"/play/{gid}/{loaded.tokens[1]}"
@@ -292,24 +288,23 @@ def test_no_rematch_before_the_game_is_over(client, app):
         r = client.post(url, data={"csrf_token": csrf(client.get(f"/games/{gid}").text)}, follow_redirects=True)
         assert r.status_code == 200 and "not over yet" in r.text
     with app.app_context():
-        assert find_rematch(app.extensions["db"], gid) is None
+        assert app.extensions["games"].find_rematch(gid) is None
     assert page.status_code == 200
 
 
 def test_the_start_player_sees_which_tile_they_put_face_down_and_the_other_does_not(client, app):
-    from scorer.tracker_store import play
     gid = start(client, ["Ann", "Ben"], mode="own")
     with app.app_context():
-        db = app.extensions["db"]
-        g = load_game(db, gid).game
-        play(db, gid, 0, {"type": "choose", "seat": 0, "stack": "center"})
-        g = load_game(db, gid).game
+        games = app.extensions["games"]
+        g = games.load(gid).state
+        games.play(gid, 0, {"type": "choose", "seat": 0, "stack": "center"})
+        g = games.load(gid).state
         face_down = g.revealed[0]
-        play(db, gid, 1, {"type": "hide", "seat": 0, "tile": face_down})
-        g = load_game(db, gid).game
+        games.play(gid, 1, {"type": "hide", "seat": 0, "tile": face_down})
+        g = games.load(gid).state
         shown = next(t for t in g.revealed if t != face_down)
-        play(db, gid, 2, {"type": "take", "seat": 1, "tile": shown, "position": 5})
-        loaded = load_game(db, gid)
+        games.play(gid, 2, {"type": "take", "seat": 1, "tile": shown, "position": 5})
+        loaded = games.load(gid)
     ann = client.get(f"/play/{gid}/{loaded.tokens[0]}").text
     assert "the one you put face down" in ann and "discarded face up" in ann
     ben = client.get(f"/play/{gid}/{loaded.tokens[1]}").text

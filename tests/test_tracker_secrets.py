@@ -12,7 +12,7 @@ import pytest
 
 from scorer.catalog import CHARACTER_NAMES, catalog
 from scorer.planet import POSITIONS_OF
-from scorer.tracker_store import load_game, play
+from scorer.draft import legal
 
 CSRF = re.compile(r'name="csrf_token" (?:type="hidden" )?value="([^"]+)"')
 
@@ -69,13 +69,13 @@ def test_no_page_fragment_or_view_carries_a_tile_its_viewer_may_not_know(client,
     gid = start(client, names, mode=mode, hidden=True)
     public = app.test_client()
     seats = [app.test_client() for _ in names]
-    db = app.extensions["db"]
+    games = app.extensions["games"]
     rng = random.Random(seed)
     checked = 0
     while True:
         with app.app_context():
-            loaded = load_game(db, gid)
-        g = loaded.game
+            loaded = games.load(gid)
+        g = loaded.state
         # every move in 2 players; with more, the character rounds and each round's first move
         if g.two_player or g.round_stack in ("character", None) or g.finished:
             fetched = [(None, public.get(f"/games/{gid}").text),
@@ -94,20 +94,20 @@ def test_no_page_fragment_or_view_carries_a_tile_its_viewer_may_not_know(client,
         if g.finished:
             break
         with app.app_context():
-            play(db, gid, loaded.version, rng.choice(g.legal(g.to_act)))
+            games.play(gid, loaded.version, rng.choice(legal(g, g.to_act)).as_json())
     assert checked > 20
 
 
 def test_the_audit_would_see_a_leak(client, app):
     # the checker itself: another seat's hidden character on a page is found
     gid = start(client, ["Ann", "Ben", "Cy"], mode="own", hidden=True)
-    db = app.extensions["db"]
+    games = app.extensions["games"]
     with app.app_context():
-        g = load_game(db, gid).game
-        play(db, gid, 0, {"type": "choose", "seat": 0, "stack": "character"})
-        g = load_game(db, gid).game
-        play(db, gid, 1, {"type": "take", "seat": 0, "tile": g.revealed[0], "position": 0})
-        loaded = load_game(db, gid)
+        g = games.load(gid).state
+        games.play(gid, 0, {"type": "choose", "seat": 0, "stack": "character"})
+        g = games.load(gid).state
+        games.play(gid, 1, {"type": "take", "seat": 0, "tile": g.revealed[0], "position": 0})
+        loaded = games.load(gid)
     ann = client.get(f"/play/{gid}/{loaded.tokens[0]}").text
-    assert leaks_in(ann, forbidden(loaded.game, 1), loaded.game)
-    assert not leaks_in(ann, forbidden(loaded.game, 0), loaded.game)
+    assert leaks_in(ann, forbidden(loaded.state, 1), loaded.state)
+    assert not leaks_in(ann, forbidden(loaded.state, 0), loaded.state)

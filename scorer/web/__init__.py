@@ -15,7 +15,7 @@ from ..i18n import N_
 from ..catalog import catalog, use_catalog_file
 from ..db import Database
 from ..settings import ROOT, Settings
-from . import api, art, history, language, pages, scan, security, stars, tracker_api, tracker_pages
+from . import api, art, errors, games, history, language, pages, scan, security, stars, tracker_api, tracker_pages
 from . import ratelimits
 from .extensions import HTML_LANG, babel, csrf, get_db, select_locale, wants_json
 
@@ -70,6 +70,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     db = Database(app.config["DATABASE_URL"])
     db.create_all()
     app.extensions["db"] = db
+    games.install(app, db)
 
     @app.context_processor
     def page_globals() -> dict[str, Any]:
@@ -78,6 +79,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
                 "languages": language.switch_links(), "locale": str(get_locale())}
 
     _register_errors(app)
+    errors.register(app)
     return app
 
 

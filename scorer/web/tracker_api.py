@@ -1,28 +1,28 @@
 """The tracker as JSON (SPEC §2 "Tracker, as JSON"): bots, tests and the bench use it.
 
 A seat's token goes in ``Authorization: Bearer <token>``; without one the view is public.
-Errors answer ``{"error": ..., "where": ...}``: 400 an illegal move, 403 not this seat's move or a
-bad token, 404 no such game, 409 a stale version (someone moved first; nothing changed).
+Errors are ``scorer.errors`` refusals, answered by ``scorer.web.errors`` as ``{"error", "where"}``:
+400 an illegal move, 403 not this seat's move or a bad token, 404 no such game, 409 a stale
+version (someone moved first; nothing changed).
 """
 from __future__ import annotations
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, Response, jsonify, request
+from flask.typing import ResponseReturnValue
 
 from ..contract import parse_json
-from ..errors import InputError, where_text
-from ..tracker import MoveError, Setup
-from ..tracker_store import MODES, create_game, ensure_result_saved, load_game, play, undo
-from .extensions import get_db
+from ..draft import Setup, view
+from ..errors import InputError, NotYourTurn
+from ..i18n import _
+from ..tracker_store import MODES, Loaded
+from .games import get_games
+from .tracker_words import words_for
 
 bp = Blueprint("tracker_api", __name__)
 CSRF_EXEMPT = True
 
 
-def _error(error: str, where: str, status: int):
-    return jsonify({"error": error, "where": where}), status
-
-
-def _body():
+def _body() -> object:
     raw = request.get_data(cache=False)
     if not raw.strip():
         return {}
@@ -37,101 +37,86 @@ def _token() -> str | None:
     return None
 
 
-def _seat(loaded, required: bool):
+def _seat(loaded: Loaded, required: bool) -> int | None:
     """The asking seat from the token; a token that opens no seat is a 403."""
     token = _token()
     if token is None:
         if required:
-            err = MoveError("Say which seat you are: send the seat's token as "
-                            "\"Authorization: Bearer <token>\".", "Authorization")
-            err.status = 403
-            raise err
+            raise NotYourTurn(_("Say which seat you are: send the seat's token as "
+                                "\"Authorization: Bearer <token>\"."), ("Authorization",))
         return None
     seat = loaded.seat_of(token)
     if seat is None:
-        err = MoveError("That token does not open a seat of this game.", "Authorization")
-        err.status = 403
-        raise err
+        raise NotYourTurn(_("That token does not open a seat of this game."), ("Authorization",))
     return seat
 
 
 @bp.after_request
-def private(response):
+def private(response: Response) -> Response:
     """A seat's view holds its secrets: no cache may keep it."""
     response.headers["Cache-Control"] = "no-store"
     return response
 
 
-@bp.errorhandler(MoveError)
-def move_error(exc: MoveError):
-    return _error(exc.error, exc.where, exc.status)
-
-
-@bp.errorhandler(InputError)
-def input_error(exc: InputError):
-    return _error(exc.message, where_text(exc.where) or "body", 400)
-
-
 @bp.post("/api/games")
-def new_game():
+def new_game() -> ResponseReturnValue:
     data = _body()
     setup = Setup.parse(data)
     mode = data.get("mode", "own") if isinstance(data, dict) else "own"
     if mode not in MODES:
-        return _error(f"\"mode\" is one of {', '.join(MODES)}.", "mode", 400)
-    loaded = create_game(get_db(), setup, mode)
+        raise InputError(_("\"mode\" is one of %(modes)s.", modes=", ".join(MODES)), ("mode",))
+    loaded = get_games().create(setup, mode)
     return jsonify({
         "id": loaded.id,
-        "seats": [{"name": name, "token": token} for name, token in zip(setup.players, loaded.tokens)],
+        "seats": [{"name": name, "token": token} for name, token in zip(setup.players, loaded.tokens, strict=True)],
         "version": 0,
         # the seed is not echoed: it fixes the order of every stack, the face-down tiles included
     }), 201
 
 
-def _view(loaded, seat):
-    view = loaded.game.view(seat)
-    view["id"] = loaded.id
-    view["table_id"] = loaded.table_id
-    view["table_url"] = f"/tables/{loaded.table_id}" if loaded.table_id else None
-    return view
+def _view(loaded: Loaded, seat: int | None) -> dict[str, object]:
+    out = view(loaded.state, seat, words=words_for(loaded.state))
+    out["id"] = loaded.id
+    out["table_id"] = loaded.table_id
+    out["table_url"] = f"/tables/{loaded.table_id}" if loaded.table_id else None
+    return out
 
 
 @bp.get("/api/games/<game_id>")
-def show(game_id: str):
-    loaded = load_game(get_db(), game_id)
-    if loaded.game.finished and loaded.table_id is None:  # a crash came between the move and its save
-        ensure_result_saved(get_db(), loaded)
-        loaded = load_game(get_db(), game_id)
+def show(game_id: str) -> ResponseReturnValue:
+    games = get_games()
+    loaded = games.load(game_id)
+    if loaded.state.finished and loaded.table_id is None:  # a crash came between the move and its save
+        games.ensure_result_saved(loaded)
+        loaded = games.load(game_id)
     return jsonify(_view(loaded, _seat(loaded, required=False)))
 
 
-def _bad_version():
-    return _error("\"version\" is the version of the game you saw (a whole number).", "version", 400)
+def _version(data: object, required: bool) -> int | None:
+    version = data.get("version") if isinstance(data, dict) else None
+    if version is None and not required:
+        return None
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise InputError(_("\"version\" is the version of the game you saw (a whole number)."), ("version",))
+    return version
 
 
 @bp.post("/api/games/<game_id>/moves")
-def move(game_id: str):
-    db = get_db()
-    loaded = load_game(db, game_id)
+def move(game_id: str) -> ResponseReturnValue:
+    games = get_games()
+    loaded = games.load(game_id)
     seat = _seat(loaded, required=True)
     data = _body()
     if not isinstance(data, dict) or "move" not in data:
-        return _error('Post {"version": n, "move": <one of "legal">}.', "body", 400)
-    version = data.get("version")
-    if not isinstance(version, int) or isinstance(version, bool):
-        return _bad_version()
-    loaded = play(db, game_id, version, data["move"], seat=seat)
+        raise InputError(_('Post {"version": n, "move": <one of "legal">}.'), ("body",))
+    loaded = games.play(game_id, _version(data, required=True), data["move"], seat=seat)
     return jsonify(_view(loaded, seat))
 
 
 @bp.post("/api/games/<game_id>/undo")
-def take_back(game_id: str):
-    db = get_db()
-    loaded = load_game(db, game_id)
+def take_back(game_id: str) -> ResponseReturnValue:
+    games = get_games()
+    loaded = games.load(game_id)
     seat = _seat(loaded, required=True)
-    data = _body()
-    version = data.get("version") if isinstance(data, dict) else None
-    if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
-        return _bad_version()
-    loaded = undo(db, game_id, version, seat=seat)
+    loaded = games.undo(game_id, _version(_body(), required=False), seat=seat)
     return jsonify(_view(loaded, seat))

@@ -1,8 +1,8 @@
 """The tracker's pages: a new game, one phone passed round the table, or each player on their own.
 
-A thin layer over the same core and store as the JSON API (``scorer.tracker``,
-``scorer.tracker_store``); every page renders from ``Game.view(seat)``, so a page can never show
-more than that seat's JSON would.
+A thin layer over the same core and store as the JSON API (``scorer.draft``,
+``scorer.tracker_store``); every page renders from ``draft.view(state, seat)``, so a page can never
+show more than that seat's JSON would.
 
 - ``/games/new``: names in seat order (youngest first), hidden characters, one phone or own phones.
 - ``/games/<id>``: the host's page (the browser that made the game keeps its host key in the
@@ -27,11 +27,11 @@ from wtforms.validators import Length, Optional
 
 from ..catalog import CHARACTER_NAMES, STACK_NAMES, STACKS, catalog
 from ..planet import STACK_AT, position_words
-from ..tracker import HIDDEN, MAX_NAME, MAX_PLAYERS, MIN_PLAYERS, MoveError, Setup
-from ..tracker_store import (
-    NotFound, Stale, create_game, ensure_result_saved, find_rematch, load_game, play, undo,
-)
-from .extensions import get_db
+from ..draft import HIDDEN, MAX_NAME, MAX_PLAYERS, MIN_PLAYERS, Setup, undoable
+from ..draft import view as draft_view
+from ..errors import GameNotFound, PlanetError, SetupError, StaleVersion
+from .games import get_games
+from .tracker_words import words_for
 from .security import absolute_url
 
 bp = Blueprint("tracker_pages", __name__)
@@ -112,8 +112,8 @@ def _remember_look(game_id: str, seat: int, version: int) -> None:
 
 def _load(game_id: str):
     try:
-        return load_game(get_db(), game_id)
-    except NotFound:
+        return get_games().load(game_id)
+    except GameNotFound:
         abort(404)
 
 
@@ -155,9 +155,9 @@ def qr_svg(url: str) -> Markup:
 
 def board_context(loaded, seat, *, mode: str, live_url: str | None, move_url: str | None,
                   undo_url: str | None, rematch_url: str | None = None) -> dict:
-    """What ``tracker/_board.html`` needs, all of it from ``Game.view(seat)``."""
-    game = loaded.game
-    view = game.view(seat, recent=8)
+    """What ``tracker/_board.html`` needs, all of it from ``draft.view(state, seat)``."""
+    state = loaded.state
+    view = draft_view(state, seat, recent=8, words=words_for(state))
     planets = []
     order = list(range(len(view["planets"])))
     if seat is not None:
@@ -180,8 +180,7 @@ def board_context(loaded, seat, *, mode: str, live_url: str | None, move_url: st
         last_moves = [e for e in view["events"] if e["kind"] in ("take", "flip")]
         if last_moves and last_moves[-1]["kind"] == "flip":
             recent_flip = last_moves[-1]
-    last_move = game.moves[-1] if game.moves else None
-    can_undo = view["can_undo"] and undo_url and (seat is None or (last_move and last_move["seat"] == seat))
+    can_undo = undo_url and undoable(state, seat) is None
     return {
         "game_id": loaded.id, "view": view, "seat": seat, "mode": mode,
         "you": view["players"][seat] if seat is not None else None,
@@ -222,12 +221,12 @@ def new_game():
         names = form.names()
         try:
             setup = Setup.parse({"players": names, "hidden_characters": bool(form.hidden.data)})
-        except MoveError as exc:
-            error = exc.error
+        except SetupError as exc:
+            error = exc.message
             if len(names) < MIN_PLAYERS:
                 error = f"Write at least {MIN_PLAYERS} names: the game is for {MIN_PLAYERS} to {MAX_PLAYERS} players."
         else:
-            loaded = create_game(get_db(), setup, mode)
+            loaded = get_games().create(setup, mode)
             _remember_host(loaded)
             return redirect(url_for(".host", game_id=loaded.id))
     elif request.method == "POST":
@@ -245,8 +244,8 @@ def new_game():
 def host(game_id: str):
     loaded = _load(game_id)
     is_host = _is_host(loaded)
-    if loaded.game.finished:
-        ensure_result_saved(get_db(), loaded)
+    if loaded.state.finished:
+        get_games().ensure_result_saved(loaded)
     if loaded.mode == "one" and is_host:
         return _one_phone(loaded)
     ctx = board_context(loaded, None, mode="table",
@@ -258,7 +257,7 @@ def host(game_id: str):
 
 def _invites(loaded) -> list[dict]:
     seats = []
-    for s, (name, token) in enumerate(zip(loaded.setup.players, loaded.tokens)):
+    for s, (name, token) in enumerate(zip(loaded.setup.players, loaded.tokens, strict=True)):
         link = absolute_url("tracker_pages.seat", game_id=loaded.id, token=token)
         seats.append({"seat": s, "name": name, "link": link, "qr": qr_svg(link)})
     return seats
@@ -280,7 +279,7 @@ def table_live(game_id: str):
 
 def _needs_gate(loaded) -> bool:
     """Would the player to act see something the others must not (on one phone)?"""
-    game = loaded.game
+    game = loaded.state
     if game.to_act is None:
         return False
     if loaded.setup.hidden_characters:
@@ -289,7 +288,7 @@ def _needs_gate(loaded) -> bool:
 
 
 def _one_phone(loaded):
-    game = loaded.game
+    game = loaded.state
     to_act = game.to_act
     look = session.get(SESSION_LOOK, {}).get(loaded.id)
     gate = None
@@ -312,7 +311,7 @@ def host_look(game_id: str):
     loaded = _load(game_id)
     if not _is_host(loaded) or not MoveForm().validate_on_submit():
         abort(403)
-    to_act = loaded.game.to_act
+    to_act = loaded.state.to_act
     try:
         seat = int(request.form.get("seat", ""))
     except ValueError:
@@ -352,14 +351,14 @@ def _do(loaded, seat, back: str, *, acting_for_host: bool):
         flash("First tap the tile you take, then the place on your planet.", "warn")
         return redirect(back)
     try:
-        after = play(get_db(), loaded.id, version, move, seat=None if acting_for_host else seat)
-    except Stale:
+        after = get_games().play(loaded.id, version, move, seat=None if acting_for_host else seat)
+    except StaleVersion:
         flash(STALE, "stale")
         return redirect(back)
-    except MoveError as exc:
-        flash(exc.error, "warn")
+    except PlanetError as exc:
+        flash(exc.message, "warn")
         return redirect(back)
-    if acting_for_host and after.game.to_act == seat:
+    if acting_for_host and after.state.to_act == seat:
         # the same player goes on (appoints after taking): keep the phone open for them
         _remember_look(loaded.id, seat, after.version)
     return redirect(back)
@@ -371,7 +370,7 @@ def host_move(game_id: str):
     if not _is_host(loaded):
         abort(403)
     back = url_for(".host", game_id=loaded.id)
-    seat = loaded.game.to_act
+    seat = loaded.state.to_act
     if seat is None:
         flash("The game is over.", "warn")
         return redirect(back)
@@ -398,15 +397,15 @@ def _undo(loaded, seat, back):
     except ValueError:
         version = -1
     try:
-        after = undo(get_db(), loaded.id, version, seat=seat)
-    except Stale:
+        after = get_games().undo(loaded.id, version, seat=seat)
+    except StaleVersion:
         flash(STALE, "stale")
         return redirect(back)
-    except MoveError as exc:
-        flash(exc.error, "warn")
+    except PlanetError as exc:
+        flash(exc.message, "warn")
         return redirect(back)
-    if seat is None and after.game.to_act is not None:
-        _remember_look(loaded.id, after.game.to_act, after.version)
+    if seat is None and after.state.to_act is not None:
+        _remember_look(loaded.id, after.state.to_act, after.version)
     flash("Taken back.", "ok")
     return redirect(back)
 
@@ -420,18 +419,18 @@ def host_rematch(game_id: str):
 
 
 def _rematch(loaded, seat=None):
-    if not loaded.game.finished:
+    if not loaded.state.finished:
         # only a finished game offers a rematch; a stray post must not start one mid-game (every
         # phone would then be sent to it at the end, whatever the players chose)
         flash("The game is not over yet; a rematch can start once it is.", "warn")
         if seat is None:
             return redirect(url_for(".host", game_id=loaded.id))
         return redirect(url_for(".seat", game_id=loaded.id, token=loaded.tokens[seat]))
-    existing = find_rematch(get_db(), loaded.id)  # two phones tapping "rematch" make one game
+    existing = get_games().find_rematch(loaded.id)  # two phones tapping "rematch" make one game
     if existing is None:
         setup = Setup.parse({"players": list(loaded.setup.players),
                              "hidden_characters": loaded.setup.hidden_characters})
-        new = create_game(get_db(), setup, loaded.mode, rematch_of=loaded.id)
+        new = get_games().create(setup, loaded.mode, rematch_of=loaded.id)
     else:
         new = _load(existing)
     if seat is None:
@@ -449,15 +448,15 @@ def _rematch(loaded, seat=None):
 def seat(game_id: str, token: str):
     loaded = _load(game_id)
     s = _seat_or_404(loaded, token)
-    if loaded.game.finished:
-        ensure_result_saved(get_db(), loaded)
+    if loaded.state.finished:
+        get_games().ensure_result_saved(loaded)
     ctx = _seat_context(loaded, s, token)
     return render_template("tracker/seat.html", **ctx)
 
 
 def _seat_context(loaded, s, token):
     ctx = _seat_board(loaded, s, token)
-    if loaded.game.finished and find_rematch(get_db(), loaded.id):
+    if loaded.state.finished and get_games().find_rematch(loaded.id):
         ctx["rematch_link"] = url_for(".seat_next", game_id=loaded.id, token=token)
         ctx["rematch_url"] = None
     return ctx
@@ -477,8 +476,8 @@ def seat_live(game_id: str, token: str):
     s = _seat_or_404(loaded, token)
     if request.args.get("v") == str(loaded.version):
         return Response(status=204)
-    if loaded.game.finished:
-        ensure_result_saved(get_db(), loaded)
+    if loaded.state.finished:
+        get_games().ensure_result_saved(loaded)
     return render_template("tracker/_board.html", **_seat_context(loaded, s, token))
 
 
@@ -501,7 +500,7 @@ def seat_next(game_id: str, token: str):
     """This seat's link in the rematch of this game (the old link is the key)."""
     loaded = _load(game_id)
     s = _seat_or_404(loaded, token)
-    new_id = find_rematch(get_db(), loaded.id)
+    new_id = get_games().find_rematch(loaded.id)
     if new_id is None:
         abort(404)
     new = _load(new_id)

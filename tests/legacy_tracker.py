@@ -1,4 +1,8 @@
-"""The draft tracker's engine: a game is its setup plus the moves made (SPEC §1 "Draft (tracker)").
+"""A frozen copy of the draft engine as it was before ``scorer.draft`` (``scorer/tracker.py`` at
+commit 571b3c9), kept only so that ``tests/test_draft_equivalence.py`` can play the same games
+through both and compare every view. Not used by the app.
+
+The draft tracker's engine: a game is its setup plus the moves made (SPEC §1 "Draft (tracker)").
 
 Pure: no Flask, no database. ``replay(setup, moves)`` folds the moves over the setup and gives the
 ``Game`` state; ``Game.legal(seat)`` lists the moves a seat may make now (JSON-ready dicts that can
@@ -26,14 +30,15 @@ Rule decisions beyond the SPEC:
   face-down tile face up, and, with hidden characters, a take or appoint that handed the character
   tiles of the round to another player (they saw which ones were left).
 """
+# ruff: noqa  -- a verbatim copy of the old engine, kept as it was for the equivalence test
 from __future__ import annotations
 
 import random
 from collections import Counter
 from dataclasses import dataclass, field
 
-from .catalog import STACK_NAMES, STACKS, Catalog, catalog as default_catalog
-from .planet import POSITIONS_OF, STACK_AT, Planet, position_words
+from scorer.catalog import STACK_NAMES, STACKS, Catalog, catalog as default_catalog
+from scorer.planet import POSITIONS_OF, STACK_AT, Planet, position_words
 
 ROUNDS = 16
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
@@ -548,7 +553,7 @@ def check_undo(game: Game, seat: int | None) -> None:
 
 
 def score(game: Game) -> dict:
-    from .contract import score_request
+    from scorer.contract import score_request
     return score_request(score_request_of(game), game.cat)
 
 

@@ -1,0 +1,57 @@
+"""Who may see which tile: one predicate, ``may_see(state, viewer, tile)``.
+
+The view (the table, the planets, the events) and the list of legal moves ask only this. A tile
+is known by where it is now:
+- once the game is over, every tile is shown;
+- in a draw pile, or set aside at the start: nobody;
+- on the table this round: everyone, except
+  - 2 players: the three drawn (while the start player decides) and then the face-down one are
+    the start player's alone;
+  - hidden characters, 3–5 players: the character tiles go round face down, so only the player
+    about to take sees them;
+- on a planet: everyone, except that with hidden characters a character is its owner's alone
+  (even for a player who saw it on the table before it was taken);
+- discarded face up: everyone.
+"""
+from __future__ import annotations
+
+from ..planet import POSITIONS_OF
+from .state import State
+
+Viewer = int | None  # a seat, or None for the public (nobody's phone)
+
+
+def may_see(state: State, viewer: Viewer, tile: str) -> bool:
+    """May ``viewer`` know which tile ``tile`` (an id of the catalog) is, now?"""
+    if state.finished:
+        return True
+    if tile in state.revealed:
+        return _on_the_table(state, viewer, tile)
+    if tile in state.discarded:
+        return True
+    stack = state.cat[tile].stack
+    if tile in state.piles[stack] or tile in state.removed[stack]:
+        return False
+    # on a planet: every tile is in exactly one place
+    return not state.setup.hidden_characters or stack != "character" or owner_of(state, tile) == viewer
+
+
+def _on_the_table(state: State, viewer: Viewer, tile: str) -> bool:
+    if state.two_player:
+        if tile == state.face_down or state.phase == "hide":
+            return viewer == state.start
+        return True
+    if state.setup.hidden_characters and state.round_stack == "character":
+        return state.phase == "take" and viewer == state.to_act
+    return True
+
+
+def owner_of(state: State, tile: str) -> int | None:
+    """The seat whose planet holds ``tile``, or None."""
+    positions = POSITIONS_OF[state.cat[tile].stack]  # a tile only ever goes to one of these
+    for seat, planet in enumerate(state.planets):
+        for p in positions:
+            cell = planet.cells[p]
+            if cell is not None and cell.tile == tile:
+                return seat
+    return None

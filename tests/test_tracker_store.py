@@ -1,0 +1,157 @@
+"""The tracker store (``scorer.tracker_store.Games``) and the one map from refusals to HTTP."""
+from __future__ import annotations
+
+import dataclasses
+import random
+import secrets
+
+import pytest
+from flask import jsonify
+
+from scorer.db import Database
+from scorer.draft import HIDDEN, Setup, apply, legal, parse_move, replay, undoable, view
+from scorer.errors import GameNotFound, IllegalMove, InputError, NotYourTurn, StaleVersion, where_text
+from scorer.tracker_store import Games
+from scorer.web import create_app
+
+
+def _sizes(games: Games) -> dict[str, int]:
+    """How many things each container the store holds has."""
+    return {name: len(value) for name, value in vars(games).items() if hasattr(value, "__len__")}
+
+
+@pytest.fixture
+def db(tmp_path):
+    database = Database(f"sqlite:///{tmp_path / 'store.sqlite3'}")
+    database.create_all()
+    yield database
+    database.dispose()
+
+
+def play_out(games: Games, gid: str, rng: random.Random, moves: int = 10**6) -> None:
+    for _ in range(moves):
+        loaded = games.load(gid)
+        if loaded.state.finished:
+            return
+        games.play(gid, loaded.version, rng.choice(legal(loaded.state, loaded.state.to_act)).as_json())
+
+
+def test_asking_for_unknown_games_leaves_nothing_behind(client, app):
+    # the old store kept a lock for every id ever asked for: 1,000 GETs, 1,000 locks for good
+    games = app.extensions["games"]
+    client.get("/api/games/warm-up")
+    before = _sizes(games)
+    for _ in range(1000):
+        assert client.get(f"/api/games/{secrets.token_urlsafe(9)}").status_code == 404
+    assert _sizes(games) == before
+
+
+@pytest.mark.timeout(120)
+def test_one_lock_for_all_games_plays_whole_games_without_waiting_on_itself(db):
+    # every call takes a game's lock once: with a single stripe, a nested take would hang here
+    games = Games(db, stripes=1)
+    a = games.create(Setup(("Ann", "Ben"), 1, True)).id
+    b = games.create(Setup(("Ann", "Ben", "Cy"), 2, False)).id
+    rng = random.Random(3)
+    play_out(games, a, rng, moves=7)
+    loaded = games.load(a)  # 2 players, 7 moves: the second round's first take, B's face-up one
+    assert undoable(loaded.state, None) is None
+    games.undo(a, loaded.version, seat=None)
+    play_out(games, b, rng)
+    play_out(games, a, rng)
+    for gid in (a, b):
+        loaded = games.load(gid)
+        assert loaded.state.finished and loaded.table_id
+        # as if a crash came between the last move and its save: the check takes the lock too
+        assert games.ensure_result_saved(dataclasses.replace(loaded, table_id=None)) == loaded.table_id
+
+
+def test_a_store_that_did_not_write_the_moves_reads_the_same_game(db):
+    # two processes on one database: each goes on from its own cached state, undos included
+    one, other = Games(db), Games(db)
+    gid = one.create(Setup(("Ann", "Ben", "Cy"), 5, True)).id
+    rng = random.Random(5)
+    for _ in range(40):
+        other.load(gid)  # cache an older state there
+        loaded = one.load(gid)
+        state = loaded.state
+        if state.last_move is not None and state.last_move.type == "take" and rng.random() < 0.5:
+            try:
+                one.undo(gid, loaded.version, seat=None)
+                continue
+            except IllegalMove:
+                pass
+        one.play(gid, loaded.version, rng.choice(legal(state, state.to_act)).as_json())
+    mine, theirs = one.load(gid), other.load(gid)
+    assert theirs.log == mine.log and theirs.version == mine.version
+    fresh = replay(mine.setup, mine.log)
+    for seat in (None, 0, 1, 2):
+        assert view(theirs.state, seat) == view(mine.state, seat) == view(fresh, seat)
+
+
+def test_two_processes_writing_at_once_one_is_refused_and_reads_afresh(db):
+    # both read version 0; the first to append wins, the unique constraint refuses the other
+    one, other = Games(db), Games(db)
+    gid = one.create(Setup(("Ann", "Ben"), 9, False)).id
+    seen = other.load(gid)
+    one.play(gid, 0, {"type": "choose", "seat": 0, "stack": "center"})
+    move = parse_move({"type": "choose", "seat": 0, "stack": "uphill"})
+    with pytest.raises(StaleVersion) as exc:
+        other._append(seen, move.as_json(), apply(seen.state, move)[0])  # the write of a race
+    assert where_text(exc.value.where) == "version"
+    assert other.load(gid).version == 1 and other.load(gid).state.round_stack == "center"
+
+
+def test_each_app_has_its_own_store(tmp_path):
+    a = create_app({"TESTING": True, "INSTANCE_PATH": tmp_path / "a",
+                    "DATABASE_URL": f"sqlite:///{tmp_path / 'a.sqlite3'}"})
+    b = create_app({"TESTING": True, "INSTANCE_PATH": tmp_path / "b",
+                    "DATABASE_URL": f"sqlite:///{tmp_path / 'b.sqlite3'}"})
+    try:
+        assert a.extensions["games"] is not b.extensions["games"]
+        gid = a.test_client().post("/api/games", json={"players": ["Ann", "Ben"]}).json["id"]
+        assert a.test_client().get(f"/api/games/{gid}").status_code == 200
+        assert b.test_client().get(f"/api/games/{gid}").status_code == 404
+    finally:
+        a.extensions["db"].dispose()
+        b.extensions["db"].dispose()
+
+
+@pytest.mark.parametrize("error, status", [
+    (InputError("That is not valid JSON.", ("body",)), 400),
+    (IllegalMove("The game is over; there are no more moves.", ("move",)), 400),
+    (NotYourTurn("It is Ann's turn, not Ben's.", ("move", "seat")), 403),
+    (GameNotFound("There is no such game.", ("id",)), 404),
+    (StaleVersion("Someone moved first.", ("version",)), 409),
+])
+def test_every_refusal_has_one_status_as_json_and_as_a_page(tmp_path, error, status):
+    app = create_app({"TESTING": True, "INSTANCE_PATH": tmp_path / "i",
+                      "DATABASE_URL": f"sqlite:///{tmp_path / 'e.sqlite3'}"})
+
+    def refuse():
+        raise error
+
+    app.add_url_rule("/api/refuse", "api_refuse", refuse)
+    app.add_url_rule("/refuse", "refuse", refuse)
+    app.add_url_rule("/fine", "fine", lambda: jsonify(ok=True))
+    client = app.test_client()
+    r = client.get("/api/refuse")
+    assert r.status_code == status and r.json == {"error": error.message, "where": where_text(error.where)}
+    page = client.get("/refuse")
+    assert page.status_code == status and page.mimetype == "text/html"
+    assert error.message.replace("'", "&#39;") in page.text
+    assert client.get("/fine").status_code == 200
+    app.extensions["db"].dispose()
+
+
+def test_a_seat_may_not_name_the_face_down_tile_through_the_store(db):
+    games = Games(db)
+    gid = games.create(Setup(("Ann", "Ben"), 4, False)).id
+    games.play(gid, 0, {"type": "choose", "stack": "center"}, seat=0)
+    face_down = games.load(gid).state.revealed[0]
+    games.play(gid, 1, {"type": "hide", "tile": face_down}, seat=0)
+    with pytest.raises(NotYourTurn):  # Ann's link posting Ben's move
+        games.play(gid, 2, {"type": "take", "seat": 1, "tile": HIDDEN, "position": 5}, seat=0)
+    with pytest.raises(IllegalMove):  # Ben naming the tile he has not seen
+        games.play(gid, 2, {"type": "take", "tile": face_down, "position": 5}, seat=1)
+    assert games.load(gid).version == 2
