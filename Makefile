@@ -31,7 +31,8 @@ run: setup
 
 # The pure core is typed strictly; the whole tree is linted for real mistakes (not style).
 STRICT := scorer/catalog.py scorer/planet.py scorer/rules.py scorer/contract.py scorer/errors.py \
-	scorer/i18n.py scorer/names.py scorer/limits.py scorer/settings.py scorer/history.py
+	scorer/i18n.py scorer/names.py scorer/limits.py scorer/settings.py scorer/history.py \
+	scorer/jsonin.py scorer/draft
 lint: setup-test
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy --strict $(STRICT)

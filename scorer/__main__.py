@@ -57,7 +57,7 @@ def cmd_serve(args) -> int:
     except StoreError as exc:
         print(str(exc), file=sys.stderr)
         return 2
-    from .expiry import expire
+    from .expiry_store import expire
     settings = app.config["SETTINGS"]
     expire(app.extensions["db"], settings.abandoned_days, settings.keep_days)
     shown_host = args.host
@@ -78,7 +78,7 @@ def cmd_serve(args) -> int:
 
 def cmd_expire(args) -> int:
     from .db import Database, StoreError
-    from .expiry import expire
+    from .expiry_store import expire
     from .settings import Settings
     settings = Settings.load({"DATABASE_URL": args.database} if args.database else {})
     db = Database(settings.database_url)

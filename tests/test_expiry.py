@@ -8,7 +8,7 @@ from datetime import timedelta
 
 from scorer.contract import score_request
 from scorer.db import save_table, utcnow
-from scorer.expiry import expire
+from scorer.expiry_store import expire
 
 TABLE = {"players": [{"name": "Ann", "counts": {"rose": 1}}, {"name": "Ben", "counts": {"volcano": 1}}]}
 

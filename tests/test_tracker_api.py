@@ -5,7 +5,6 @@ import json
 import random
 import threading
 
-import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from scorer.db import load_table
@@ -214,7 +213,7 @@ def test_no_input_is_ever_a_500(client, body, move):
 def test_odd_tokens_are_403_not_500(client):
     gid, tokens = new_game(client)
     for token in ("é", "x" * 5000, tokens[0] + "\u00ff"):
-        r = client.get(f"/api/games/{gid}", headers={"Authorization": f"Bearer {token}".encode("utf-8").decode("latin-1")})
+        r = client.get(f"/api/games/{gid}", headers={"Authorization": f"Bearer {token}".encode().decode("latin-1")})
         assert r.status_code == 403 and r.is_json
     assert client.get(f"/play/{gid}/%C3%A9").status_code == 404
 

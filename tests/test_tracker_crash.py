@@ -12,7 +12,6 @@ import threading
 import time
 from pathlib import Path
 
-import pytest
 import requests
 
 from scorer.catalog import STACKS
@@ -43,7 +42,7 @@ def start_server(port: int, url: str) -> subprocess.Popen:
         except requests.RequestException:  # not up yet (refused, or a worker still starting)
             if proc.poll() is not None:
                 kill_group(proc)
-                raise RuntimeError("the server did not start")
+                raise RuntimeError("the server did not start") from None
             time.sleep(0.1)
     kill_group(proc)
     raise RuntimeError("the server did not answer within 30 s")
@@ -125,7 +124,7 @@ def test_kill_9_mid_burst_loses_no_acknowledged_move(tmp_path):
     proc = start_server(port, url)
     try:
         db = Database(url)
-        for gid, tokens in games:
+        for gid, _tokens in games:
             loaded = Games(db).load(gid)
             log = loaded.log
             for version, move in acked[gid]:

@@ -82,12 +82,12 @@ def test_one_phone_three_players_whole_game_through_the_pages(client, app):
 def test_one_phone_private_game_passes_the_phone_before_showing_private_things(client, app):
     gid = start(client, ["Ann", "Ben"], hidden=True)
     page = client.get(f"/games/{gid}")
-    assert "Pass the phone to Ann" in page.text and 'action="/games/%s/move"' % gid not in page.text
+    assert "Pass the phone to Ann" in page.text and f'action="/games/{gid}/move"' not in page.text
     r = client.post(f"/games/{gid}/look", data={"csrf_token": csrf(page.text), "seat": "0"})
     assert r.status_code == 302
     page = client.get(f"/games/{gid}")
     assert "Pass the phone" not in page.text and "Choose a stack" in page.text
-    loaded = game_of(app, gid)
+    game_of(app, gid)
     client.post(f"/games/{gid}/move", data=form_for({"type": "choose", "stack": "character"}, 0, csrf(page.text)))
     page = client.get(f"/games/{gid}")  # still Ann: she hides one of the three she drew
     drawn = game_of(app, gid).state.revealed
@@ -146,7 +146,7 @@ def test_no_500_on_any_input(client, app, data):
                     follow_redirects=True)
     assert r.status_code == 200 and 'role="alert"' in r.text
     assert game_of(app, gid).version == 0
-    for url in (f"/games/nope", f"/games/nope/live", f"/play/{gid}/x/live", f"/games/{gid}/live?v=zz"):
+    for url in ("/games/nope", "/games/nope/live", f"/play/{gid}/x/live", f"/games/{gid}/live?v=zz"):
         assert client.get(url).status_code in (200, 204, 404)
     assert client.post(f"/games/{gid}/undo", data={"csrf_token": csrf(page.text), "version": "0"},
                        follow_redirects=True).status_code == 200
