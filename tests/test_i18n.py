@@ -269,7 +269,8 @@ def untranslated_in(source: str) -> list[str]:
     given to ``_()``/``{% trans %}``): text nodes and the attributes read aloud or shown."""
     from html.parser import HTMLParser
     trans_blocks = re.compile(r"\{%-?\s*trans\b.*?%\}.*?\{%-?\s*endtrans\s*-?%\}", re.S)
-    bare = JINJA.sub(" ", trans_blocks.sub(" ", source)).replace(BRAND, " ")
+    tag_names = re.compile(r"(</?)\{\{.*?\}\}")  # <{{ 'details' if x else 'section' }} ...>
+    bare = JINJA.sub(" ", tag_names.sub(r"\1x", trans_blocks.sub(" ", source))).replace(BRAND, " ")
     found: list[str] = []
 
     class Reader(HTMLParser):

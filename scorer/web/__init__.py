@@ -60,6 +60,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     babel.init_app(app, locale_selector=select_locale)
     i18n.use(gettext, ngettext, pgettext)
+    app.jinja_env.globals["list_words"] = i18n.list_words
     for module in BLUEPRINTS:
         app.register_blueprint(module.bp)
         if getattr(module, "CSRF_EXEMPT", False):
