@@ -14,7 +14,7 @@ from sqlalchemy.engine import Connection
 from .db import Database, SavedTable, utcnow
 from .history_store import Play, PlayCharacter, PlayPlayer
 from .stars_store import StarsTally
-from .tracker_store import TrackerGame, TrackerMove
+from .tracker_store import SeatClaim, TrackerGame, TrackerMove
 
 ABANDONED_DAYS = 30     # an unfinished game nobody has moved in for this long is dropped
 
@@ -67,6 +67,7 @@ def _delete_games(conn: Connection, game_ids: list[str]) -> None:
     for start in range(0, len(game_ids), 500):
         batch = game_ids[start:start + 500]
         conn.execute(delete(TrackerMove).where(TrackerMove.game_id.in_(batch)))
+        conn.execute(delete(SeatClaim).where(SeatClaim.game_id.in_(batch)))
         conn.execute(delete(TrackerGame).where(TrackerGame.id.in_(batch)))
 
 

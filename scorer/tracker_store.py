@@ -11,6 +11,7 @@ goes on from the last state this process built (``draft.advance``), never replay
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import secrets
 import threading
@@ -19,14 +20,14 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from sqlalchemy import (
-    DateTime, ForeignKey, Integer, String, Text, UniqueConstraint, select,
+    DateTime, ForeignKey, Integer, String, Text, UniqueConstraint, delete, select,
 )
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from .db import Base, Database, new_id, save_table, utcnow
 from .draft import Setup, State, Undo, advance, apply, check_undo, parse_move, score_request_of, start, take_back
-from .errors import GameNotFound, NotYourTurn, StaleVersion
+from .errors import GameNotFound, IllegalMove, NotYourTurn, StaleVersion
 from .i18n import _
 
 MODES = ("one", "own")  # one phone passed round the table, or each player on their own phone
@@ -57,6 +58,19 @@ class TrackerMove(Base):
     version: Mapped[int] = mapped_column(Integer)
     move_json: Mapped[str] = mapped_column(Text)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class SeatClaim(Base):
+    """Which phone opened a seat's link first: only that phone may use the link after."""
+    __tablename__ = "tracker_seat_claims"
+
+    game_id: Mapped[str] = mapped_column(String(32), ForeignKey("tracker_games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    claim_hash: Mapped[str] = mapped_column(String(64))
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+MAX_UNDOS = 60   # take-backs in one game: enough for any table, not a loop that grows the log
 
 
 @dataclass(frozen=True)
@@ -93,6 +107,10 @@ class Loaded:
 def _bytes(value: object) -> bytes:
     # compare_digest refuses non-ASCII str; a header or URL may carry anything
     return str(value).encode("utf-8", "surrogateescape")
+
+
+def _claim_hash(claim: str) -> str:
+    return hashlib.sha256(_bytes(claim)).hexdigest()
 
 
 def stale(current: int) -> StaleVersion:
@@ -215,7 +233,43 @@ class Games:
             if version is not None and version != loaded.version:
                 raise stale(loaded.version)
             check_undo(loaded.state, seat)
+            if sum(1 for entry in loaded.log if entry.get("type") == "undo") >= MAX_UNDOS:
+                raise IllegalMove(_("This game has had %(most)d moves taken back already; play on from here.",
+                                    most=MAX_UNDOS), ("undo",))
             return self._append(loaded, Undo().as_json(), take_back(loaded.state))
+
+    # -- seats' links -------------------------------------------------------------------------
+    def claim(self, game_id: str, seat: int, claim: str | None) -> str | None:
+        """The phone holding ``claim`` may use this seat's link: the claim itself when it is the
+        seat's (or a new one when nobody has opened the seat yet), else None."""
+        with self.db.Session() as session:
+            row = session.get(SeatClaim, (game_id, seat))
+            if row is not None:
+                return claim if claim and secrets.compare_digest(row.claim_hash, _claim_hash(claim)) else None
+        new = secrets.token_urlsafe(24)
+        try:
+            with self._write_lock, self.db.Session.begin() as session:
+                session.add(SeatClaim(game_id=game_id, seat=seat, claim_hash=_claim_hash(new)))
+        except IntegrityError:
+            return None  # another phone opened it at the same moment, and was first
+        return new
+
+    def claimed_seats(self, game_id: str) -> set[int]:
+        with self.db.Session() as session:
+            return set(session.execute(select(SeatClaim.seat).where(SeatClaim.game_id == game_id)).scalars())
+
+    def reissue(self, game_id: str, seat: int) -> Loaded:
+        """A new link for a seat (the old one stops working) that the next phone to open claims."""
+        with self._lock(game_id):
+            loaded = self._load_locked(game_id)
+            tokens = list(loaded.tokens)
+            tokens[seat] = secrets.token_urlsafe(16)
+            with self._write_lock, self.db.Session.begin() as session:
+                row = session.get(TrackerGame, game_id)
+                assert row is not None
+                row.tokens_json = json.dumps(tokens)
+                session.execute(delete(SeatClaim).where(SeatClaim.game_id == game_id, SeatClaim.seat == seat))
+            return self._remember(replace(loaded, tokens=tuple(tokens)))
 
     def _append(self, loaded: Loaded, entry: dict[str, object], state: State) -> Loaded:
         version = loaded.version + 1

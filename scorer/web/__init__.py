@@ -16,12 +16,12 @@ from ..catalog import catalog, use_catalog_file
 from ..db import Database
 from ..settings import ROOT, Settings
 from . import api, art, errors, games, history, language, pages, scan, security, stars, tracker_api, tracker_pages
-from . import ratelimits
+from . import ratelimits, seat_claims
 from .extensions import HTML_LANG, babel, csrf, get_db, select_locale, wants_json
 
 __all__ = ["create_app", "get_db", "wants_json"]
 
-BLUEPRINTS = (api, art, language, pages, scan, stars, tracker_api, tracker_pages, history)
+BLUEPRINTS = (api, art, language, pages, scan, stars, tracker_api, tracker_pages, seat_claims, history)
 PACKAGE = Path(__file__).resolve().parents[1]
 TRANSLATIONS = PACKAGE / "translations"
 
@@ -72,6 +72,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     db.create_all()
     app.extensions["db"] = db
     games.install(app, db)
+    seat_claims.install(app)
 
     @app.context_processor
     def page_globals() -> dict[str, Any]:
