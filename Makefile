@@ -23,7 +23,13 @@ chromium:
 	@if ! command -v chromium >/dev/null 2>&1; then \
 		echo "Installing Debian's chromium (needs root) ..."; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium fonts-dejavu-core fonts-wqy-microhei >/dev/null; \
+	fi
+	@# Chinese pages (and the results picture) need a CJK font, as every phone has.
+	@if ! fc-list 2>/dev/null | grep -qi "wqy\|noto sans cjk"; then \
+		echo "Installing a Chinese font (needs root) ..."; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq fonts-wqy-microhei >/dev/null; \
 	fi
 
 run: setup

@@ -1,0 +1,90 @@
+"""French and Chinese in a phone-sized Chromium (390×844): the language switch, a few tracker
+rounds, and (below) the rulebook example scored; every page checked for sideways scroll, text
+running out of its box, and tap targets under 44 px. Screenshots in test-artifacts/."""
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from test_tracker_browser import act
+
+pytestmark = pytest.mark.browser
+
+# Each language: the words a page must show, to be sure the page is in that language.
+LANGUAGES = {
+    "fr": {"lang": "fr", "new": "Suivre une partie", "turn": "À vous, Ann", "round": "Tour",
+           "stacks": "Piles", "happened": "Ce qui s’est passé"},
+    "zh_Hant_TW": {"lang": "zh-Hant-TW", "new": "追蹤一局遊戲", "turn": "輪到你了，Ann", "round": "輪",
+                   "stacks": "牌堆", "happened": "發生了什麼"},
+}
+
+# Text that runs out of the page or is cut by its box; tap targets under 44 px (controls in the
+# page and the language switch); sideways scroll.
+LAYOUT = """() => {
+  const out = {wide: document.documentElement.scrollWidth, outside: [], clipped: [], small: []};
+  for (const el of document.querySelectorAll('body *')) {
+    const r = el.getBoundingClientRect(), st = getComputedStyle(el);
+    if (r.width === 0 || r.height === 0 || st.visibility === 'hidden' || el.closest('[hidden], .visually-hidden')) continue;
+    const text = (el.innerText || el.value || '').trim().slice(0, 40);
+    if ((r.right > 390.5 || r.left < -0.5) && text) out.outside.push(`${el.tagName} "${text}" ${Math.round(r.left)}..${Math.round(r.right)}`);
+    if (el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0 && text && !['auto', 'scroll'].includes(st.overflowX)
+        && !['svg', 'SVG'].includes(el.tagName) && st.display !== 'inline')
+      out.clipped.push(`${el.tagName}.${el.className} "${text}" ${el.scrollWidth}>${el.clientWidth}`);
+    if (el.matches('#main button, #main a.button, #main .ttile-pick, #main summary, footer.langs a')
+        && (r.height < 44 || r.width < 44)) out.small.push(`${el.tagName} "${text}" ${Math.round(r.width)}x${Math.round(r.height)}`);
+  }
+  return out;
+}"""
+
+
+def check_layout(page, where: str) -> None:
+    found = page.evaluate(LAYOUT)
+    assert found["wide"] <= 390, f"{where}: the page is {found['wide']} px wide"
+    assert not found["outside"], f"{where}: text outside the phone: {found['outside']}"
+    assert not found["clipped"], f"{where}: text wider than its box: {found['clipped']}"
+    assert not found["small"], f"{where}: tap targets under 44 px: {found['small']}"
+
+
+def choose_language(page, base: str, code: str) -> None:
+    """Through the switch in the footer, as a person would: the choice is then remembered."""
+    page.goto(base + "/")
+    with page.expect_navigation():
+        page.locator(f"footer.langs a[href^='/lang/{code}']").click()
+    assert page.locator("html").get_attribute("lang") == LANGUAGES[code]["lang"]
+
+
+@pytest.mark.parametrize("code", list(LANGUAGES))
+def test_a_few_tracker_rounds_in_the_language(live_server, page, shot, code):
+    words = LANGUAGES[code]
+    base = live_server.url
+    choose_language(page, base, code)
+    page.goto(base + "/games/new")
+    assert page.locator("html").get_attribute("lang") == words["lang"]  # remembered on a new page
+    assert words["new"] in page.inner_text("h1")
+    for i, name in enumerate(["Ann", "Ben", "Cy"]):
+        page.fill(f"#p{i}", name)
+    check_layout(page, "new game")
+    shot(page, f"{code}-00-new")
+    with page.expect_navigation():
+        page.locator("form button[type=submit]").click()
+    assert words["turn"] in page.inner_text("#turn")
+    check_layout(page, "start")
+    shot(page, f"{code}-01-start")
+    rng = random.Random(3)
+    seen = set()
+    for move in range(16):  # three rounds and a bit: choose, take × 3, appoint
+        phase = page.locator("#board").get_attribute("data-phase")
+        assert words["round"].lower() in page.locator(".tstatus .eyebrow").inner_text().lower()
+        if phase not in seen:
+            check_layout(page, f"move {move} ({phase})")
+            shot(page, f"{code}-02-{phase}")
+            seen.add(phase)
+        assert act(page, rng)
+    assert seen == {"choose", "take", "appoint"}
+    body = page.inner_text("body")
+    assert words["stacks"] in body and words["happened"] in body
+    events = page.locator(".tevents li").all_inner_texts()
+    assert events and not any(re.search(r"\b(chose|took|appointed|stack|tile)\b", e) for e in events), events
+    check_layout(page, "after three rounds")
+    shot(page, f"{code}-03-after-rounds")
