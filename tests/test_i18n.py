@@ -307,3 +307,17 @@ def test_every_template_word_goes_through_the_catalog():
             for p in sorted(TEMPLATES.rglob("*.html"))}
     bare = {k: v for k, v in bare.items() if v}
     assert not bare, "\n".join(f"{k}: {v}" for k, v in bare.items())
+
+
+def test_the_results_picture_speaks_the_language_with_a_font_that_has_it(app):
+    from scorer.contract import score_request
+    from scorer.web.picture import font_for, layout
+    with _in(app, "zh-TW"):
+        lines = layout(score_request(RULEBOOK)).lines()
+    assert "Antoine 獲勝！" in lines and "3 座火山" in lines
+    assert any(line.startswith("地理學家 ") for line in lines), lines
+    assert "DejaVu" not in font_for("地理學家 9", 22).getname()[0]  # a font that has the characters
+    assert "DejaVu" in font_for("Geographer 9", 22).getname()[0]
+    with _in(app, "fr"):
+        lines = layout(score_request(RULEBOOK)).lines()
+    assert "Antoine gagne !" in lines and "3 volcans" in lines and "1 volcan" not in lines
