@@ -324,3 +324,35 @@ def test_the_results_picture_speaks_the_language_with_a_font_that_has_it(app):
     with _in(app, "fr"):
         lines = layout(score_request(RULEBOOK)).lines()
     assert "Antoine gagne !" in lines and "3 volcans" in lines and "1 volcan" not in lines
+
+
+def test_the_tracker_api_keeps_keys_and_ids_in_english_and_speaks_the_language(client):
+    """The same game seen in three languages: the same keys, ids, versions and moves; the event
+    sentences and the refusals in the language asked for."""
+    def game(lang):
+        made = client.post("/api/games", json={"players": ["Ann", "Ben", "Cy"], "seed": 42},
+                           headers={"Accept-Language": lang}).get_json()
+        gid, token = made["id"], made["seats"][0]["token"]
+        headers = {"Accept-Language": lang, "Authorization": f"Bearer {token}"}
+        bad = client.post(f"/api/games/{gid}/moves", headers=headers,
+                          json={"version": 0, "move": {"type": "take", "seat": 0, "tile": "C01", "position": 5}})
+        move = client.get(f"/api/games/{gid}", headers=headers).get_json()["legal"][0]
+        seen = client.post(f"/api/games/{gid}/moves", headers=headers, json={"version": 0, "move": move}).get_json()
+        return made, bad, seen
+
+    en, fr, zh = game("en"), game("fr"), game("zh-TW")
+    for made, bad, seen in (fr, zh):
+        assert set(made) == set(en[0]) and [s["name"] for s in made["seats"]] == ["Ann", "Ben", "Cy"]
+        assert bad.status_code == 400 and set(bad.json) == set(en[1].json) == {"error", "where"}
+        assert bad.json["where"] == en[1].json["where"] == "move.type"
+        skip = ("events", "id", "url", "live_url")  # a game's own id and addresses differ, as they should
+        assert _shape({k: v for k, v in seen.items() if k not in skip}) == _shape(
+            {k: v for k, v in en[2].items() if k not in skip})
+        assert set(seen) == set(en[2])
+        assert [set(e) for e in seen["events"]] == [set(e) for e in en[2]["events"]]
+        assert [e["kind"] for e in seen["events"]] == [e["kind"] for e in en[2]["events"]]
+    assert "choose a stack" in en[1].json["error"] and "choisir une pile" in fr[1].json["error"]
+    assert "選牌堆" in zh[1].json["error"]
+    assert en[2]["events"][-1]["text"] == "Ann chose the planet center stack."
+    assert fr[2]["events"][-1]["text"] == "Ann a choisi la pile « centre de planète »."
+    assert zh[2]["events"][-1]["text"] == "Ann 選了「星球中心」牌堆。"
