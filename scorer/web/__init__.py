@@ -78,7 +78,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     def page_globals() -> dict[str, Any]:
         from flask_babel import get_locale
         return {"limits": limits, "html_lang": HTML_LANG.get(str(get_locale()), "en"),
-                "languages": language.switch_links(), "locale": str(get_locale())}
+                "languages": language.switch_links(), "locale": str(get_locale()), "js_words": language.js_words}
 
     _register_errors(app)
     errors.register(app)

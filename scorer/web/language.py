@@ -7,11 +7,29 @@ from urllib.parse import urlsplit
 from babel import Locale
 from flask import Blueprint, abort, current_app, redirect, request
 
-from ..i18n import LANGUAGES
+from ..i18n import LANGUAGES, N_, _
 from .extensions import LANG_COOKIE, html_lang
 
 bp = Blueprint("language", __name__)
 YEAR = 365 * 24 * 3600
+
+
+# The few sentences the page scripts write themselves (static/js), given to them in the page's
+# language as JSON (base.html's #js-words); the scripts keep the English as a fallback.
+JS_WORDS = {
+    "expired": N_("This page has expired. Tap \"See results\": everything you entered is kept."),
+    "offline": N_("The live score could not be updated (no connection?). \"See results\" still works."),
+    "copied": N_("Copied. Paste it in your group chat."),
+    "copy_by_hand": N_("Select the text above and copy it."),
+    "choose_photo": N_("Choose a photo first."),
+    "uploading": N_("Uploading the photo…"),
+    "reading": N_("Reading the tiles…"),
+    "upload_failed": N_("The upload did not get through. Check the connection and try again."),
+}
+
+
+def js_words() -> dict[str, str]:
+    return {key: _(text) for key, text in JS_WORDS.items()}
 
 
 def language_name(code: str) -> str:
