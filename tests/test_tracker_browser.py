@@ -176,9 +176,15 @@ def test_a_second_phone_acting_at_the_same_moment_is_told_someone_moved_first(li
     host = phone().new_page()
     new_game(host, base, ["Ann", "Ben", "Cy"], mode="own")
     link = urlsplit(host.locator("a.tlink").first.get_attribute("href")).path
-    # the second phone without JavaScript, so its page cannot refresh itself before the tap
-    first, second = phone().new_page(), phone(java_script_enabled=False).new_page()
+    # The same player's link open twice (the seat belongs to the phone that opened it first, so
+    # the second page carries that phone's cookies): the second without JavaScript, so it cannot
+    # refresh itself before the tap.
+    first_phone = phone()
+    first = first_phone.new_page()
     first.goto(base + link)
+    stale_tab = phone(java_script_enabled=False)
+    stale_tab.add_cookies(first_phone.cookies())
+    second = stale_tab.new_page()
     second.goto(base + link)
     click_and_wait(first, first.locator("#act .tstack-btn").first)
     click_and_wait(second, second.locator("#act .tstack-btn").nth(1))
