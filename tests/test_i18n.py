@@ -356,3 +356,18 @@ def test_the_tracker_api_keeps_keys_and_ids_in_english_and_speaks_the_language(c
     assert en[2]["events"][-1]["text"] == "Ann chose the planet center stack."
     assert fr[2]["events"][-1]["text"] == "Ann a choisi la pile « centre de planète »."
     assert zh[2]["events"][-1]["text"] == "Ann 選了「星球中心」牌堆。"
+
+
+def test_a_fourth_language_is_a_folder(tmp_path, monkeypatch):
+    """Adding a language is adding its catalog: the list of languages is the folder."""
+    import shutil
+
+    import scorer.i18n as i18n
+    for code in ("fr", "zh_Hant_TW", "de"):
+        (tmp_path / code / "LC_MESSAGES").mkdir(parents=True)
+        source = TRANSLATIONS / ("fr" if code == "de" else code) / "LC_MESSAGES" / "messages.mo"
+        shutil.copy(source, tmp_path / code / "LC_MESSAGES" / "messages.mo")
+    monkeypatch.setattr(i18n, "TRANSLATIONS", tmp_path)
+    assert i18n._shipped_languages() == ("en", "de", "fr", "zh_Hant_TW")
+    from scorer.web.language import language_name
+    assert [language_name(c) for c in ("en", "de", "fr", "zh_Hant_TW")] == ["English", "Deutsch", "Français", "中文"]
