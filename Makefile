@@ -8,15 +8,28 @@ PORT ?= 5000
 .PHONY: run test lint test-postgres bench setup setup-test chromium clean i18n-extract i18n-update i18n-compile i18n-init
 
 $(PY):
+	@echo "== 1/3 creating the virtual environment in $(VENV)"
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
+	@echo "== 2/3 upgrading pip"
+	$(PY) -m pip install --progress-bar on --upgrade pip
 
-# Quiet when all is well; on a failure the install runs again with its full output.
-setup: $(PY)
-	@$(PY) -m pip install --quiet -e . >/dev/null 2>&1 || $(PY) -m pip install -e .
+# Installing runs only when pyproject.toml changed since the last install (a stamp file per
+# extra), so a second `make run` starts at once. pip prints its progress (the first install
+# fetches ~300 MB from the package index: OpenCV, NumPy, Pillow, Playwright for the tests).
+$(VENV)/.installed: pyproject.toml | $(PY)
+	@echo "== 3/3 installing the app and its dependencies (pip's progress follows)"
+	$(PY) -m pip install --progress-bar on -e .
+	@touch $@
 
-setup-test: $(PY)
-	@$(PY) -m pip install --quiet -e '.[test]' >/dev/null 2>&1 || $(PY) -m pip install -e '.[test]'
+$(VENV)/.installed-test: pyproject.toml | $(PY)
+	@echo "== 3/3 installing the app, its dependencies and the test tools (pip's progress follows)"
+	$(PY) -m pip install --progress-bar on -e '.[test]'
+	@touch $@ $(VENV)/.installed
+
+setup: $(VENV)/.installed
+
+
+setup-test: $(VENV)/.installed-test
 
 # Browser tests drive Debian's Chromium (Playwright's own browser download is not used).
 chromium:
@@ -33,6 +46,7 @@ chromium:
 	fi
 
 run: setup
+	@echo "== starting the server"
 	$(PY) -m scorer serve --host $(HOST) --port $(PORT)
 
 # The pure core is typed strictly; the whole tree is linted for real mistakes (not style).

@@ -371,3 +371,34 @@ def test_a_fourth_language_is_a_folder(tmp_path, monkeypatch):
     assert i18n._shipped_languages() == ("en", "de", "fr", "zh_Hant_TW")
     from scorer.web.language import language_name
     assert [language_name(c) for c in ("en", "de", "fr", "zh_Hant_TW")] == ["English", "Deutsch", "Français", "中文"]
+
+
+# -- tile art: no words on the pages' pictures -------------------------------------------------
+
+
+def _band_spread(png_or_webp: bytes) -> float:
+    """How much the band at the top of a character tile varies: ~0 for a plain band, large with a
+    name written on it."""
+    import io
+
+    from PIL import Image, ImageStat
+    with Image.open(io.BytesIO(png_or_webp)) as im:
+        im = im.convert("L").resize((256, 256))
+        band = im.crop((24, 14, 232, 50))  # inside the band, clear of the frame
+        return max(ImageStat.Stat(band).stddev)
+
+
+def test_the_pages_tile_art_carries_no_words(client):
+    from scorer.catalog import catalog
+    from scorer.web.art import reference_dir
+    first = {}
+    for tile in catalog().stack("character"):
+        first.setdefault(tile.character, tile.id)
+    assert len(first) == 13
+    for character, tile_id in first.items():
+        reference = (reference_dir() / f"{tile_id}.png").read_bytes()
+        assert _band_spread(reference) > 20, f"{tile_id}: the reference keeps its name (the recognizer uses it)"
+        for url in (f"/art/{tile_id}.webp", f"/art/{tile_id}.png"):
+            shown = client.get(url)
+            assert shown.status_code == 200
+            assert _band_spread(shown.data) < 4, f"{url} ({character}) has words on it"

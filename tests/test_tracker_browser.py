@@ -32,7 +32,7 @@ def act(page, rng) -> bool:
     picks = page.locator("#act .ttile-pick")
     if picks.count():
         picks.nth(rng.randrange(picks.count())).click()
-        slots = page.locator("#act .tcell.slot")
+        slots = page.locator("#act .cell.slot")
         click_and_wait(page, slots.nth(rng.randrange(slots.count())))
         return True
     appoint = page.locator("#act .tappoint button")
@@ -212,6 +212,6 @@ def test_one_phone_hidden_characters_asks_to_pass_the_phone(live_server, page, s
     click_and_wait(page, page.locator("#gate button"))
     assert page.locator("#act .ttile-pick .ttile-hidden").count() == 1 and hidden_tile not in page.content()
     page.locator("#act .ttile-pick").last.click()
-    click_and_wait(page, page.locator("#act .tcell.slot").first)
+    click_and_wait(page, page.locator("#act .cell.slot").first)
     assert "Pass the phone to Ann" in page.inner_text("#gate")
     shot(page, "03-back-to-ann")

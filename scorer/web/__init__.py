@@ -17,6 +17,7 @@ from ..db import Database
 from ..settings import ROOT, Settings
 from . import api, art, errors, games, history, language, pages, scan, security, stars, tracker_api, tracker_pages
 from . import ratelimits, seat_claims
+from .assets import init_assets
 from .extensions import HTML_LANG, babel, csrf, get_db, select_locale, wants_json
 
 __all__ = ["create_app", "get_db", "wants_json"]
@@ -58,6 +59,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     security.install(app, settings)
     csrf.init_app(app)
+    init_assets(app)
     babel.init_app(app, locale_selector=select_locale)
     i18n.use(gettext, ngettext, pgettext)
     app.jinja_env.globals["list_words"] = i18n.list_words

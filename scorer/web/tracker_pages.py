@@ -27,11 +27,11 @@ from wtforms.validators import Length, Optional
 
 from ..catalog import STACK_NAMES, STACKS, catalog, character_name
 from ..i18n import N_, _
-from ..planet import STACK_AT, position_words
 from ..draft import HIDDEN, MAX_NAME, MAX_PLAYERS, MIN_PLAYERS, Setup, undoable
 from ..draft import view as draft_view
 from ..errors import GameNotFound, PlanetError, SetupError, StaleVersion
 from .games import get_games
+from .planet_view import planet as planet_view
 from .tracker_words import words_for
 from .security import absolute_url
 
@@ -140,18 +140,22 @@ def tile_info(value) -> dict:
             "character": character_name(tile.character) if tile.character else None}
 
 
-def planet_cells(cells) -> list[dict]:
-    out = []
-    for p in range(16):
-        info = tile_info(cells[p // 4][p % 4])
-        info.update(position=p, stack=STACK_AT[p], where=position_words(p))
-        out.append(info)
-    return out
-
-
 def qr_svg(url: str) -> Markup:
     return Markup(segno.make(url, error="m").svg_inline(scale=5, dark="#0d1530", light="#ffffff",
                                                        title=_("QR code of the link below")))
+
+
+def take_choices(legal) -> tuple[list, list]:
+    """The tiles that may be taken and the places they may go, in the order the moves list them."""
+    take_tiles: list = []
+    positions: list = []
+    if legal and legal[0]["type"] == "take":
+        for m in legal:
+            if m["tile"] not in take_tiles:
+                take_tiles.append(m["tile"])
+            if m["position"] not in positions:
+                positions.append(m["position"])
+    return take_tiles, positions
 
 
 def board_context(loaded, seat, *, mode: str, live_url: str | None, move_url: str | None,
@@ -159,22 +163,19 @@ def board_context(loaded, seat, *, mode: str, live_url: str | None, move_url: st
     """What ``tracker/_board.html`` needs, all of it from ``draft.view(state, seat)``."""
     state = loaded.state
     view = draft_view(state, seat, recent=8, words=words_for(state))
+    take_tiles, positions = take_choices(view["legal"])
     planets = []
     order = list(range(len(view["planets"])))
     if seat is not None:
         order = [seat] + [s for s in order if s != seat]
     for s in order:
         p = view["planets"][s]
-        planets.append({"seat": s, "name": p["name"], "cells": planet_cells(p["cells"]), "tiles": p["tiles"],
+        slots = positions if s == seat else ()
+        label = _("%(name)s's planet, %(tiles)d of 16 tiles", name=p["name"], tiles=p["tiles"])
+        planets.append({"seat": s, "name": p["name"], "view": planet_view(p["cells"], label=label, slots=slots),
+                        "tiles": p["tiles"],
                         "mine": s == seat, "to_act": s == view["to_act"], "start": s == view["start_player"]})
     legal = view["legal"]
-    take_tiles, positions = [], []
-    if legal and legal[0]["type"] == "take":
-        for m in legal:
-            if m["tile"] not in take_tiles:
-                take_tiles.append(m["tile"])
-            if m["position"] not in positions:
-                positions.append(m["position"])
     flips = [e for e in view["events"] if e["kind"] == "flip" and e["round"] >= view["round"] - 1]
     recent_flip = None
     if view["events"]:
