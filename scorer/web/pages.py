@@ -366,7 +366,11 @@ def request_to_formdata(req: dict) -> MultiDict:
 
 
 SOFT_BREAKS = (("Businessman", "Business\u00adman"), ("Lamplighter", "Lamp\u00adlighter"),
-               ("Geographer", "Geo\u00adgrapher"), ("Astronomer", "Astro\u00adnomer"))
+               ("Geographer", "Geo\u00adgrapher"), ("Astronomer", "Astro\u00adnomer"),
+               # the French names (Chinese breaks between any two characters by itself)
+               ("Géographe", "Géo\u00adgraphe"), ("Astronome", "Astro\u00adnome"), ("Allumeur", "Allu\u00admeur"),
+               ("réverbères", "réver\u00adbères"), ("Jardinier", "Jardi\u00adnier"), ("Vaniteux", "Vani\u00adteux"),
+               ("Chasseur", "Chas\u00adseur"))
 
 
 @bp.app_template_filter("soft_breaks")
