@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 HOST ?= 0.0.0.0
 PORT ?= 5000
 
-.PHONY: run test lint test-postgres bench setup setup-test chromium clean
+.PHONY: run test lint test-postgres bench setup setup-test chromium clean i18n-extract i18n-update i18n-compile i18n-init
 
 $(PY):
 	@echo "== 1/3 creating the virtual environment in $(VENV)"
@@ -36,7 +36,13 @@ chromium:
 	@if ! command -v chromium >/dev/null 2>&1; then \
 		echo "Installing Debian's chromium (needs root) ..."; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium fonts-dejavu-core fonts-wqy-microhei >/dev/null; \
+	fi
+	@# Chinese pages (and the results picture) need a CJK font, as every phone has.
+	@if ! fc-list 2>/dev/null | grep -qi "wqy\|noto sans cjk"; then \
+		echo "Installing a Chinese font (needs root) ..."; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq fonts-wqy-microhei >/dev/null; \
 	fi
 
 run: setup
@@ -78,6 +84,23 @@ bench: setup-test
 	$(PY) -m scorer.history_bench
 	@echo "== teaching a box through the pages =="
 	$(PY) -m scorer.box_bench
+
+# Translations: scorer/translations/<locale>/LC_MESSAGES/messages.po, compiled to .mo (both committed;
+# a test fails when a .mo is older than its .po, or when a message has no translation).
+# Change texts, then: make i18n-update, translate the new entries, make i18n-compile.
+# A new language: make i18n-init LOCALE=de, translate, make i18n-compile (it is picked up from the folder).
+POT := build/messages.pot
+TRANSLATIONS := scorer/translations
+i18n-extract: setup-test
+	@mkdir -p build
+	$(VENV)/bin/pybabel extract -F babel.cfg --no-location --sort-output -o $(POT) .
+i18n-update: i18n-extract
+	$(VENV)/bin/pybabel update -i $(POT) -d $(TRANSLATIONS) --no-fuzzy-matching --ignore-obsolete
+i18n-compile: setup-test
+	$(VENV)/bin/pybabel compile -d $(TRANSLATIONS) --statistics
+i18n-init: i18n-extract
+	@test -n "$(LOCALE)" || { echo "usage: make i18n-init LOCALE=de"; exit 2; }
+	$(VENV)/bin/pybabel init -i $(POT) -d $(TRANSLATIONS) -l $(LOCALE)
 
 clean:
 	rm -rf $(VENV) instance .pytest_cache .hypothesis test-artifacts

@@ -210,7 +210,7 @@ def test_add_and_remove_players(client):
     (dict(BRUNO, rose="lots"), "players-0-rose", "Type a whole number"),
     (dict(BRUNO, snake=40), "players-0-snake", "cannot fit on one planet"),
     (dict(BRUNO, name="x" * 41), "players-0-name", "40 characters"),
-    (dict(BRUNO, characters=["king", "king", "hunter", "hunter"]), "players-0-characters", "only one"),
+    (dict(BRUNO, characters=["king", "king", "hunter", "hunter"]), "players-0-characters", "only 1 such tile"),
     (dict(BRUNO, characters=["nobody"]), "players-0-characters", "not a character of the game"),
 ])
 def test_impossible_values_are_explained_beside_the_field(client, player, field, words):

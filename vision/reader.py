@@ -17,6 +17,7 @@ import numpy as np
 from . import tuning
 from .imageio import UnusableImage
 from .reading import NO_PLANET, Reading
+from scorer.i18n import _
 from .layout import STACK_AT
 from .stages import (STACKS, Aligned, Cells, Outline, Photo, align_cells, chroma, cut_cells, decode_photo,
                      find_outlines, match, matched_filters, stack_looks)
@@ -195,7 +196,7 @@ def read_box(data: bytes, ex: Exemplars) -> Reading:
         return Reading(ok=False, error=str(exc))
     v = read_photo(photo, ex)
     if not is_planet(v):
-        return Reading(ok=False, error=NO_PLANET,
+        return Reading(ok=False, error=_(NO_PLANET),
                        score=float(np.mean(v.sims)) if v is not None else 0.0)
     conf = confidence(v)
     return Reading(ok=True, cells=[ex.names[r] for r in v.rows], confidences=[round(float(c), 3) for c in conf],

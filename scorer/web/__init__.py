@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, jsonify, render_template, request
-from flask_babel import gettext, ngettext
+from flask_babel import gettext, ngettext, pgettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
@@ -15,14 +15,16 @@ from ..i18n import N_
 from ..catalog import catalog, use_catalog_file
 from ..db import Database
 from ..settings import ROOT, Settings
-from . import api, art, box, errors, games, history, live, pages, scan, security, stars, tracker_api, tracker_pages
+from . import (
+    api, art, box, errors, games, history, language, live, pages, scan, security, stars, tracker_api, tracker_pages,
+)
 from . import ratelimits, seat_claims
 from .assets import init_assets
 from .extensions import HTML_LANG, babel, csrf, get_db, select_locale, wants_json
 
 __all__ = ["create_app", "get_db", "wants_json"]
 
-BLUEPRINTS = (api, art, pages, scan, stars, tracker_api, tracker_pages, seat_claims, history, box)
+BLUEPRINTS = (api, art, language, pages, scan, stars, tracker_api, tracker_pages, seat_claims, history, box)
 PACKAGE = Path(__file__).resolve().parents[1]
 TRANSLATIONS = PACKAGE / "translations"
 
@@ -50,7 +52,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     init_assets(app)
     babel.init_app(app, locale_selector=select_locale)
-    i18n.use(gettext, ngettext)
+    i18n.use(gettext, ngettext, pgettext)
+    app.jinja_env.globals["list_words"] = i18n.list_words
     for module in BLUEPRINTS:
         app.register_blueprint(module.bp)
         if getattr(module, "CSRF_EXEMPT", False):
@@ -87,7 +90,8 @@ def _configure(app: Flask, settings: Settings, config: dict[str, Any]) -> None:
 
 def _page_globals() -> dict[str, Any]:
     from flask_babel import get_locale
-    return {"limits": limits, "html_lang": HTML_LANG.get(str(get_locale()), "en")}
+    return {"limits": limits, "html_lang": HTML_LANG.get(str(get_locale()), "en"),
+            "languages": language.switch_links(), "locale": str(get_locale()), "js_words": language.js_words}
 
 
 def _register_errors(app: Flask) -> None:

@@ -1,4 +1,5 @@
-"""Tile art for the pages: the reference images the scanner also uses (``vision/reference``),
+"""Tile art for the pages: the tiles as ``vision.art`` draws them without words (the pages are read in
+any language; the reference images in ``vision/reference``, which the scanner uses, keep theirs),
 sent as small WebP (128 px: a planet cell is 40–80 CSS px on the pages): about a
 tenth of the PNG's bytes; small planets use one sprite sheet of every tile. Made once per process,
 cached for a day by the browser."""
@@ -8,7 +9,7 @@ import io
 import re
 from functools import lru_cache
 
-from flask import Blueprint, Response, abort, send_from_directory
+from flask import Blueprint, Response, abort
 
 from ..catalog import catalog
 
@@ -33,9 +34,8 @@ def sprite() -> bytes:
     from PIL import Image
     sheet = Image.new("RGB", (COLUMNS * SMALL, COLUMNS * SMALL))
     for k, name in enumerate(sprite_ids()):
-        with Image.open(reference_dir() / f"{name}.png") as im:
-            sheet.paste(im.convert("RGB").resize((SMALL, SMALL), Image.LANCZOS),
-                        ((k % COLUMNS) * SMALL, (k // COLUMNS) * SMALL))
+        sheet.paste(picture(name).resize((SMALL, SMALL), Image.LANCZOS),
+                    ((k % COLUMNS) * SMALL, (k // COLUMNS) * SMALL))
     out = io.BytesIO()
     sheet.save(out, "WEBP", quality=70, method=6)
     return out.getvalue()
@@ -56,6 +56,17 @@ def reference_dir():
     return REFERENCE_DIR
 
 
+@lru_cache(maxsize=96)
+def picture(name: str):
+    """A tile's picture with no words on it (the back has none to begin with)."""
+    from PIL import Image
+    if name == "back":
+        with Image.open(reference_dir() / "back.png") as im:
+            return im.convert("RGB")
+    from vision.art import draw_tile
+    return draw_tile(catalog()[name], words=False).convert("RGB")
+
+
 def known(name: str) -> bool:
     return name == "back" or bool(re.fullmatch(r"[A-Z][0-9]{2}", name) and name in catalog())
 
@@ -63,10 +74,9 @@ def known(name: str) -> bool:
 @lru_cache(maxsize=128)
 def webp(name: str, size: int = SIZE) -> bytes:
     from PIL import Image
-    with Image.open(reference_dir() / f"{name}.png") as im:
-        out = io.BytesIO()
-        im.convert("RGB").resize((size, size), Image.LANCZOS).save(out, "WEBP", quality=75, method=6)
-        return out.getvalue()
+    out = io.BytesIO()
+    picture(name).resize((size, size), Image.LANCZOS).save(out, "WEBP", quality=75, method=6)
+    return out.getvalue()
 
 
 @bp.get("/art/<name>.webp")
@@ -81,7 +91,12 @@ def tile_art(name: str):
 
 @bp.get("/art/<name>.png")
 def tile_png(name: str):
-    """The full-size reference PNG (for anyone who wants the original)."""
+    """The full-size picture as PNG (without words, like the pages')."""
     if not known(name):
         abort(404)
-    return send_from_directory(reference_dir(), f"{name}.png", max_age=86400)
+    out = io.BytesIO()
+    picture(name).save(out, "PNG", optimize=True)
+    response = Response(out.getvalue(), mimetype="image/png")
+    response.cache_control.public = True
+    response.cache_control.max_age = 86400
+    return response

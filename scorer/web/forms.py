@@ -20,7 +20,10 @@ from wtforms import Form, StringField
 from wtforms.fields import FieldList, FormField, IntegerField
 from wtforms.validators import Length
 
+from flask_babel.speaklater import LazyString
+
 from ..catalog import ITEMS
+from ..i18n import N_, _
 from ..errors import Where
 from ..limits import MAX_NAME, MAX_PLAYERS
 from ..planet import POSITIONS_OF
@@ -29,7 +32,7 @@ MIN_PLAYERS = 2
 FACE_DOWN_STEP = 3
 COUNT_FIELDS = ITEMS + ("face_down",)
 STEP = {"face_down": FACE_DOWN_STEP}
-MODES = (("counts", "Count items"), ("grid", "Tile by tile"))
+MODES = (("counts", N_("Count items")), ("grid", N_("Tile by tile")))
 
 
 class CountField(IntegerField):
@@ -46,7 +49,7 @@ class CountField(IntegerField):
             self.data = int(raw)
             return
         self.data = None
-        raise ValueError("Type a whole number, like 2 (or use − and +).")
+        raise ValueError(_("Type a whole number, like 2 (or use − and +)."))
 
     def _value(self):
         if self.raw_data:
@@ -55,7 +58,7 @@ class CountField(IntegerField):
 
 
 class PlayerForm(Form):
-    name = StringField("Name", validators=[Length(max=MAX_NAME, message=f"A name fits in {MAX_NAME} characters.")])
+    name = StringField("Name", validators=[Length(max=MAX_NAME, message=LazyString(lambda: _("A name fits in %(most)d characters.", most=MAX_NAME)))])
     mode = StringField("Enter this planet by", default="counts")  # one of MODES; else counts
     # One of CHARACTERS or "" (the page draws each as a picker of radio cards; the core names
     # anything else).
@@ -213,7 +216,7 @@ def pick(data: MultiDict, kind: str, i: int, value: str) -> None:
 
 
 def player_request(entry: PlayerForm, index: int) -> dict:
-    name = (entry.form.name.data or "").strip() or f"Player {index + 1}"
+    name = (entry.form.name.data or "").strip() or _("Player %(n)d", n=index + 1)
     if entry.form.mode.data == "grid":
         cells = [(c.data or "").strip() or None for c in entry.form.cells]
         cells = [c.upper() if c and c.lower() != "back" else (c.lower() if c else None) for c in cells]

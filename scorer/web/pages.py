@@ -16,9 +16,7 @@ from flask_wtf.csrf import validate_csrf
 from werkzeug.datastructures import MultiDict
 from wtforms.validators import ValidationError
 
-from ..catalog import (
-    CHARACTER_NAMES, CHARACTER_RULES, CHARACTERS, ITEM_NAMES, catalog,
-)
+from ..catalog import CHARACTERS, ITEMS, catalog, character_name, character_rule, item_name
 from ..contract import score_request
 from ..errors import InputError
 from ..db import load_table, save_table
@@ -30,15 +28,15 @@ from ..planet import planet_from_take_order
 from .extensions import csrf, get_db
 from .planet_view import planet
 from .scan import read_photo
-from ..i18n import _
+from ..i18n import N_, _
 from .security import absolute_url
 
 bp = Blueprint("pages", __name__)
 
 ITEM_HELP = {
-    "baobab": "face up only, 0–2",
-    "star": "on character tiles too",
-    "face_down": "in threes: 0, 3, 6 or 9",
+    "baobab": N_("face up only, 0–2"),
+    "star": N_("on character tiles too"),
+    "face_down": N_("in threes: 0, 3, 6 or 9"),
 }
 
 
@@ -52,9 +50,21 @@ def character_cards() -> tuple[dict, ...]:
     first_tile = {}
     for tile in catalog().stack("character"):
         first_tile.setdefault(tile.character, tile.id)
-    return tuple({"id": c, "name": CHARACTER_NAMES[c], "rule": CHARACTER_RULES[c],
-                  "tile": first_tile.get(c), "initials": "".join(w[0] for w in CHARACTER_NAMES[c].split()[:2])}
-                 for c in CHARACTERS)
+    return tuple({"id": c, "tile": first_tile.get(c)} for c in CHARACTERS)
+
+
+def character_choices() -> tuple[dict, ...]:
+    """``character_cards`` with each character's name, rule and initials in the reader's language."""
+    return tuple(dict(card, name=character_name(card["id"]), rule=character_rule(card["id"]),
+                      initials=initials(character_name(card["id"]))) for card in character_cards())
+
+
+def initials(name: str) -> str:
+    """``Le Vaniteux`` -> ``V``, ``Vain Man`` -> ``VM``, ``國王`` -> ``國王``: a stand-in for the art."""
+    if any("\u2e80" <= ch <= "\u9fff" for ch in name):
+        return name[:2]
+    words = [w for w in re.split(r"[\s’']+", name) if w]
+    return "".join(w[0] for w in ([w for w in words if len(w) > 2] or words)[:2])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -146,8 +156,9 @@ def score_context(form: ScoreForm, result, errors) -> dict:
     """What ``score.html`` and its ``partials/player_card.html`` need."""
     return dict(form=form, result=result, errors=errors, slots={slot_of(k): v for k, v in errors.items()},
                 grids=editors(form, errors), slots_of={k: slot_of(k) for k in errors},
-                characters=character_cards(), items=COUNT_FIELDS, item_names=ITEM_NAMES,
-                item_help=ITEM_HELP, face_down_step=FACE_DOWN_STEP, modes=MODES)
+                characters=character_choices(), items=COUNT_FIELDS,
+                item_names={k: item_name(k, plural=True) for k in ITEMS},
+                item_help={k: _(v) for k, v in ITEM_HELP.items()}, face_down_step=FACE_DOWN_STEP, modes=[(k, _(v)) for k, v in MODES])
 
 
 def render_score(form: ScoreForm, result, errors, status=200):
@@ -188,12 +199,12 @@ def score():
     return render_score(form, result, {})[0]
 
 
-EXPIRED = ("This page had expired, so nothing was scored yet. Everything you entered is still here: "
-           "tap See results again.")
+EXPIRED = N_("This page had expired, so nothing was scored yet. Everything you entered is still here: "
+             "tap See results again.")
 
 
-NOTHING_ENTERED = ("Nothing is entered yet. Pick each player's characters and count their planet "
-                   "(or tap in its tiles), then tap See results.")
+NOTHING_ENTERED = N_("Nothing is entered yet. Pick each player's characters and count their planet "
+                     "(or tap in its tiles), then tap See results.")
 
 
 def nothing_entered(req: dict) -> bool:
@@ -235,12 +246,12 @@ def score_post():
         return render_score(form, result, errors)
     form = ScoreForm(formdata=data)
     if not csrf_ok():  # only saving a table needs the check; the buttons above change nothing stored
-        return render_score(form, None, {"table": EXPIRED}, status=400)
+        return render_score(form, None, {"table": _(EXPIRED)}, status=400)
     result, errors = evaluate(form)
     if result is None:
         return render_score(form, None, errors, status=422)
     if nothing_entered(table_request(form)):
-        return render_score(form, None, {"table": NOTHING_ENTERED}, status=422)
+        return render_score(form, None, {"table": _(NOTHING_ENTERED)}, status=422)
     table_id = save_table(get_db(), table_request(form), result)
     session.pop("table", None)  # the planets added from scans are scored now
     return redirect(url_for("pages.table", table_id=table_id), code=303)
@@ -309,16 +320,17 @@ def table(table_id: str):
 
 def copy_text(result: dict) -> str:
     """The results as plain text for the group chat."""
-    lines = ["Make Me a Planet — results"]
+    lines = [_("Make Me a Planet — results")]
     if len(result["players"]) == 1:  # a planet scored alone: no rank, no win, a penalty that may not apply
         p = result["players"][0]
-        maybe = (f" ({points(p['total'])} if this planet has the most volcanoes at the table)"
+        maybe = (" (" + _("%(total)s if this planet has the most volcanoes at the table", total=points(p["total"])) + ")"
                  if p["penalty"] else "")
         lines.append(f"{p['name']}: {points(p['subtotal'])}{maybe}")
         lines.extend(f"   {c['detail']}" for c in p["characters"])
         return "\n".join(lines)
     for p in sorted(result["players"], key=lambda p: p["rank"]):
-        penalty = f" ({p['subtotal']} − {-p['penalty']} volcanoes)" if p["penalty"] else ""
+        penalty = (" " + _("(%(subtotal)s − %(lost)s volcanoes)", subtotal=p["subtotal"], lost=-p["penalty"])
+                   if p["penalty"] else "")
         crown = " ★" if p["winner"] else ""
         lines.append(f"{p['rank']}. {p['name']}: {points(p['total'])}{penalty}{crown}")
         for c in p["characters"]:
@@ -354,7 +366,11 @@ def request_to_formdata(req: dict) -> MultiDict:
 
 
 SOFT_BREAKS = (("Businessman", "Business\u00adman"), ("Lamplighter", "Lamp\u00adlighter"),
-               ("Geographer", "Geo\u00adgrapher"), ("Astronomer", "Astro\u00adnomer"))
+               ("Geographer", "Geo\u00adgrapher"), ("Astronomer", "Astro\u00adnomer"),
+               # the French names (Chinese breaks between any two characters by itself)
+               ("Géographe", "Géo\u00adgraphe"), ("Astronome", "Astro\u00adnome"), ("Allumeur", "Allu\u00admeur"),
+               ("réverbères", "réver\u00adbères"), ("Jardinier", "Jardi\u00adnier"), ("Vaniteux", "Vani\u00adteux"),
+               ("Chasseur", "Chas\u00adseur"))
 
 
 @bp.app_template_filter("soft_breaks")

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from flask import url_for
 
-from ..catalog import CHARACTER_NAMES, STACK_NAMES, catalog
+from ..catalog import catalog, character_name, stack_name
 from ..i18n import N_, _
 from ..planet import BACK, STACK_AT, position_words
 from .art import sprite_place
@@ -101,9 +101,9 @@ def cell_of(position: int, value: object, **marks) -> Cell:
     kind = kind_of(value)
     tile = catalog()[value] if kind == "tile" else None
     stack = STACK_AT[position]
-    return Cell(position=position, stack=stack, stack_name=STACK_NAMES[stack], where=position_words(position),
+    return Cell(position=position, stack=stack, stack_name=stack_name(stack), where=position_words(position),
                 value=value, kind=kind, art=art_url(value), sprite=sprite_place(value) if kind in ("tile", "back") else None, text=tile_words(value),
-                character=CHARACTER_NAMES.get(tile.character) if tile and tile.character else None, **marks)
+                character=character_name(tile.character) if tile and tile.character else None, **marks)
 
 
 def flat(cells: object) -> list:

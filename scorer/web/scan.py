@@ -136,7 +136,7 @@ def scan():
 def scan_post():
     form = PhotoForm()
     if not form.validate_on_submit():  # only the CSRF token can fail here
-        return _page(form, "This form had expired. Please choose the photo again.", 400)
+        return _page(form, _("This form had expired. Please choose the photo again."), 400)
     upload = request.files.get("photo")
     reading, error, status = read_photo(upload)
     if reading is None:
@@ -177,7 +177,7 @@ def read_photo(upload):
 def scan_score():
     form = ReviewForm()
     cells = [(request.form.get(f"{PREFIX}-{p}") or "").strip()[:8] or None for p in range(16)]
-    name = (request.form.get("players-0-name") or "").strip()[:40] or "My planet"
+    name = (request.form.get("players-0-name") or "").strip()[:40] or _("My planet")
     doubtful = doubtful_squares(request.form, 0)
     scan_id = request.form.get("scan", "")
     action = find_action(request.form)

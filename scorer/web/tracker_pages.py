@@ -26,8 +26,8 @@ from markupsafe import Markup
 from wtforms import BooleanField, StringField
 from wtforms.validators import Length, Optional
 
-from ..catalog import CHARACTER_NAMES, STACK_NAMES, STACKS, catalog
-from ..i18n import _
+from ..catalog import STACK_NAMES, STACKS, catalog, character_name
+from ..i18n import N_, _
 from ..draft import HIDDEN, MAX_NAME, MAX_PLAYERS, MIN_PLAYERS, Setup, undoable
 from ..draft import view as draft_view
 from ..errors import GameNotFound, PlanetError, SetupError, StaleVersion
@@ -41,11 +41,11 @@ bp = Blueprint("tracker_pages", __name__)
 SESSION_HOSTS = "tracker_hosts"   # game id -> host token, for games this browser made
 SESSION_LOOK = "tracker_look"     # game id -> the seat the one phone was handed to
 
-STACK_SHORT = {"center": "Centers", "uphill": "Uphill edges", "downhill": "Downhill edges",
-               "character": "Characters"}
+STACK_SHORT = {"center": N_("Centers"), "uphill": N_("Uphill edges"), "downhill": N_("Downhill edges"),
+               "character": N_("Characters")}
 
-MODE_CHOICES = {"one": "One phone, passed round", "own": "Everyone on their own phone"}
-STACK_TINY = {"center": "Center", "uphill": "Uphill", "downhill": "Downhill", "character": "Character"}
+MODE_CHOICES = {"one": N_("One phone, passed round"), "own": N_("Everyone on their own phone")}
+STACK_TINY = {"center": N_("Center"), "uphill": N_("Uphill"), "downhill": N_("Downhill"), "character": N_("Character")}
 
 
 @bp.after_request
@@ -62,12 +62,12 @@ def private(response):
 
 
 class NewGameForm(FlaskForm):
-    p0 = StringField("Youngest player (starts)", validators=[Optional(), Length(max=MAX_NAME)])
-    p1 = StringField("Player 2", validators=[Optional(), Length(max=MAX_NAME)])
-    p2 = StringField("Player 3", validators=[Optional(), Length(max=MAX_NAME)])
-    p3 = StringField("Player 4", validators=[Optional(), Length(max=MAX_NAME)])
-    p4 = StringField("Player 5", validators=[Optional(), Length(max=MAX_NAME)])
-    hidden = BooleanField("Hidden characters")
+    p0 = StringField(N_("Youngest player (starts)"), validators=[Optional(), Length(max=MAX_NAME)])
+    p1 = StringField(N_("Player 2"), validators=[Optional(), Length(max=MAX_NAME)])
+    p2 = StringField(N_("Player 3"), validators=[Optional(), Length(max=MAX_NAME)])
+    p3 = StringField(N_("Player 4"), validators=[Optional(), Length(max=MAX_NAME)])
+    p4 = StringField(N_("Player 5"), validators=[Optional(), Length(max=MAX_NAME)])
+    hidden = BooleanField(N_("Hidden characters"))
     # "mode" (one | own) is two plain radio buttons in the template, read in the view.
 
     def names(self):
@@ -102,7 +102,7 @@ def _is_host(loaded) -> bool:
     return loaded.is_host(_hosts().get(loaded.id))
 
 
-STALE = "Someone moved first — nothing was changed. Here is the game now."
+STALE = N_("Someone moved first — nothing was changed. Here is the game now.")
 
 
 def _remember_look(game_id: str, seat: int, version: int) -> None:
@@ -144,19 +144,19 @@ def tile_info(value) -> dict:
     if value is None:
         return {"value": None, "kind": "empty", "text": "", "label": "", "art": None}
     if value == HIDDEN:
-        return {"value": HIDDEN, "kind": "hidden", "text": "Hidden tile", "label": "", "art": None}
+        return {"value": HIDDEN, "kind": "hidden", "text": _("Hidden tile"), "label": "", "art": None}
     if value == "back":
-        return {"value": "back", "kind": "back", "text": "Face down (baobab)", "label": "face down",
+        return {"value": "back", "kind": "back", "text": _("Face down (baobab)"), "label": _("face down"),
                 "art": _art_url("back")}
     tile = catalog()[value]
     return {"value": value, "kind": tile.stack, "text": tile.describe(), "label": value,
             "art": _art_url(value),
-            "character": CHARACTER_NAMES.get(tile.character) if tile.character else None}
+            "character": character_name(tile.character) if tile.character else None}
 
 
 def qr_svg(url: str) -> Markup:
     return Markup(segno.make(url, error="m").svg_inline(scale=5, dark="#0d1530", light="#ffffff",
-                                                       title="QR code of the link below"))
+                                                       title=_("QR code of the link below")))
 
 
 def take_choices(legal) -> tuple[list, list]:
@@ -206,7 +206,7 @@ def board_context(loaded, seat, *, mode: str, live_url: str | None, move_url: st
         "revealed": [tile_info(t) for t in view["revealed"]],
         "face_down": view["face_down"],
         "discarded": [tile_info(t) for t in view["discarded"][-2:]],
-        "stacks": [{"id": s, "name": STACK_SHORT[s], "short": STACK_TINY[s], "left": view["stacks"][s],
+        "stacks": [{"id": s, "name": _(STACK_SHORT[s]), "short": _(STACK_TINY[s]), "left": view["stacks"][s],
                     "chosen": view["chosen"][s]}
                    for s in STACKS],
         "stack_names": STACK_NAMES, "live_url": live_url, "move_url": move_url,
@@ -232,7 +232,7 @@ def new_game():
             for field, name in zip((form.p0, form.p1, form.p2, form.p3, form.p4), rematch.split(",")[:MAX_PLAYERS]):
                 field.data = name
     if form.validate_on_submit() and mode not in MODE_CHOICES:
-        error = "Choose one phone or everyone on their own phone."
+        error = _("Choose one phone or everyone on their own phone.")
     elif form.validate_on_submit():
         names = form.names()
         try:
@@ -240,16 +240,17 @@ def new_game():
         except SetupError as exc:
             error = exc.message
             if len(names) < MIN_PLAYERS:
-                error = f"Write at least {MIN_PLAYERS} names: the game is for {MIN_PLAYERS} to {MAX_PLAYERS} players."
+                error = _("Write at least %(least)d names: the game is for %(least)d to %(most)d players.",
+                          least=MIN_PLAYERS, most=MAX_PLAYERS)
         else:
             loaded = get_games().create(setup, mode)
             _remember_host(loaded)
             return redirect(url_for(".host", game_id=loaded.id))
     elif request.method == "POST":
-        error = "Please check the form: " + "; ".join(
-            f"{getattr(form, k).label.text}: {' '.join(v)}" for k, v in form.errors.items())
+        problems = "; ".join(f"{_(getattr(form, k).label.text)}: {' '.join(v)}" for k, v in form.errors.items())
+        error = _("Please check the form: %(problems)s", problems=problems)
     return render_template("tracker/new.html", form=form, error=error, mode=mode,
-                           modes=MODE_CHOICES), (400 if error else 200)
+                           modes={k: _(v) for k, v in MODE_CHOICES.items()}), (400 if error else 200)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -342,7 +343,7 @@ def host_look(game_id: str):
     if to_act is not None and seat == to_act:
         _remember_look(loaded.id, to_act, loaded.version)
     else:
-        flash("The turn has moved on; here is the game now.", "warn")
+        flash(_("The turn has moved on; here is the game now."), "warn")
     return redirect(url_for(".host", game_id=loaded.id))
 
 
@@ -367,16 +368,16 @@ def _move_from_form(seat):
 
 def _do(loaded, seat, back: str, *, acting_for_host: bool):
     if not MoveForm().validate_on_submit():
-        flash("This page had expired. Here is the game now; try again.", "warn")
+        flash(_("This page had expired. Here is the game now; try again."), "warn")
         return redirect(back)
     version, move = _move_from_form(seat)
     if move["type"] == "take" and not move.get("tile"):
-        flash("First tap the tile you take, then the place on your planet.", "warn")
+        flash(_("First tap the tile you take, then the place on your planet."), "warn")
         return redirect(back)
     try:
         after = get_games().play(loaded.id, version, move, seat=None if acting_for_host else seat)
     except StaleVersion:
-        flash(STALE, "stale")
+        flash(_(STALE), "stale")
         return redirect(back)
     except PlanetError as exc:
         flash(exc.message, "warn")
@@ -395,10 +396,10 @@ def host_move(game_id: str):
     back = url_for(".host", game_id=loaded.id)
     seat = loaded.state.to_act
     if seat is None:
-        flash("The game is over.", "warn")
+        flash(_("The game is over."), "warn")
         return redirect(back)
     if _needs_gate(loaded) and session.get(SESSION_LOOK, {}).get(loaded.id) != [seat, loaded.version]:
-        flash(STALE, "stale")
+        flash(_(STALE), "stale")
         return redirect(back)
     return _do(loaded, seat, back, acting_for_host=True)
 
@@ -413,7 +414,7 @@ def host_undo(game_id: str):
 
 def _undo(loaded, seat, back):
     if not MoveForm().validate_on_submit():
-        flash("This page had expired. Here is the game now; try again.", "warn")
+        flash(_("This page had expired. Here is the game now; try again."), "warn")
         return redirect(back)
     try:
         version = int(request.form.get("version", ""))
@@ -422,14 +423,14 @@ def _undo(loaded, seat, back):
     try:
         after = get_games().undo(loaded.id, version, seat=seat)
     except StaleVersion:
-        flash(STALE, "stale")
+        flash(_(STALE), "stale")
         return redirect(back)
     except PlanetError as exc:
         flash(exc.message, "warn")
         return redirect(back)
     if seat is None and after.state.to_act is not None:
         _remember_look(loaded.id, after.state.to_act, after.version)
-    flash("Taken back.", "ok")
+    flash(_("Taken back."), "ok")
     return redirect(back)
 
 
@@ -445,7 +446,7 @@ def _rematch(loaded, seat=None):
     if not loaded.state.finished:
         # only a finished game offers a rematch; a stray post must not start one mid-game (every
         # phone would then be sent to it at the end, whatever the players chose)
-        flash("The game is not over yet; a rematch can start once it is.", "warn")
+        flash(_("The game is not over yet; a rematch can start once it is."), "warn")
         if seat is None:
             return redirect(url_for(".host", game_id=loaded.id))
         return redirect(url_for(".seat", game_id=loaded.id, token=loaded.tokens[seat]))

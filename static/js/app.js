@@ -2,6 +2,8 @@
    (a long press repeats), character pickers, copy, and the score form kept through reload/Back. */
 (() => {
   "use strict";
+  // Sentences in the page's language (base.html's #js-words); English if they are missing.
+  const word = (key, english) => { try { return JSON.parse(document.getElementById("js-words").textContent)[key] || english; } catch (err) { return english; } };
   document.documentElement.classList.add("js");
   const $$ = (sel, root) => Array.from((root || document).querySelectorAll(sel));
   const on = (type, fn, capture) => document.addEventListener(type, fn, capture);
@@ -63,8 +65,8 @@
     const live = document.getElementById("live-score");
     if (!live || e.detail.target !== live) return;
     live.replaceChildren(Object.assign(document.createElement("p"), { className: "live-problem",
-      textContent: e.detail.xhr && e.detail.xhr.status === 400 ? "This page has expired. Tap \"See results\": everything you entered is kept."
-        : "The live score could not be updated (no connection?). \"See results\" still works." }));
+      textContent: e.detail.xhr && e.detail.xhr.status === 400 ? word("expired", "This page has expired. Tap \"See results\": everything you entered is kept.")
+        : word("offline", "The live score could not be updated (no connection?). \"See results\" still works.") }));
   };
   ["htmx:responseError", "htmx:sendError"].forEach((t) => on(t, trouble));
 
@@ -73,7 +75,7 @@
     const b = e.target.closest && e.target.closest("[data-copy]");
     if (!b) return;
     const box = document.getElementById(b.dataset.copy), done = b.parentNode.querySelector(".copy-done");
-    const say = (ok) => { done.textContent = ok ? "Copied. Paste it in your group chat." : "Select the text above and copy it."; };
+    const say = (ok) => { done.textContent = ok ? word("copied", "Copied. Paste it in your group chat.") : word("copy_by_hand", "Select the text above and copy it."); };
     const fallback = () => { getSelection().selectAllChildren(box); say(document.execCommand("copy")); };
     if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(box.textContent).then(() => say(true), fallback);
     else fallback();
