@@ -5,28 +5,48 @@ PY := $(VENV)/bin/python
 HOST ?= 0.0.0.0
 PORT ?= 5000
 
-.PHONY: run test lint test-postgres bench setup setup-test chromium clean
+.PHONY: run test lint test-postgres bench setup setup-test chromium clean i18n-extract i18n-update i18n-compile i18n-init
 
 $(PY):
+	@echo "== 1/3 creating the virtual environment in $(VENV)"
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
+	@echo "== 2/3 upgrading pip"
+	$(PY) -m pip install --progress-bar on --upgrade pip
 
-# Quiet when all is well; on a failure the install runs again with its full output.
-setup: $(PY)
-	@$(PY) -m pip install --quiet -e . >/dev/null 2>&1 || $(PY) -m pip install -e .
+# Installing runs only when pyproject.toml changed since the last install (a stamp file per
+# extra), so a second `make run` starts at once. pip prints its progress (the first install
+# fetches ~300 MB from the package index: OpenCV, NumPy, Pillow, Playwright for the tests).
+$(VENV)/.installed: pyproject.toml | $(PY)
+	@echo "== 3/3 installing the app and its dependencies (pip's progress follows)"
+	$(PY) -m pip install --progress-bar on -e .
+	@touch $@
 
-setup-test: $(PY)
-	@$(PY) -m pip install --quiet -e '.[test]' >/dev/null 2>&1 || $(PY) -m pip install -e '.[test]'
+$(VENV)/.installed-test: pyproject.toml | $(PY)
+	@echo "== 3/3 installing the app, its dependencies and the test tools (pip's progress follows)"
+	$(PY) -m pip install --progress-bar on -e '.[test]'
+	@touch $@ $(VENV)/.installed
+
+setup: $(VENV)/.installed
+
+
+setup-test: $(VENV)/.installed-test
 
 # Browser tests drive Debian's Chromium (Playwright's own browser download is not used).
 chromium:
 	@if ! command -v chromium >/dev/null 2>&1; then \
 		echo "Installing Debian's chromium (needs root) ..."; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium fonts-dejavu-core fonts-wqy-microhei >/dev/null; \
+	fi
+	@# Chinese pages (and the results picture) need a CJK font, as every phone has.
+	@if ! fc-list 2>/dev/null | grep -qi "wqy\|noto sans cjk"; then \
+		echo "Installing a Chinese font (needs root) ..."; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq fonts-wqy-microhei >/dev/null; \
 	fi
 
 run: setup
+	@echo "== starting the server"
 	$(PY) -m scorer serve --host $(HOST) --port $(PORT)
 
 # The pure core is typed strictly; the whole tree is linted for real mistakes (not style).
@@ -44,22 +64,43 @@ test: setup-test chromium lint
 test-postgres: setup-test
 	@$(PY) -m pip install --quiet -e '.[postgres]' >/dev/null 2>&1 || $(PY) -m pip install -e '.[postgres]'
 	scripts/with-postgres $(PY) -m pytest -q tests/test_contract.py tests/test_pages.py tests/test_scan_page.py \
-		tests/test_tracker.py tests/test_tracker_api.py tests/test_tracker_pages.py
+		tests/test_tracker.py tests/test_tracker_api.py tests/test_tracker_pages.py tests/test_box_store.py tests/test_box_pages.py
 
 # Speed and accuracy, printed as numbers: scoring (core and HTTP beside a bare endpoint), the
-# tracker under 100 concurrent tables, the draft engine per call, the recognizer over sample_photos/,
-# and the history and player stats pages over 10,000 stored plays.
+# tracker under 100 concurrent tables, game night open-loop (scorer.load_bench), the draft engine per
+# call, the recognizer over sample_photos/, and the history and player stats pages over 10,000 plays.
 bench: setup-test
 	@echo "== scoring =="
 	$(PY) -m scorer bench
 	@echo "== tracker =="
 	$(PY) -m scorer.tracker_bench
+	@echo "== game night: open-loop load, phones on long polls, the largest number of tables that holds =="
+	$(PY) -m scorer.load_bench --search 250,500,750,1000
 	@echo "== draft engine =="
 	$(PY) -m scorer.draft_bench
 	@echo "== vision =="
 	$(PY) -m vision.bench
 	@echo "== history and player stats (10,000 plays) =="
 	$(PY) -m scorer.history_bench
+	@echo "== teaching a box through the pages =="
+	$(PY) -m scorer.box_bench
+
+# Translations: scorer/translations/<locale>/LC_MESSAGES/messages.po, compiled to .mo (both committed;
+# a test fails when a .mo is older than its .po, or when a message has no translation).
+# Change texts, then: make i18n-update, translate the new entries, make i18n-compile.
+# A new language: make i18n-init LOCALE=de, translate, make i18n-compile (it is picked up from the folder).
+POT := build/messages.pot
+TRANSLATIONS := scorer/translations
+i18n-extract: setup-test
+	@mkdir -p build
+	$(VENV)/bin/pybabel extract -F babel.cfg --no-location --sort-output -o $(POT) .
+i18n-update: i18n-extract
+	$(VENV)/bin/pybabel update -i $(POT) -d $(TRANSLATIONS) --no-fuzzy-matching --ignore-obsolete
+i18n-compile: setup-test
+	$(VENV)/bin/pybabel compile -d $(TRANSLATIONS) --statistics
+i18n-init: i18n-extract
+	@test -n "$(LOCALE)" || { echo "usage: make i18n-init LOCALE=de"; exit 2; }
+	$(VENV)/bin/pybabel init -i $(POT) -d $(TRANSLATIONS) -l $(LOCALE)
 
 clean:
 	rm -rf $(VENV) instance .pytest_cache .hypothesis test-artifacts

@@ -41,6 +41,8 @@ def cmd_stars(args) -> int:
 
 
 def cmd_serve(args) -> int:
+    from .serve import cooperative
+    cooperative()  # first: everything imported and made from here on is greenlet-aware
     from .catalog import CatalogError
     from .db import StoreError
     from .lan import lan_addresses
@@ -72,7 +74,8 @@ def cmd_serve(args) -> int:
     print(f"  On this machine:                      http://{shown_host}:{args.port}/", flush=True)
     print(f"  Database: {app.config['DATABASE_URL']}", flush=True)
     print("  Stop with Ctrl+C.", flush=True)
-    run_server(app, args.host, args.port, args.workers, args.threads)
+    run_server(app, args.host, args.port, args.workers, args.connections, client_timeout=args.client_timeout,
+               make_app=lambda: create_app(config))
     return 0
 
 
@@ -113,7 +116,10 @@ def main(argv=None) -> int:
     p.add_argument("--port", type=int, default=5000)
     p.add_argument("--database", default=None, help="SQLAlchemy URL (default: SQLite in instance/)")
     p.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
-    p.add_argument("--threads", type=int, default=8, help="threads per worker (default 8)")
+    p.add_argument("--connections", type=int, default=4000,
+                   help="connections each worker holds at once (default 4000; phones keep one open)")
+    p.add_argument("--client-timeout", type=int, default=10,
+                   help="seconds a client has to send a request's headers before it is dropped (default 10)")
     p.set_defaults(func=cmd_serve)
     p = sub.add_parser("expire", help="remove abandoned games now (and old plays, with --keep-days)")
     p.add_argument("--abandoned-days", type=float, default=None,

@@ -2,7 +2,7 @@
 
 1. The pure core: whole 4-player tables scored per second (grids, take orders and counts).
 2. ``POST /api/score`` under local load, beside a bare Flask JSON endpoint served by the same
-   production server as ``serve`` (gunicorn, 2 workers × 8 threads) in the same process and measured in the same run, with the same
+   production server as ``serve`` (gunicorn, 2 gevent workers) in the same process and measured in the same run, with the same
    body and the same number of concurrent keep-alive clients. The ratio is the figure to watch.
 """
 from __future__ import annotations
@@ -56,10 +56,10 @@ def bench_core(seconds: float) -> float:
 # -- the server side: our app and a bare Flask app behind the same server as `serve` ------------
 
 def serve(port: int, database: str) -> None:
+    from .serve import cooperative, run_server
+    cooperative()  # before the app is made, as `serve` does
     from flask import Flask, jsonify, request
     from werkzeug.middleware.dispatcher import DispatcherMiddleware
-
-    from .serve import run_server
 
     from .web import create_app
 
@@ -72,7 +72,7 @@ def serve(port: int, database: str) -> None:
 
     app = create_app({"DATABASE_URL": database})
     wsgi = DispatcherMiddleware(app.wsgi_app, {"/bare": bare.wsgi_app})
-    run_server(app, "127.0.0.1", port, workers=2, threads=8, wsgi=wsgi)
+    run_server(app, "127.0.0.1", port, workers=2, wsgi=wsgi)
 
 
 def _wait_for(port: int, timeout: float = 30.0) -> None:

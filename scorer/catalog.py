@@ -14,7 +14,9 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
 from types import MappingProxyType
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
+
+from .i18n import N_, _, ngettext, pgettext
 
 STACKS = ("center", "uphill", "downhill", "character")
 
@@ -30,66 +32,107 @@ CHARACTERS = (
     "turkish_astronomer", "little_prince",
 )
 
-# Words a player reads. Items are named in the singular and plural.
+# Words a player reads, marked for the catalogs (``N_``) and translated where they are shown:
+# ``character_name``, ``item_name``, ``item_words``, ``stack_name``, ``character_rule``.
 ITEM_NAMES = {
-    "baobab": ("baobab", "baobabs"),
-    "volcano": ("volcano", "volcanoes"),
-    "sunset": ("sunset", "sunsets"),
-    "rose": ("rose", "roses"),
-    "lamppost": ("lamppost", "lampposts"),
-    "box": ("box", "boxes"),
-    "star": ("Large Star", "Large Stars"),
-    "fox": ("fox", "foxes"),
-    "elephant": ("elephant", "elephants"),
-    "snake": ("snake", "snakes"),
-    "sheep_white": ("white sheep", "white sheep"),
-    "sheep_grey": ("grey sheep", "grey sheep"),
-    "sheep_brown": ("brown sheep", "brown sheep"),
+    "baobab": (N_("baobab"), N_("baobabs")),
+    "volcano": (N_("volcano"), N_("volcanoes")),
+    "sunset": (N_("sunset"), N_("sunsets")),
+    "rose": (N_("rose"), N_("roses")),
+    "lamppost": (N_("lamppost"), N_("lampposts")),
+    "box": (N_("box"), N_("boxes")),
+    "star": (N_("Large Star"), N_("Large Stars")),
+    "fox": (N_("fox"), N_("foxes")),
+    "elephant": (N_("elephant"), N_("elephants")),
+    "snake": (N_("snake"), N_("snakes")),
+    "sheep_white": (N_("white sheep"), "white sheep"),  # English says "sheep" for both: see _SHEEP_PLURALS
+    "sheep_grey": (N_("grey sheep"), "grey sheep"),
+    "sheep_brown": (N_("brown sheep"), "brown sheep"),
+}
+_SHEEP_PLURALS: dict[str, Callable[[], str]] = {
+    "sheep_white": lambda: pgettext("several", "white sheep"),
+    "sheep_grey": lambda: pgettext("several", "grey sheep"),
+    "sheep_brown": lambda: pgettext("several", "brown sheep"),
+}
+# "2 roses": the catalog's plural forms (French 0 and 1 take the singular; Chinese has one form).
+ITEM_COUNTS: dict[str, Callable[[int], str]] = {
+    "baobab": lambda n: ngettext("%(num)d baobab", "%(num)d baobabs", n),
+    "volcano": lambda n: ngettext("%(num)d volcano", "%(num)d volcanoes", n),
+    "sunset": lambda n: ngettext("%(num)d sunset", "%(num)d sunsets", n),
+    "rose": lambda n: ngettext("%(num)d rose", "%(num)d roses", n),
+    "lamppost": lambda n: ngettext("%(num)d lamppost", "%(num)d lampposts", n),
+    "box": lambda n: ngettext("%(num)d box", "%(num)d boxes", n),
+    "star": lambda n: ngettext("%(num)d Large Star", "%(num)d Large Stars", n),
+    "fox": lambda n: ngettext("%(num)d fox", "%(num)d foxes", n),
+    "elephant": lambda n: ngettext("%(num)d elephant", "%(num)d elephants", n),
+    "snake": lambda n: ngettext("%(num)d snake", "%(num)d snakes", n),
+    "sheep_white": lambda n: ngettext("%(num)d white sheep", "%(num)d white sheep", n),
+    "sheep_grey": lambda n: ngettext("%(num)d grey sheep", "%(num)d grey sheep", n),
+    "sheep_brown": lambda n: ngettext("%(num)d brown sheep", "%(num)d brown sheep", n),
 }
 STACK_NAMES = {
-    "center": "planet center",
-    "uphill": "uphill edge",
-    "downhill": "downhill edge",
-    "character": "character",
+    "center": N_("planet center"),
+    "uphill": N_("uphill edge"),
+    "downhill": N_("downhill edge"),
+    "character": N_("character"),
 }
 CHARACTER_NAMES = {
-    "vain_man": "Vain Man",
-    "geographer": "Geographer",
-    "astronomer": "Astronomer",
-    "king": "King",
-    "lamplighter": "Lamplighter",
-    "hunter": "Hunter",
-    "drunkard": "Drunkard",
-    "businessman_white": "Businessman (white)",
-    "businessman_grey": "Businessman (grey)",
-    "businessman_brown": "Businessman (brown)",
-    "gardener": "Gardener",
-    "turkish_astronomer": "Turkish Astronomer",
-    "little_prince": "Little Prince",
+    "vain_man": N_("Vain Man"),
+    "geographer": N_("Geographer"),
+    "astronomer": N_("Astronomer"),
+    "king": N_("King"),
+    "lamplighter": N_("Lamplighter"),
+    "hunter": N_("Hunter"),
+    "drunkard": N_("Drunkard"),
+    "businessman_white": N_("Businessman (white)"),
+    "businessman_grey": N_("Businessman (grey)"),
+    "businessman_brown": N_("Businessman (brown)"),
+    "gardener": N_("Gardener"),
+    "turkish_astronomer": N_("Turkish Astronomer"),
+    "little_prince": N_("Little Prince"),
 }
 CHARACTER_RULES = {
-    "vain_man": "4 points per snake",
-    "geographer": "1 point per planet tile without a volcano (face-down tiles count)",
-    "astronomer": "2 points per sunset",
-    "king": "14 points for exactly 1 rose, 7 for exactly 2, else 0",
-    "lamplighter": "1 point per lamppost",
-    "hunter": "3 points per species: fox, elephant, snake, sheep",
-    "drunkard": "3 points per face-down tile",
-    "businessman_white": "2 points per white sheep",
-    "businessman_grey": "3 points per grey sheep",
-    "businessman_brown": "5 points per brown sheep",
-    "gardener": "7 points per face-up baobab",
-    "turkish_astronomer": "1 point per Large Star, character tiles included",
-    "little_prince": "3 points per sheep colour, plus 1 per box",
+    "vain_man": N_("4 points per snake"),
+    "geographer": N_("1 point per planet tile without a volcano (face-down tiles count)"),
+    "astronomer": N_("2 points per sunset"),
+    "king": N_("14 points for exactly 1 rose, 7 for exactly 2, else 0"),
+    "lamplighter": N_("1 point per lamppost"),
+    "hunter": N_("3 points per species: fox, elephant, snake, sheep"),
+    "drunkard": N_("3 points per face-down tile"),
+    "businessman_white": N_("2 points per white sheep"),
+    "businessman_grey": N_("3 points per grey sheep"),
+    "businessman_brown": N_("5 points per brown sheep"),
+    "gardener": N_("7 points per face-up baobab"),
+    "turkish_astronomer": N_("1 point per Large Star, character tiles included"),
+    "little_prince": N_("3 points per sheep colour, plus 1 per box"),
 }
 
 DEFAULT_PATH = Path(__file__).with_name("data") / "tiles.toml"
 
 
 def item_words(item: str, n: int) -> str:
-    """``"2 roses"``, ``"1 rose"``."""
+    """``"2 roses"``, ``"1 rose"``, in the reader's language."""
+    return ITEM_COUNTS[item](n)
+
+
+def item_name(item: str, plural: bool = False) -> str:
+    """The item's name without a number: ``"rose"``, or ``"roses"`` for a label or a kind."""
     one, many = ITEM_NAMES[item]
-    return f"{n} {one if n == 1 else many}"
+    if plural and item in _SHEEP_PLURALS:
+        return _SHEEP_PLURALS[item]()
+    return _(many if plural else one)
+
+
+def character_name(character: str) -> str:
+    return _(CHARACTER_NAMES[character])
+
+
+def character_rule(character: str) -> str:
+    return _(CHARACTER_RULES[character])
+
+
+def stack_name(stack: str) -> str:
+    return _(STACK_NAMES[stack])
 
 
 class CatalogError(ValueError):
@@ -117,12 +160,17 @@ class Tile:
 
     def describe(self) -> str:
         """What a player sees on the tile, e.g. ``"Hunter, 1 Large Star"`` or ``"baobab, 2 white sheep"``."""
-        parts = [CHARACTER_NAMES[self.character]] if self.character else []
+        parts = [character_name(self.character)] if self.character else []
         for item in ITEMS:
             n = self.count(item)
             if n:
-                parts.append(ITEM_NAMES[item][0] if n == 1 else item_words(item, n))
-        return ", ".join(parts) if parts else "nothing"
+                parts.append(item_name(item) if n == 1 else item_words(item, n))
+        if not parts:
+            return _("nothing")
+        text = parts[0]
+        for part in parts[1:]:
+            text = _("%(list)s, %(item)s", list=text, item=part)
+        return text
 
 
 @dataclass(frozen=True, eq=False)

@@ -9,12 +9,11 @@ from __future__ import annotations
 from collections import Counter
 
 from .catalog import (
-    CHARACTER_NAMES, CHARACTERS, ITEMS, STACK_NAMES, Catalog, catalog as default_catalog,
-    item_words,
+    CHARACTERS, ITEMS, Catalog, catalog as default_catalog, character_name, item_name, item_words, stack_name,
 )
 from .planet import BACK, BAOBABS_TO_FLIP, STACK_AT, Cell, Planet, planet_from_take_order, position_words
 from .errors import InputError, Problem, Where
-from .i18n import _, ngettext
+from .i18n import _, list_words, ngettext
 from .jsonin import load_json
 from .limits import MAX_PLAYERS
 from .names import clean_name, name_key
@@ -63,8 +62,8 @@ def _grid_cell(value: object, p: int, who: str, cat: Catalog, seen: dict[str, in
     tile = cat[value]
     if tile.stack != STACK_AT[p]:
         return None, _("%(who)s: %(tile)s is a %(stack)s tile, but %(where)s takes a %(needed)s tile.",
-                       who=who, tile=value, stack=STACK_NAMES[tile.stack], where=position_words(p),
-                       needed=STACK_NAMES[STACK_AT[p]])
+                       who=who, tile=value, stack=stack_name(tile.stack), where=position_words(p),
+                       needed=stack_name(STACK_AT[p]))
     if value in seen:
         return None, _("%(who)s: %(tile)s is on this planet twice (%(first)s and %(second)s).", who=who,
                        tile=value, first=position_words(seen[value]), second=position_words(p))
@@ -128,7 +127,7 @@ def planet_from_tiles(tiles: object, who: str, where: Where, cat: Catalog) -> Pl
         per_stack[stack] += 1
         if per_stack[stack] == 5:
             problems.append(Problem(_("%(who)s: more than 4 %(stack)s tiles; a planet holds 4.", who=who,
-                                      stack=STACK_NAMES[stack]), (*where, i)))
+                                      stack=stack_name(stack)), (*where, i)))
     if problems:
         raise InputError.of(problems)
     planet, _flips = planet_from_take_order(tiles, cat)
@@ -148,9 +147,9 @@ def _characters_from_counts(characters: object, who: str, where: Where, cat: Cat
         copies = cat.copies_of(ch)
         if n > copies:
             problems.append(Problem(ngettext(
-                "%(who)s: %(n)d × %(name)s, but the game has only one such tile.",
+                "%(who)s: %(n)d × %(name)s, but the game has only %(num)d such tile.",
                 "%(who)s: %(n)d × %(name)s, but the game has %(num)d such tiles.", copies,
-                who=who, n=n, name=CHARACTER_NAMES[ch]), where))
+                who=who, n=n, name=character_name(ch)), where))
     if problems:
         raise InputError.of(problems)
     return characters
@@ -160,7 +159,7 @@ def _item_problem(key: str, n: object, who: str, cat: Catalog) -> str | None:
     if key not in ITEMS:
         return _("%(who)s: %(key)r is not an item of the game (they are %(all)s).", who=who, key=key,
                  all=", ".join(ITEMS))
-    what = item_words(key, 2).split(" ", 1)[1]
+    what = item_name(key, plural=True)
     if not _is_int(n):
         return _("%(who)s: the number of %(what)s must be a whole number, not %(n)r.", who=who, what=what, n=n)
     assert isinstance(n, int)
@@ -247,7 +246,7 @@ def _read_player(player: object, i: int, names: set[str], cat: Catalog) -> tuple
     given = [k for k in INPUT_KINDS if k in player]
     if len(given) != 1:
         raise InputError(_('%(who)s: give exactly one of "planet", "tiles" or "counts"%(not_these)s.', who=name,
-                           not_these=" (not " + " and ".join(given) + ")" if given else ""), where)
+                           not_these=_(" (not %(these)s)", these=list_words(given)) if given else ""), where)
     kind = given[0]
     if kind == "counts":
         return name, contents_from_counts(player["counts"], name, (*where, "counts"), cat), None
@@ -304,15 +303,15 @@ def table_warnings(table: Table, cat: Catalog) -> list[str]:
     for name, _contents, planet in table:
         for tile_id in planet.tile_ids() if planet is not None else ():
             owners.setdefault(tile_id, []).append(name)
-    warnings += [_("%(tile)s is on %(who)s's planets; the game has only one.", tile=t, who=" and ".join(who))
+    warnings += [_("%(tile)s is on %(who)s's planets; the game has only one.", tile=t, who=list_words(who))
                  for t, who in owners.items() if len(who) > 1]
     for character, who in _character_claims(table).items():
         copies = cat.copies_of(character)
         if len(who) > copies:
             warnings.append(ngettext(
-                "%(n)d %(name)ss at this table (%(who)s), but the game has only one such tile.",
-                "%(n)d %(name)ss at this table (%(who)s), but the game has %(num)d such tiles.", copies,
-                n=len(who), name=CHARACTER_NAMES[character], who=", ".join(who)))
+                "%(name)s × %(n)d at this table (%(who)s), but the game has only %(num)d such tile.",
+                "%(name)s × %(n)d at this table (%(who)s), but the game has %(num)d such tiles.", copies,
+                n=len(who), name=character_name(character), who=list_words(who)))
     if len(table) == 1 and table[0][1].volcanoes:
         warnings.append(_("Scored alone: the −%(n)d volcano penalty applies only if this planet has the most "
                           "volcanoes at the table.", n=table[0][1].volcanoes))

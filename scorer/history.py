@@ -79,21 +79,22 @@ class PlayRecord:
 
 def _int(value: object, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RecordError(f"{where} is not a whole number.")
+        raise RecordError(_("%(where)s is not a whole number.", where=where))
     return value
 
 
 def _player(data: object, seat: int, alone: bool) -> PlayerRecord:
     where = f"players[{seat}]"
     if not isinstance(data, dict):
-        raise RecordError(f"{where} is not a player's result.")
+        raise RecordError(_("%(where)s is not a player's result.", where=where))
     name = data.get("name")
     if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
-        raise RecordError(f"{where}.name is missing or longer than {MAX_NAME} characters.")
+        raise RecordError(_("%(where)s.name is missing or longer than %(most)d characters.", where=where,
+                            most=MAX_NAME))
     characters = []
     for i, c in enumerate(data.get("characters") or []):
         if not isinstance(c, dict) or c.get("character") not in CHARACTER_NAMES:
-            raise RecordError(f"{where}.characters[{i}] is not a character of the game.")
+            raise RecordError(_("%(where)s.characters[%(i)d] is not a character of the game.", where=where, i=i))
         characters.append((c["character"], _int(c.get("points"), f"{where}.characters[{i}].points")))
     subtotal = _int(data.get("subtotal"), f"{where}.subtotal")
     rank = data.get("rank")
@@ -109,9 +110,9 @@ def _player(data: object, seat: int, alone: bool) -> PlayerRecord:
 def players_of(result: object, start_seat: int | None = None) -> tuple[PlayerRecord, ...]:
     """The players of a scoring response, in its order; ``start_seat`` started the game."""
     if not isinstance(result, dict) or not isinstance(result.get("players"), list) or not result["players"]:
-        raise RecordError("The result has no players.")
+        raise RecordError(_("The result has no players."))
     if len(result["players"]) > 5:
-        raise RecordError("The result has more than 5 players.")
+        raise RecordError(_("The result has more than 5 players."))
     alone = len(result["players"]) == 1
     players = [_player(p, i, alone) for i, p in enumerate(result["players"])]
     if start_seat is not None and 0 <= start_seat < len(players):

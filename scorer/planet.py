@@ -10,7 +10,8 @@ from collections.abc import Callable, Iterable
 
 from dataclasses import dataclass
 
-from .catalog import Catalog, STACK_NAMES, catalog as default_catalog
+from .catalog import Catalog, catalog as default_catalog, stack_name
+from .i18n import _
 
 POSITIONS_OF = {
     "character": (0, 3, 12, 15),
@@ -29,7 +30,7 @@ def row_col(position: int) -> tuple[int, int]:
 
 def position_words(position: int) -> str:
     row, col = row_col(position)
-    return f"row {row + 1}, column {col + 1}"
+    return _("row %(row)d, column %(col)d", row=row + 1, col=col + 1)
 
 
 @dataclass(frozen=True)
@@ -69,14 +70,14 @@ class Planet:
         if position is None:
             free = self.free_positions(tile.stack)
             if not free:
-                raise ValueError(f"this planet already has its 4 {STACK_NAMES[tile.stack]} tiles")
+                raise ValueError(_full_stack(tile.stack))
             position = free[0]
         if STACK_AT[position] != tile.stack:
-            raise ValueError(
-                f"{tile_id} is a {STACK_NAMES[tile.stack]} tile; {position_words(position)} "
-                f"takes a {STACK_NAMES[STACK_AT[position]]} tile")
+            raise ValueError(_("%(tile)s is a %(stack)s tile; %(where)s takes a %(needed)s tile.", tile=tile_id,
+                               stack=stack_name(tile.stack), where=position_words(position),
+                               needed=stack_name(STACK_AT[position])))
         if self.cells[position] is not None:
-            raise ValueError(f"{position_words(position)} is already taken")
+            raise ValueError(_("%(where)s is already taken.", where=position_words(position)))
         cells = list(self.cells)
         cells[position] = Cell(tile_id)
         flipped = flip_baobabs(cells, cat) if tile.has_baobab else ()
@@ -107,6 +108,10 @@ class Planet:
         return {"cells": [out[r * 4:(r + 1) * 4] for r in range(4)]}
 
 
+def _full_stack(stack: str) -> str:
+    return _("This planet already has its 4 %(stack)s tiles.", stack=stack_name(stack))
+
+
 def planet_from_take_order(tile_ids: Iterable[str], cat: Catalog | None = None) -> tuple[Planet, list[tuple[int, ...]]]:
     """Build a planet from tiles in the order they were taken, each at its stack's next free
     position; return it with the flips that happened, in order. (The same as ``place`` tile by
@@ -118,7 +123,7 @@ def planet_from_take_order(tile_ids: Iterable[str], cat: Catalog | None = None) 
     for tile_id in tile_ids:
         tile = cat[tile_id]
         if not free[tile.stack]:
-            raise ValueError(f"this planet already has its 4 {STACK_NAMES[tile.stack]} tiles")
+            raise ValueError(_full_stack(tile.stack))
         position = free[tile.stack].pop(0)
         cells[position] = Cell(tile_id)
         if tile.has_baobab and (flipped := flip_baobabs(cells, cat)):

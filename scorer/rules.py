@@ -11,13 +11,14 @@ from collections.abc import Sequence
 
 from dataclasses import dataclass, field
 
-from .catalog import (
-    CHARACTER_NAMES, SHEEP, Catalog, catalog as default_catalog, item_words,
-)
+from .catalog import SHEEP, Catalog, catalog as default_catalog, character_name, item_words
+from .i18n import N_, _, list_words, ngettext
 from .planet import Planet
 
 SHEEP_PRICE = {"sheep_white": 2, "sheep_grey": 3, "sheep_brown": 5}
 SPECIES = ("fox", "elephant", "snake", "sheep")
+SPECIES_NAMES = {"fox": N_("fox"), "elephant": N_("elephant"), "snake": N_("snake"), "sheep": N_("sheep")}
+SHEEP_COLOURS = {"sheep_white": N_("white"), "sheep_grey": N_("grey"), "sheep_brown": N_("brown")}
 PLANET_TILES = 12  # non-character tiles on a finished planet
 
 
@@ -106,7 +107,7 @@ class CharacterScore:
     def as_json(self) -> dict[str, object]:
         return {
             "character": self.character,
-            "name": CHARACTER_NAMES[self.character],
+            "name": character_name(self.character),
             "points": self.points,
             "detail": self.detail,
             "positions": sorted(set(self.positions)),
@@ -114,62 +115,80 @@ class CharacterScore:
         }
 
 
-def _list(words: list[str]) -> str:
-    if not words:
-        return "none"
-    if len(words) == 1:
-        return words[0]
-    return ", ".join(words[:-1]) + " and " + words[-1]
-
-
 def _per_item(c: Contents, name: str, item: str, each: int) -> tuple[int, str, tuple[int, ...]]:
     n = c.n(item)
     points = each * n
-    return points, f"{name} — {item_words(item, n)} × {each} = {points}", c.item_positions.get(item, ())
+    return (points, _("%(name)s — %(items)s × %(each)d = %(points)d", name=name, items=item_words(item, n),
+                      each=each, points=points), c.item_positions.get(item, ()))
+
+
+def _king(c: Contents, name: str) -> tuple[int, str, tuple[int, ...]]:
+    roses = c.n("rose")
+    points = {1: 14, 2: 7}.get(roses, 0)
+    if roses == 0:
+        why = _("no rose")
+    elif roses <= 2:
+        why = ngettext("exactly %(num)d rose", "exactly %(num)d roses", roses)
+    else:
+        why = ngettext("%(num)d rose, too many", "%(num)d roses, too many", roses)
+    return points, _("%(name)s — %(why)s = %(points)d", name=name, why=why, points=points), c.item_positions.get(
+        "rose", ())
+
+
+def _hunter(c: Contents, name: str) -> tuple[int, str, tuple[int, ...]]:
+    pos = c.item_positions
+    present = [s for s in SPECIES if (sum(c.n(k) for k in SHEEP) if s == "sheep" else c.n(s))]
+    points = 3 * len(present)
+    counted = tuple(p for s in present for k in (SHEEP if s == "sheep" else (s,)) for p in pos.get(k, ()))
+    species = list_words([_(SPECIES_NAMES[s]) for s in present])  # (no call inside a call: Babel misreads it)
+    detail = ngettext("%(name)s — only %(species)s: %(num)d species × 3 = %(points)d",
+                      "%(name)s — %(species)s: %(num)d species × 3 = %(points)d", len(present), name=name,
+                      species=species, points=points)
+    return points, detail, counted
+
+
+def _little_prince(c: Contents, name: str) -> tuple[int, str, tuple[int, ...]]:
+    pos = c.item_positions
+    colours = [k for k in SHEEP if c.n(k)]
+    boxes = c.n("box")
+    points = 3 * len(colours) + boxes
+    named = list_words([_(SHEEP_COLOURS[k]) for k in colours])
+    detail = _("%(name)s — sheep colours: %(colours)s: %(n)d × 3 = %(colour_points)d, plus %(boxes)s = %(points)d",
+               name=name, colours=named, n=len(colours),
+               colour_points=3 * len(colours), boxes=item_words("box", boxes), points=points)
+    counted = tuple(p for k in colours for p in pos.get(k, ())) + pos.get("box", ())
+    return points, detail, counted
+
+
+_PER_ITEM = {  # character -> (the item it counts, points per item)
+    "vain_man": ("snake", 4), "astronomer": ("sunset", 2), "lamplighter": ("lamppost", 1),
+    "turkish_astronomer": ("star", 1), "gardener": ("baobab", 7),
+    **{f"businessman_{colour}": (f"sheep_{colour}", SHEEP_PRICE[f"sheep_{colour}"]) for colour in ("white", "grey", "brown")},
+}
 
 
 def score_character(character: str, c: Contents) -> tuple[int, str, tuple[int, ...]]:
     """Points, the reason in words, and the positions counted, for one copy of a character."""
-    name = CHARACTER_NAMES[character]
-    pos = c.item_positions
-    if character == "vain_man":
-        return _per_item(c, name, "snake", 4)
-    if character == "astronomer":
-        return _per_item(c, name, "sunset", 2)
-    if character == "lamplighter":
-        return _per_item(c, name, "lamppost", 1)
-    if character == "turkish_astronomer":
-        return _per_item(c, name, "star", 1)
-    if character == "gardener":
-        return _per_item(c, name, "baobab", 7)
-    if character.startswith("businessman_"):
-        sheep = "sheep_" + character.split("_", 1)[1]
-        return _per_item(c, name, sheep, SHEEP_PRICE[sheep])
+    name = character_name(character)
+    if character in _PER_ITEM:
+        item, each = _PER_ITEM[character]
+        return _per_item(c, name, item, each)
     if character == "geographer":
         n = c.no_volcano_tiles
-        return n, f"{name} — {n} planet tile{'s' if n != 1 else ''} without a volcano × 1 = {n}", c.no_volcano_positions
+        return n, ngettext("%(name)s — %(num)d planet tile without a volcano × 1 = %(num)d",
+                           "%(name)s — %(num)d planet tiles without a volcano × 1 = %(num)d", n,
+                           name=name), c.no_volcano_positions
     if character == "drunkard":
         n = c.face_down
-        return 3 * n, f"{name} — {n} face-down tile{'s' if n != 1 else ''} × 3 = {3 * n}", c.face_down_positions
+        return 3 * n, ngettext("%(name)s — %(num)d face-down tile × 3 = %(points)d",
+                               "%(name)s — %(num)d face-down tiles × 3 = %(points)d", n,
+                               name=name, points=3 * n), c.face_down_positions
     if character == "king":
-        roses = c.n("rose")
-        points = {1: 14, 2: 7}.get(roses, 0)
-        why = {0: "no rose", 1: "exactly 1 rose", 2: "exactly 2 roses"}.get(roses, f"{roses} roses, too many")
-        return points, f"{name} — {why} = {points}", pos.get("rose", ())
+        return _king(c, name)
     if character == "hunter":
-        present = [s for s in SPECIES if (sum(c.n(k) for k in SHEEP) if s == "sheep" else c.n(s))]
-        points = 3 * len(present)
-        counted = tuple(p for s in present for k in (SHEEP if s == "sheep" else (s,)) for p in pos.get(k, ()))
-        return points, f"{name} — {_list(present)}: {len(present)} species × 3 = {points}", counted
+        return _hunter(c, name)
     if character == "little_prince":
-        colours = [k for k in SHEEP if c.n(k)]
-        boxes = c.n("box")
-        points = 3 * len(colours) + boxes
-        names = [k.split("_")[1] for k in colours]
-        detail = (f"{name} — sheep colours: {_list(names)}: {len(colours)} × 3 = {3 * len(colours)}, "
-                  f"plus {item_words('box', boxes)} = {points}")
-        counted = tuple(p for k in colours for p in pos.get(k, ())) + pos.get("box", ())
-        return points, detail, counted
+        return _little_prince(c, name)
     raise KeyError(f"unknown character {character!r}")
 
 
@@ -219,11 +238,11 @@ def score_table(named: list[tuple[str, PlanetScore]]) -> list[TableLine]:
 
 def _points(n: int) -> str:
     """``"1 point"``, ``"−3 points"`` (a real minus sign)."""
-    return f"{'−' if n < 0 else ''}{abs(n)} point{'' if abs(n) == 1 else 's'}"
+    return ngettext("%(sign)s%(num)d point", "%(sign)s%(num)d points", abs(n), sign="−" if n < 0 else "")
 
 
 def _volcanoes(n: int) -> str:
-    return f"{n} volcano{'' if n == 1 else 'es'}"
+    return ngettext("%(num)d volcano", "%(num)d volcanoes", n)
 
 
 def tie_break_words(lines: list[TableLine]) -> str:
@@ -233,31 +252,35 @@ def tie_break_words(lines: list[TableLine]) -> str:
     if len(lines) == 1:
         l = lines[0]
         if not l.penalty:
-            return f"{l.name}: {_points(l.total)}."
-        return (f"{l.name}: {_points(l.planet.subtotal)}, or {_points(l.total).split()[0]} if this planet has "
-                "the most volcanoes at the table.")
+            return _("%(name)s: %(points)s.", name=l.name, points=_points(l.total))
+        total = f"{'−' if l.total < 0 else ''}{abs(l.total)}"
+        return _("%(name)s: %(points)s, or %(total)s if this planet has the most volcanoes at the table.",
+                 name=l.name, points=_points(l.planet.subtotal), total=total)
     winners = [l for l in lines if l.winner]
     best = max(l.total for l in lines)
     tied_on_total = [l for l in lines if l.total == best]
     if len(winners) > 1:
-        return (f"{_list([l.name for l in winners])} share the victory: {_points(best)} and "
-                f"{_volcanoes(winners[0].planet.volcanoes)} each.")
+        return _("%(names)s share the victory: %(points)s and %(volcanoes)s each.",
+                 names=list_words([l.name for l in winners]), points=_points(best),
+                 volcanoes=_volcanoes(winners[0].planet.volcanoes))
     w = winners[0]
     if len(tied_on_total) > 1:
         others = [l for l in tied_on_total if l is not w]
-        return (f"{w.name} wins the tie at {_points(best)} with fewer volcanoes "
-                f"({w.planet.volcanoes} against {_list([str(l.planet.volcanoes) for l in others])}).")
-    return f"{w.name} wins with {_points(best)}."
+        return _("%(name)s wins the tie at %(points)s with fewer volcanoes (%(mine)d against %(theirs)s).",
+                 name=w.name, points=_points(best), mine=w.planet.volcanoes,
+                 theirs=list_words([str(l.planet.volcanoes) for l in others]))
+    return _("%(name)s wins with %(points)s.", name=w.name, points=_points(best))
 
 
 def penalty_words(lines: list[TableLine]) -> str:
     hit = [l for l in lines if l.penalty]
     if len(lines) == 1 and hit:
-        n = hit[0].planet.volcanoes
-        return f"−{n} if this planet has the most volcanoes at the table ({n})."
+        return _("−%(n)d if this planet has the most volcanoes at the table (%(n)d).", n=hit[0].planet.volcanoes)
     if not hit:
-        return "No volcanoes on the table: nobody loses points."
+        return _("No volcanoes on the table: nobody loses points.")
     n = hit[0].planet.volcanoes
     if len(hit) == 1:
-        return f"{hit[0].name} has the most volcanoes ({n}) and loses {_points(n)}."
-    return f"{_list([l.name for l in hit])} tie for the most volcanoes ({n}) and each lose {_points(n)}."
+        return _("%(name)s has the most volcanoes (%(n)d) and loses %(points)s.", name=hit[0].name, n=n,
+                 points=_points(n))
+    return _("%(names)s tie for the most volcanoes (%(n)d) and each lose %(points)s.",
+             names=list_words([l.name for l in hit]), n=n, points=_points(n))

@@ -1,28 +1,123 @@
-"""The production server `python -m scorer serve` starts (the launcher's half; no routes here)."""
+"""The production server `python -m scorer serve` starts (the launcher's half; no routes here).
+
+Gunicorn with gevent workers: each worker process serves thousands of connections at once, one
+greenlet each, so phones that keep a request open (the board's long poll) or clients that are
+slow or silent cost a little memory, not a thread. Slow and idle clients are dropped: a request's
+headers must arrive within ``--client-timeout`` seconds (gunicorn's keep-alive timeout covers
+the first request and every later one on the connection), a body must come at
+``MIN_BODY_RATE`` bytes/s or better after that grace, and writing the answer may stall at most
+``IO_TIMEOUT`` seconds. A worker holds at most ``--connections`` connections; past that, new
+ones wait in the listen queue.
+"""
 from __future__ import annotations
 
+import resource
+import sys
+import time
 
-def run_server(app, host: str, port: int, workers: int, threads: int, wsgi=None) -> None:
-    """Gunicorn with threaded workers: the app is built once here and the workers are forked
-    from it (so they share the secret key and the checked catalog); each worker drops the
-    database connections it inherited and opens its own. ``wsgi`` serves instead of the app
-    itself (the bench mounts a bare endpoint beside it)."""
+HEADER_TIMEOUT = 10   # seconds for a request's headers to arrive (and for an idle keep-alive)
+IO_TIMEOUT = 30       # seconds a body read or an answer's write may make no progress
+MIN_BODY_RATE = 50_000  # bytes/s a body must keep up, after HEADER_TIMEOUT seconds of grace
+DEFAULT_CONNECTIONS = 4000
+
+
+def cooperative() -> None:
+    """gevent's cooperative socket, threading, time ... patched in before anything else is
+    imported: locks and the database pools the app makes are then greenlet-aware, and psycopg
+    (3.1.14 and later) sees the patch and waits through gevent. Call it first thing."""
+    from gevent import monkey
+    if not monkey.is_module_patched("socket"):
+        monkey.patch_all()
+
+
+class _BodyDeadline:
+    """The request body, read against a deadline: each read may wait only for the time left."""
+
+    def __init__(self, stream, sock, seconds: float):
+        self.stream, self.sock = stream, sock
+        self.deadline = time.monotonic() + seconds
+
+    def _arm(self) -> None:
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("the request body came in too slowly")
+        self.sock.settimeout(min(IO_TIMEOUT, left))
+
+    def read(self, *args):
+        self._arm()
+        return self.stream.read(*args)
+
+    def readline(self, *args):
+        self._arm()
+        return self.stream.readline(*args)
+
+    def __iter__(self):
+        return iter(self.readline, b"")
+
+    def __getattr__(self, name):
+        return getattr(self.stream, name)
+
+
+def _slow_clients_dropped(wsgi, grace: float):
+    """A body slower than ``MIN_BODY_RATE`` (after ``grace`` seconds), or an answer's write that
+    stalls ``IO_TIMEOUT`` seconds, fails with ``TimeoutError`` and the connection is closed."""
+    def app(environ, start_response):
+        sock = environ.get("gunicorn.socket")
+        if sock is not None:
+            sock.settimeout(IO_TIMEOUT)
+            length = environ.get("CONTENT_LENGTH") or ""
+            size = int(length) if length.isdigit() else 0
+            chunked = "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
+            if size or chunked:
+                budget = grace + max(size, 1_000_000 if chunked else 0) / MIN_BODY_RATE
+                environ["wsgi.input"] = _BodyDeadline(environ["wsgi.input"], sock, budget)
+        return wsgi(environ, start_response)
+    return app
+
+
+def _enough_files(connections: int, workers: int) -> None:
+    """Each connection is a file descriptor: raise this process's soft limit as far as allowed."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = connections * workers + 256
+    if soft != resource.RLIM_INFINITY and soft < want:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (want if hard == resource.RLIM_INFINITY else min(hard, want), hard))
+
+
+def run_server(app, host: str, port: int, workers: int = 2, connections: int = DEFAULT_CONNECTIONS,
+               wsgi=None, client_timeout: int = HEADER_TIMEOUT, make_app=None) -> None:
+    """``app`` is built once, before this, to check the settings, the catalog and the database
+    (and to make the secret key the workers share). Each worker then builds its own with
+    ``make_app`` after the fork: a gevent lock made before a fork and waited on after it blocks
+    the whole worker (seen on PostgreSQL, where a writer yields while holding one), so locks,
+    caches and database pools are made in the worker that uses them. ``wsgi`` serves instead
+    (the bench mounts a bare endpoint beside the app it built)."""
     from gunicorn.app.base import BaseApplication
+
+    if "gevent.monkey" not in sys.modules:
+        cooperative()  # late is better than never, but the launcher should have done it first
+    _enough_files(connections, workers)
+    served = {"app": wsgi or app}
 
     def post_fork(server, worker):
         app.extensions["db"].engine.dispose(close=False)
+        if make_app is not None and wsgi is None:
+            served["app"] = make_app()
+
+    def handler(environ, start_response):
+        return served["app"](environ, start_response)
 
     class Server(BaseApplication):
         def load_config(self):
             for key, value in {
                 "bind": f"[{host}]:{port}" if ":" in host else f"{host}:{port}",
-                "workers": workers, "worker_class": "gthread", "threads": threads,
-                "post_fork": post_fork, "timeout": 60, "graceful_timeout": 5, "keepalive": 5,
+                "workers": workers, "worker_class": "gevent", "worker_connections": connections,
+                "post_fork": post_fork, "timeout": 60, "graceful_timeout": 5,
+                "keepalive": max(1, round(client_timeout)), "backlog": 2048,
                 "accesslog": None, "errorlog": "-", "loglevel": "warning",
             }.items():
                 self.cfg.set(key, value)
 
         def load(self):
-            return wsgi or app
+            return _slow_clients_dropped(handler, client_timeout)
 
     Server().run()

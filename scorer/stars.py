@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass
 from typing import Literal
 
 from .errors import InputError, Problem, Where
-from .i18n import _, ngettext
+from .i18n import _, list_words, ngettext
 from .jsonin import load_json
 from .names import clean_name, name_key
 
@@ -118,13 +118,6 @@ def tally(pilots: Sequence[Pilot]) -> Tally:
     return Tally(tuple(lines))
 
 
-def names_words(names: Sequence[str]) -> str:
-    """``Ann``, ``Ann and Ben``, ``Ann, Ben and Cy``."""
-    if len(names) == 1:
-        return names[0]
-    return _("%(some)s and %(last)s", some=", ".join(names[:-1]), last=names[-1])
-
-
 def tie_break_words(result: Tally) -> str:
     """How the winner was found, for a person: the stars alone, the plane, or a shared victory."""
     winners = [p for p in result.pilots if p.winner]
@@ -135,7 +128,7 @@ def tie_break_words(result: Tally) -> str:
     if len(level) == 1:
         return ngettext("%(winner)s wins with %(num)d star.", "%(winner)s wins with %(num)d stars.",
                         best.total, winner=best.name)
-    names = names_words([p.name for p in level])
+    names = list_words([p.name for p in level])
     if len(level) == 2:
         tied = ngettext("%(names)s both have %(num)d star", "%(names)s both have %(num)d stars",
                         best.total, names=names)
@@ -148,7 +141,7 @@ def tie_break_words(result: Tally) -> str:
         return _("%(tied)s and %(plane)d on the paper plane: a shared victory.", tied=tied, plane=best.plane)
     if len(winners) > 1:
         return _("%(tied)s; %(names)s have the most on the paper plane (%(plane)d): a shared victory.",
-                 tied=tied, names=names_words([p.name for p in winners]), plane=best.plane)
+                 tied=tied, names=list_words([p.name for p in winners]), plane=best.plane)
     runner = max(p.plane for p in level if p is not best)
     return _("%(tied)s; %(winner)s wins with more stars on the paper plane (%(plane)d against "
              "%(other)d).", tied=tied, winner=best.name, plane=best.plane, other=runner)
@@ -249,7 +242,7 @@ def check_table(reader: Reader, pilots: Sequence[Pilot]) -> None:
         for i, k in holders[1:]:
             owners = list(dict.fromkeys(pilots[j].name for j, _k in holders))
             reader.refuse(_("The box has one %(story)s tile, but it is entered %(n)d times (%(names)s).",
-                            story=story_name(story), n=len(holders), names=names_words(owners)),
+                            story=story_name(story), n=len(holders), names=list_words(owners)),
                           "pilots", i, "story_tiles", k, "story")
     with_plane = [i for i, p in enumerate(pilots) if p.plane]
     if len(with_plane) > PLANES:

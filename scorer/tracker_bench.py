@@ -30,12 +30,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(port: int, database: str, threads: int, log_path: Path) -> subprocess.Popen:
+def start_server(port: int, database: str, log_path: Path) -> subprocess.Popen:
     import requests
     log = open(log_path, "wb")  # a file, not a pipe: a full pipe would stall the server
     proc = subprocess.Popen(
         [sys.executable, "-m", "scorer", "serve", "--host", "127.0.0.1", "--port", str(port),
-         "--database", database, "--threads", str(threads)],
+         "--database", database],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log,
         env={**os.environ, "PLANET_RATE_LIMITS": "off",  # one address creates every game
              "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")})
@@ -139,7 +139,6 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m scorer.tracker_bench", description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=100, help="games played at once (default 100)")
     parser.add_argument("--seconds", type=float, default=60.0, help="stop after this long (default 60)")
-    parser.add_argument("--server-threads", type=int, default=8, help="threads per worker (default 8, as `serve`)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--log", default=None, help="keep the server's log in this file")
     args = parser.parse_args(argv)
@@ -148,7 +147,7 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory(prefix="tracker-bench-") as tmp:
         database = f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
         log_path = Path(args.log) if args.log else Path(tmp) / "server.log"
-        proc = start_server(port, database, args.server_threads, log_path)
+        proc = start_server(port, database, log_path)
         base = f"http://127.0.0.1:{port}"
         try:
             stats = Stats()
@@ -180,7 +179,7 @@ def main(argv=None) -> int:
 
 def report(args, base: str, stats: Stats, elapsed: float) -> int:
     moves = len(stats.move_ms)
-    print(f"tracker bench: {args.tables} tables at once on {base} (python -m scorer serve: gunicorn, 2 workers × {args.server_threads} threads, SQLite)")
+    print(f"tracker bench: {args.tables} tables at once on {base} (python -m scorer serve: gunicorn, 2 gevent workers, SQLite)")
     print(f"  games finished   {stats.finished} of {stats.created} in {elapsed:.1f} s")
     print(f"  moves            {moves}  ({moves / elapsed:.1f} moves/s)")
     print(f"  move latency     p50 {percentile(stats.move_ms, 50):.1f} ms   p95 {percentile(stats.move_ms, 95):.1f} ms"

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from sqlalchemy import (
-    DateTime, ForeignKey, Integer, String, Text, UniqueConstraint, delete, select,
+    DateTime, ForeignKey, Integer, String, Text, UniqueConstraint, delete, func, select,
 )
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
@@ -330,3 +330,44 @@ def _for_seat(loaded: Loaded, move: object, seat: int | None) -> object:
         raise NotYourTurn(_("That move is for another player's seat; your link is for %(name)s.",
                             name=loaded.setup.players[seat]), ("move", "seat"))
     return move
+
+
+# -- live refresh: what a phone's "anything new?" needs, without loading a game ------------------
+
+def latest_versions(db: Database, game_ids) -> dict[str, int]:
+    """The version of each of ``game_ids`` that exists (0 before the first move), in one query
+    over the primary key and the unique (game_id, version) index; unknown ids are left out."""
+    ids = [g for g in dict.fromkeys(game_ids) if isinstance(g, str) and 0 < len(g) <= 32]
+    found: dict[str, int] = {}
+    for first in range(0, len(ids), 500):  # well under every database's limit of parameters
+        chunk = ids[first:first + 500]
+        newest = (select(func.max(TrackerMove.version)).where(TrackerMove.game_id == TrackerGame.id)
+                  .correlate(TrackerGame).scalar_subquery())  # one step down the index per game
+        query = select(TrackerGame.id, func.coalesce(newest, 0)).where(TrackerGame.id.in_(chunk))
+        with db.engine.connect() as conn:
+            found.update({game_id: int(version) for game_id, version in conn.execute(query)})
+    return found
+
+
+def seat_tokens(db: Database, game_id: str) -> tuple[str, ...] | None:
+    """The seats' tokens of a game (they never change), or None if there is no such game."""
+    if not isinstance(game_id, str) or not 0 < len(game_id) <= 32:
+        return None
+    with db.engine.connect() as conn:
+        raw = conn.execute(select(TrackerGame.tokens_json).where(TrackerGame.id == game_id)).scalar()
+    return None if raw is None else tuple(json.loads(raw))
+
+
+def moves_since(db: Database, after_id: int, limit: int = 5000) -> list[tuple[int, str, int]]:
+    """(row id, game id, version) of the moves stored after row ``after_id``, oldest first: a
+    watcher learns every game's new versions from this one query down the primary key."""
+    with db.engine.connect() as conn:
+        rows = conn.execute(select(TrackerMove.id, TrackerMove.game_id, TrackerMove.version)
+                            .where(TrackerMove.id > after_id).order_by(TrackerMove.id).limit(limit))
+        return [(int(i), g, int(v)) for i, g, v in rows]
+
+
+def last_move_id(db: Database) -> int:
+    """The newest move row's id (0 when there is none): where a watcher starts reading."""
+    with db.engine.connect() as conn:
+        return int(conn.execute(select(func.max(TrackerMove.id))).scalar() or 0)

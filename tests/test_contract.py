@@ -36,7 +36,7 @@ BAD_INPUTS = [
     (one({"counts": {}, "tiles": []}), "players[0]", "not tiles and counts"),
     (one({"counts": {"characters": ["pilot"]}}), "players[0].counts.characters[0]", "not a character"),
     (one({"counts": {"characters": ["king", "hunter", "drunkard", "gardener", "geographer"]}}), "players[0].counts.characters", "at most 4"),
-    (one({"counts": {"characters": ["king", "king"]}}), "players[0].counts.characters", "only one"),
+    (one({"counts": {"characters": ["king", "king"]}}), "players[0].counts.characters", "only 1 such tile"),
     (one({"counts": {"rose": -1}}), "players[0].counts.rose", "cannot be negative"),
     (one({"counts": {"rose": 1.5}}), "players[0].counts.rose", "whole number"),
     (one({"counts": {"rose": True}}), "players[0].counts.rose", "whole number"),
@@ -160,7 +160,7 @@ def test_more_copies_of_a_character_than_the_game_has_is_a_warning():
         {"name": "B", "counts": {"characters": ["king", "gardener"]}},
         {"name": "C", "counts": {"characters": ["gardener"]}},
     ]})
-    assert any("2 Kings at this table (A, B)" in w and "only one" in w for w in result["warnings"])
+    assert any("King × 2 at this table (A and B)" in w and "only 1 such tile" in w for w in result["warnings"])
     assert not any("Gardener" in w for w in result["warnings"])  # the game has two
 
 

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from scorer.catalog import catalog
 from scorer.planet import POSITIONS_OF
-from scorer.web.pages import grid_editor, grid_from_reading, planet_view
+from scorer.web.planet_view import planet
 
 BRUNO = {"name": "Bruno", "characters": ["hunter", "gardener", "businessman_white", "king"],
          "fox": 1, "elephant": 1, "snake": 1, "sheep_white": 6, "baobab": 2, "rose": 2, "volcano": 6}
@@ -64,12 +64,27 @@ def test_home_offers_three_choices(client):
     assert "Score a table" in html and "Scan a planet" in html and "Start a game" in html
 
 
+def test_static_files_are_compressed_and_cached_by_their_content(client):
+    html = client.get("/").get_data(as_text=True)
+    css = re.search(r'href="(/static/css/app\.css\?v=([0-9a-f]{12}))"', html)
+    assert css, "app.css is linked by its content hash"
+    r = client.get(css.group(1), headers={"Accept-Encoding": "br, gzip"})
+    assert r.headers["Content-Encoding"] in ("br", "gzip")
+    assert "immutable" in r.headers["Cache-Control"] and "max-age=31536000" in r.headers["Cache-Control"]
+    import hashlib
+    from pathlib import Path
+    body = (Path(__file__).resolve().parents[1] / "static/css/app.css").read_bytes()
+    assert hashlib.sha256(body).hexdigest()[:12] == css.group(2)
+    page = client.get("/score", headers={"Accept-Encoding": "gzip"})
+    assert page.headers["Content-Encoding"] == "gzip"
+
+
 def test_home_page_weight_with_css_and_js_under_100_kb(client):
     resp = client.get("/")
     html = resp.get_data(as_text=True)
     total = len(resp.data)
     assets = re.findall(r'<(?:link[^>]+href|script[^>]+src)="(/static/[^"]+)"', html)
-    assert any(a.endswith(".css") for a in assets) and any("htmx" in a for a in assets)
+    assert any(a.split("?")[0].endswith(".css") for a in assets) and any("htmx" in a for a in assets)
     for asset in assets:
         r = client.get(asset)
         assert r.status_code == 200, asset
@@ -105,7 +120,7 @@ def test_score_page_asks_for_n_players(client):
 def test_character_pickers_show_name_picture_and_rule(client):
     html = client.get("/score").get_data(as_text=True)
     assert "Little Prince" in html and "3 points per sheep colour, plus 1 per box" in html
-    assert '/art/K20.png' in html  # the Little Prince's tile
+    assert '/art/K20.webp' in html  # the Little Prince's tile
     assert html.count('name="players-0-characters-0"') == 14  # 13 characters and "none"
 
 
@@ -141,11 +156,27 @@ def test_live_fragment_scores_as_you_go(client):
 
 
 def test_live_fragment_places_errors_by_field(client):
-    resp = client.post("/score/live", data=form_of(dict(BRUNO, baobab=3), ANTOINE),
+    """Three mistakes (two the rules catch, one the form catches) come back together, each in
+    its own slot beside its field; every other slot comes back empty and hidden."""
+    resp = client.post("/score/live", data=form_of(dict(BRUNO, baobab=3), dict(ANTOINE, face_down=4, rose="x"),
+                                                   live="1"),
                        headers={"X-CSRFToken": token(client)})
     html = resp.get_data(as_text=True)
-    assert 'data-for="players-0-baobab"' in html
-    assert "the third baobab turns all three face down" in html
+    shown = dict(re.findall(r'<p class="field-error" id="([^"]+)-error" hx-swap-oob="true">([^<]+)</p>', html))
+    assert set(shown) == {"players-0-baobab", "players-1-face_down", "players-1-rose"}, shown
+    assert "the third baobab turns all three face down" in shown["players-0-baobab"]
+    assert "three at a time" in shown["players-1-face_down"]
+    assert "whole number" in shown["players-1-rose"]
+    assert re.search(r'id="players-1-name-error" hx-swap-oob="true" hidden>', html)
+
+
+def test_every_mistake_is_counted_in_the_summary(client):
+    resp = post(client, form_of(dict(BRUNO, baobab=3), dict(ANTOINE, face_down=4, rose="x"), finish="1"))
+    assert resp.status_code == 422
+    html = resp.get_data(as_text=True)
+    assert "3 things to fix before scoring" in html
+    for field_id in ("players-0-baobab", "players-1-face_down", "players-1-rose"):
+        assert error_beside(html, field_id), field_id
 
 
 def test_stepper_buttons_work_without_javascript(client):
@@ -179,7 +210,7 @@ def test_add_and_remove_players(client):
     (dict(BRUNO, rose="lots"), "players-0-rose", "Type a whole number"),
     (dict(BRUNO, snake=40), "players-0-snake", "cannot fit on one planet"),
     (dict(BRUNO, name="x" * 41), "players-0-name", "40 characters"),
-    (dict(BRUNO, characters=["king", "king", "hunter", "hunter"]), "players-0-characters", "only one"),
+    (dict(BRUNO, characters=["king", "king", "hunter", "hunter"]), "players-0-characters", "only 1 such tile"),
     (dict(BRUNO, characters=["nobody"]), "players-0-characters", "not a character of the game"),
 ])
 def test_impossible_values_are_explained_beside_the_field(client, player, field, words):
@@ -229,11 +260,11 @@ def test_a_planet_tile_by_tile_scores_and_is_drawn(client):
     assert resp.status_code == 303, resp.get_data(as_text=True)[:2000]
     url = resp.headers["Location"]
     html = client.get(url).get_data(as_text=True)
-    assert html.count('class="pcell stack-') == 16
-    assert f"/art/{cells[0]}.png" in html
+    assert html.count('class="cell stack-') == 16
+    assert f"/art/{cells[0]}.webp" in html
     # tap the first character: its cells light up (server-side, without JS)
     lit = client.get(url + "?show=0.0").get_data(as_text=True)
-    assert "pcell stack-" in lit and " lit" in lit
+    assert "cell stack-" in lit and " lit" in lit
     assert client.get(url + "?show=9.9").status_code == 200
     assert client.get(url + "?show=abc").status_code == 200
 
@@ -248,7 +279,7 @@ def test_a_tile_in_the_wrong_place_is_explained_at_its_cell(client):
     assert resp.status_code == 422
     html = resp.get_data(as_text=True)
     assert "takes a planet center tile" in error_beside(html, "players-0-cells")
-    assert re.search(r'gcell stack-center[^"]*invalid', html)
+    assert re.search(r'"cell stack-center[^"]*invalid', html)
 
 
 def test_tiles_used_at_the_table_are_greyed_out(client):
@@ -256,9 +287,13 @@ def test_tiles_used_at_the_table_are_greyed_out(client):
     data = dict(form_of(BRUNO))
     data.update(grid_form(1, "Ann", cells))
     html = post(client, data).get_data(as_text=True)
-    # player 0's grid offers Ann's tiles disabled
-    grid0 = html[html.index('data-grid="players-0-cells"'):html.index('data-grid="players-1-cells"')]
-    assert re.search(rf'<option value="{cells[5]}" disabled>', grid0)
+    # player 0's picker, on a center square, offers Ann's center tile disabled
+    data.update({"players-0-mode": "grid", "cell-0": "5"})
+    html = post(client, data).get_data(as_text=True)
+    grid0 = html[html.index('id="players-0-cells-editor"'):html.index('id="players-1-cells-editor"')]
+    assert re.search(rf'name="tile-0" value="{cells[5]}"[^>]*disabled', grid0)
+    free = re.search(r'name="tile-0" value="C17"[^>]*>', grid0)  # the elephant, used by nobody
+    assert free and "disabled" not in free.group(0)
 
 
 def test_grid_editor_helper_for_the_scanner(app):
@@ -268,23 +303,22 @@ def test_grid_editor_helper_for_the_scanner(app):
 
 
 def check_grid_helpers(cells):
-    g = grid_editor("scan", cells, used={"C20"}, doubtful={3}, errors={5: "check me"}, label="Photo")
-    assert [c["name"] for c in g["cells"]][:2] == ["scan-0", "scan-1"]
-    assert g["cells"][3]["doubtful"] and not g["cells"][2]["doubtful"]
-    assert g["cells"][5]["error"] == "check me"
-    center_options = {o["value"]: o for o in g["cells"][5]["options"]}
-    assert center_options["C20"]["disabled"] and "back" in center_options
-    assert "back" not in {o["value"] for o in g["cells"][0]["options"]}  # corners never face down
-    assert all(o["value"].startswith("K") for o in g["cells"][0]["options"] if o["value"])
-    view = planet_view({"cells": [cells[r * 4:r * 4 + 4] for r in range(4)]}, highlight={0, 5})
-    assert view[0]["lit"] and view[5]["lit"] and not view[1]["lit"]
-    assert planet_view(None) is None
-    reading = [[{"tile": cells[r * 4 + c], "confidence": 0.5 if r == c == 1 else 0.99} for c in range(4)]
-               for r in range(4)]
-    values, doubtful = grid_from_reading(reading)
-    assert values == cells and doubtful == {5}
-    g = grid_editor("scan", values, doubtful=doubtful)
-    assert g["cells"][5]["doubtful"] and g["cells"][5]["value"] == cells[5]
+    g = planet(cells, prefix="scan", used={"C20"}, doubtful={3}, errors={5: "check me"}, label="Photo")
+    assert [c.name for c in g.cells][:2] == ["scan-0", "scan-1"]
+    assert g.cells[3].doubtful and not g.cells[2].doubtful
+    assert g.cells[5].error == "check me"
+    assert g.choices == ()  # no square chosen, no picker
+    center = planet(cells, prefix="scan", used={"C20", "C08"}, active=5).choices
+    left = {ch.value: ch.left for ch in center}
+    assert left["C08"] == 0 and "C20" not in left  # C08 and C20 look the same: one choice, none left
+    assert left["C06"] == 2 and "C18" not in left  # C06 and C18 too: one choice, two left
+    assert "back" in left and all(v.startswith("C") for v in left if v not in ("", "back"))
+    corner = planet(cells, prefix="scan", active=0).choices
+    assert "back" not in {ch.value for ch in corner}  # corners never face down
+    assert all(ch.value.startswith("K") for ch in corner if ch.value)
+    view = planet([cells[r * 4:r * 4 + 4] for r in range(4)], lit={0, 5})
+    assert view.cells[0].lit and view.cells[5].lit and not view.cells[1].lit
+    assert view.cells[0].value == cells[0] and view.tiles == sum(1 for c in cells if c)
 
 
 # -- CSRF and garbage ---------------------------------------------------------------------------
@@ -358,9 +392,10 @@ def test_correcting_a_table_scored_from_a_take_order(client, app):
     request = {"players": [{"name": "Ann", "tiles": tiles}, {"name": "Ben", "counts": {"rose": 1}}]}
     table_id = save_table(app.extensions["db"], request, score_request(request))
     html = client.get(f"/score?from={table_id}").get_data(as_text=True)
-    assert 'name="players-0-mode" value="grid"' in html.replace("\n", " ") or \
-        re.search(r'name="players-0-mode" value="grid"\s+checked', html)
-    assert re.search(rf'<option value="{tiles[0]}" selected>', html)
+    # the grid radio is the checked one (and the counts radio is not)
+    assert re.search(r'name="players-0-mode" value="grid"\s+checked>', html)
+    assert not re.search(r'name="players-0-mode" value="counts"\s+checked>', html)
+    assert re.search(rf'name="players-0-cells-0" id="players-0-cells-0" value="{tiles[0]}"', html)
 
 
 def test_a_planet_scored_alone_claims_no_win_and_its_penalty_is_a_maybe(client, app):

@@ -1,8 +1,10 @@
 """Scan a planet in a phone-sized browser: photo in, reviewed planet, score out."""
 import json
+import re
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 PHOTOS = Path(__file__).resolve().parents[1] / "sample_photos"
@@ -30,10 +32,23 @@ def test_photo_in_review_then_score_out(live_server, page, shot):
     page.wait_for_selector("h1:has-text('Check the planet')", timeout=30_000)
     no_horizontal_scroll(page)
     shot(page, "review")
-    selects = page.locator(".grid-editor select")
-    assert selects.count() == 16
-    doubtful = page.locator(".gcell.doubtful").count()
-    assert f"{16 - doubtful} of 16" in page.inner_text(".lead") or doubtful == 0
+    squares = page.locator(".planet.edit button.cell")
+    assert squares.count() == 16
+    doubtful = page.locator(".cell.doubtful").count()
+    lead = page.inner_text(".lead")
+    if doubtful:
+        assert lead.startswith(f"{doubtful} outlined tile"), lead
+    else:
+        assert lead.startswith("Every tile was read with confidence"), lead
+    assert re.search(r"/scan/[A-Za-z0-9_-]{12}$", page.url)  # the review has its own address
+    expect(page.locator(".review-photo img")).to_be_visible()  # the photo beside the reading
+    read = [page.input_value(f"#players-0-cells-{p}") for p in range(16)]
+    page.reload()
+    assert [page.input_value(f"#players-0-cells-{p}") for p in range(16)] == read
+    page.go_back()
+    expect(page.locator("h1")).to_have_text("Scan a planet")  # Back goes to the scan page
+    page.go_forward()
+    expect(page.locator("h1")).to_have_text("Check the planet")
     page.fill("#players-0-name", "Ann")
     page.click("button:has-text('Score this planet')")
     page.wait_for_url("**/tables/**")
@@ -69,3 +84,36 @@ def test_without_javascript_the_chosen_photo_is_shown(live_server, phone):
     box = page.locator("#photo").bounding_box()
     assert box and box["height"] >= 44 and box["width"] >= 200
     no_horizontal_scroll(page)
+
+
+def test_a_three_player_table_scored_by_three_photos(live_server, page, shot):
+    """A camera button per player on the score page: three photos, three planets read in place
+    (tile by tile, doubtful squares outlined), one table scored."""
+    import re
+
+    from playwright.sync_api import expect
+
+    from scorer.contract import score_request
+    photos = [PHOTOS / f"p0{k}.jpg" for k in (1, 2, 3)]
+    truth = [json.loads(p.with_suffix(".json").read_text())["cells"] for p in photos]
+    names = ["Ann", "Ben", "Cy"]
+    page.goto(live_server.url + "/score?players=3")
+    for i, (name, photo, rows) in enumerate(zip(names, photos, truth)):
+        page.fill(f"#players-{i}-name", name)
+        page.set_input_files(f"#photo-{i}", str(photo))
+        expect(page.locator(f"#players-{i} .planet.edit")).to_be_visible(timeout=30_000)
+        expect(page.locator(f"#players-{i}-cells-15")).to_have_value(rows[3][3] or "", timeout=30_000)
+        read = [page.input_value(f"#players-{i}-cells-{p}") or None for p in range(16)]
+        assert read == [v for row in rows for v in row], f"photo {photo.name} misread"
+        expect(page.locator(f"#players-{i}-name")).to_have_value(name)  # the rest of the card is kept
+    no_horizontal_scroll(page)
+    shot(page, "three-photos")
+    expected = score_request({"players": [{"name": n, "planet": {"cells": rows}} for n, rows in zip(names, truth)]})
+    for pl in expected["players"]:
+        expect(page.locator("#live-score li", has_text=pl["name"])).to_contain_text(str(pl["total"]).replace("-", "−"))
+    page.get_by_role("button", name="See results").click()
+    page.wait_for_url(re.compile(r"/tables/"))
+    for pl in expected["players"]:
+        expect(page.locator(".rank-row", has_text=pl["name"])).to_contain_text(str(pl["total"]).replace("-", "−"))
+    expect(page.locator(".player-result .planet")).to_have_count(3)
+    shot(page, "three-photos-results")

@@ -94,9 +94,16 @@ def test_too_large_upload_gets_413_with_a_message(plain):
 def test_reading_fills_the_grid_then_scores_and_stores_the_table(plain):
     photo = first_planet_photo()
     r = upload(plain, photo.read_bytes())
+    assert r.status_code == 303 and re.fullmatch(r"/scan/[A-Za-z0-9_-]{12}", r.location)  # its own address
+    review = r.location
+    r = plain.get(review)
     assert r.status_code == 200
     html = r.get_data(as_text=True)
-    chosen = re.findall(r'<select id="players-0-cells-(\d+)".*?<option value="([^"]*)" selected', html, re.S)
+    assert plain.get(review).get_data(as_text=True) == html  # a reload shows the same reading
+    assert f'src="{review}/photo.jpg"' in html  # the photo beside the reading
+    pic = plain.get(review + "/photo.jpg")
+    assert pic.status_code == 200 and pic.mimetype == "image/jpeg"
+    chosen = re.findall(r'<input type="hidden" name="players-0-cells-(\d+)" id="[^"]*" value="([^"]*)"', html)
     assert len(chosen) == 16
     cells = [v or None for _, v in sorted(chosen, key=lambda t: int(t[0]))]
     form = {f"players-0-cells-{p}": v or "" for p, v in enumerate(cells)}
@@ -113,7 +120,7 @@ def test_a_fixed_grid_with_an_impossible_cell_is_explained_beside_it(plain):
     r = plain.post("/scan/score", data=form)
     assert r.status_code == 422
     html = r.get_data(as_text=True)
-    assert "takes a planet center" in html and 'aria-invalid="true"' in html
+    assert "takes a planet center" in html and re.search(r'class="cell stack-center[^"]*invalid[^"]*"\s+name="cell-0" value="5"', html)
 
 
 def test_add_to_a_table_opens_the_score_page_with_the_planet(plain):
@@ -123,18 +130,35 @@ def test_add_to_a_table_opens_the_score_page_with_the_planet(plain):
     r = plain.post("/score", data=form)
     assert r.status_code == 200
     html = r.get_data(as_text=True)
-    assert 'value="Ann"' in html and re.search(r'<option value="C10" selected', html)
+    assert 'value="Ann"' in html and re.search(r'name="players-0-cells-5" id="players-0-cells-5" value="C10"', html)
 
 
 def test_an_expired_review_keeps_the_planet_being_checked(client):
     """Without a valid token the review comes back with the player's corrections, not an error page."""
     form = {f"players-0-cells-{p}": "" for p in range(16)}
     form.update({"players-0-cells-0": "K07", "players-0-cells-5": "C10", "players-0-name": "Ann",
-                 "doubtful": "5", "csrf_token": "stale"})
+                 "players-0-doubtful": "5", "csrf_token": "stale"})
     r = client.post("/scan/score", data=form)
     assert r.status_code == 400
     html = r.get_data(as_text=True)
     assert "expired" in html and "Check the planet" in html and 'value="Ann"' in html
-    assert re.search(r'<option value="C10" selected', html) and "doubtful" in html
+    assert re.search(r'name="players-0-cells-5" id="players-0-cells-5" value="C10"', html) and "doubtful" in html
     r = upload(client, first_planet_photo().read_bytes())
     assert r.status_code == 400 and "choose the photo again" in error_of(r)
+
+
+def test_add_another_planet_appends_to_the_table(plain):
+    """"Add it to the table" after a second scan adds a second planet; it used to replace the first."""
+    def add(name, tile):
+        form = {f"players-0-cells-{p}": "" for p in range(16)}
+        form.update({"players-0-cells-5": tile, "players-0-name": name, "players-0-mode": "grid"})
+        return plain.post("/scan/add", data=form)
+    r = add("Ann", "C10")
+    assert r.status_code == 303 and "/score?scanned=1" in r.location
+    add("Ben", "C11")
+    html = plain.get(r.location).get_data(as_text=True)
+    assert 'name="players-0-name" value="Ann"' in html and 'name="players-1-name" value="Ben"' in html
+    assert re.search(r'name="players-0-cells-5" id="players-0-cells-5" value="C10"', html)
+    assert re.search(r'name="players-1-cells-5" id="players-1-cells-5" value="C11"', html)
+    assert plain.get("/scan/nope-not-an-id").status_code == 404
+    assert plain.get("/scan/AAAAAAAAAAAA/photo.jpg").status_code == 404

@@ -116,7 +116,7 @@ def test_own_phones_links_qr_codes_polling_and_someone_moved_first(client, app):
     ann, ben = client.get(links[0]), client.get(links[1])
     assert "Your turn, Ann" in ann.text and "Choose a stack" in ann.text
     assert "Ann’s turn" in ben.text and "Choose a stack" not in ben.text
-    assert 'hx-trigger="every 2s"' in ben.text
+    assert 'hx-trigger="load, live-again"' in ben.text and '&amp;wait=25' in ben.text
     assert client.get(links[1] + "/live?v=0").status_code == 204
     r = client.post(links[0] + "/move", data=form_for({"type": "choose", "stack": "center"}, 0, csrf(ann.text)))
     assert r.status_code == 302

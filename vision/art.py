@@ -328,7 +328,14 @@ def _icon_boxes(n, x0, y0, x1, y1):
     return out
 
 
-def draw_tile(tile) -> Image.Image:
+# The band of a tile without words (the pages, in any language): the stack's sign alone; a
+# character tile's figure is its emblem.
+WORDLESS_BAND = {"center": "◆", "uphill": "▲  ▲  ▲", "downhill": "▼  ▼  ▼", "character": ""}
+
+
+def draw_tile(tile, words: bool = True) -> Image.Image:
+    """One tile's picture; ``words=False`` leaves out every word (the pages use it: a French or
+    Chinese reader sees no English), the reference images keep them (the recognizer uses them)."""
     face, band, band_ink = STACK_STYLE[tile.stack]
     img = Image.new("RGB", (W, W), FRAME)
     d = ImageDraw.Draw(img)
@@ -337,12 +344,15 @@ def draw_tile(tile) -> Image.Image:
     band_h = 44 * S
     d.rectangle((m, m, W - m - 1, m + band_h), fill=band)
     from scorer.catalog import CHARACTER_NAMES
-    if tile.stack == "character":
+    if not words:
+        label = WORDLESS_BAND[tile.stack]
+    elif tile.stack == "character":
         label = CHARACTER_NAMES[tile.character]
     else:
         label = {"center": "CENTER", "uphill": "▲ UPHILL ▲", "downhill": "▼ DOWNHILL ▼"}[tile.stack]
-    font = _fit_font(d, label, W - 2 * m - 16 * S, 26 * S)
-    _text_center(d, (m, m, W - m, m + band_h), label, font, band_ink)
+    if label:
+        font = _fit_font(d, label, W - 2 * m - 16 * S, 26 * S)
+        _text_center(d, (m, m, W - m, m + band_h), label, font, band_ink)
     top, bottom = m + band_h + 6 * S, W - m - 22 * S
     if tile.stack == "character":
         fig = bottom - top

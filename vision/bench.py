@@ -99,7 +99,7 @@ def run(folder: Path, verbose: bool = False, reference=None, reader=None) -> dic
     cells_total = cells_right = ids_right = 0
     planets = planets_exact = planets_scored = 0
     empties = refused = 0
-    wrong_not_doubtful = 0
+    wrong_not_doubtful = right_doubtful = 0
     wrong = 0
     times, ratios_big, ratios = [], [], []
     failures = []
@@ -141,6 +141,7 @@ def run(folder: Path, verbose: bool = False, reference=None, reader=None) -> dic
         ids_right += sum(a == b for a, b in zip(rotations(reading.cells)[k], truth))
         rot_doubt = rotations(reading.doubtful)[k]
         for ok, doubt in zip(right, rot_doubt):
+            right_doubtful += bool(ok and doubt)
             if not ok:
                 wrong += 1
                 if not doubt:
@@ -155,7 +156,7 @@ def run(folder: Path, verbose: bool = False, reference=None, reader=None) -> dic
     return {
         "cells_total": cells_total, "cells_right": cells_right, "ids_right": ids_right, "planets": planets,
         "planets_exact": planets_exact, "planets_scored": planets_scored, "empties": empties,
-        "refused": refused, "wrong": wrong, "wrong_not_doubtful": wrong_not_doubtful,
+        "refused": refused, "wrong": wrong, "wrong_not_doubtful": wrong_not_doubtful, "right_doubtful": right_doubtful,
         "times": times, "ratios_big": ratios_big, "ratios": ratios, "failures": failures,
     }
 
@@ -188,7 +189,7 @@ def main(argv=None) -> int:
         return 0
     root = Path(__file__).resolve().parent.parent / "sample_photos"
     print("== shipped art: sample_photos/ ==")
-    report(root, verbose)
+    lines = [summary("shipped", report(root, verbose), None)]
     for name in ("box2", "box2-heldout"):
         if not (root / name).is_dir():
             continue
@@ -196,11 +197,26 @@ def main(argv=None) -> int:
             secs = learn_box(root / name / "teach", Path(tmp))
             print(f"== second box: sample_photos/{name}/test, after learning its 6 teaching photos ==")
             print(f"learning the 6 photos:        {secs:.1f} s")
-            report(root / name / "test", verbose, reference=tmp)
+            lines.append(summary(name, report(root / name / "test", verbose, reference=tmp), secs))
+    print("== one line per set ==")
+    print("\n".join(lines))
     return 0
 
 
-def report(folder: Path, verbose: bool = False, reference=None) -> None:
+def summary(name: str, r: dict, learn_s: float | None) -> str:
+    """One line: cells, exact, refused, wrong not doubtful, right cells doubtful, median ms and
+    ratio to a full decode, learning time."""
+    ms = statistics.median(r["times"]) if r["times"] else 0.0
+    ratio = statistics.median(r["ratios"]) if r["ratios"] else 0.0
+    cells = 100 * r["cells_right"] / max(1, r["cells_total"])
+    return (f"{name:<13} cells {r['cells_right']}/{r['cells_total']} = {cells:.1f}%  "
+            f"exact {r['planets_exact']}/{r['planets']}  scored {r['planets_scored']}/{r['planets']}  "
+            f"refused {r['refused']}/{r['empties']}  wrong-not-doubtful {r['wrong_not_doubtful']}/{r['wrong']}  "
+            f"right-but-doubtful {r['right_doubtful']}/{r['cells_right']}  median {ms:.0f} ms  "
+            f"{ratio:.1f}x decode  learning {'-' if learn_s is None else f'{learn_s:.1f} s'}")
+
+
+def report(folder: Path, verbose: bool = False, reference=None) -> dict:
     r = run(folder, verbose, reference)
     pct = lambda a, b: f"{100 * a / b:.2f}%" if b else "n/a"
     for line in r["failures"]:
@@ -226,6 +242,7 @@ def report(folder: Path, verbose: bool = False, reference=None) -> None:
               f"over {len(r['ratios_big'])} 12 MP photos (max {max(r['ratios_big']):.2f}x)")
     else:
         print("recognize / full imdecode:    n/a (no 12 MP photos)")
+    return r
 
 
 if __name__ == "__main__":

@@ -10,6 +10,8 @@ import struct
 import cv2
 import numpy as np
 
+from scorer.i18n import _
+
 MAX_PIXELS = 50_000_000  # refuse bigger images before decoding them (decompression bombs)
 MAX_BYTES = 60_000_000
 
@@ -98,21 +100,21 @@ def decode(data: bytes, min_side: int = 1000) -> tuple[np.ndarray, float]:
     """Decode a photo to BGR, upright, reduced so its short side stays ≥ ``min_side`` when the
     format allows it cheaply (JPEG DCT scaling). Return the image and the reduction factor."""
     if not isinstance(data, (bytes, bytearray, memoryview)):
-        raise UnusableImage("No photo was given.")
+        raise UnusableImage(_("No photo was given."))
     data = bytes(data)
     if len(data) == 0:
-        raise UnusableImage("The file is empty: there is no photo in it.")
+        raise UnusableImage(_("The file is empty: there is no photo in it."))
     if len(data) > MAX_BYTES:
-        raise UnusableImage("The file is too big (over 60 MB) to be a phone photo.")
+        raise UnusableImage(_("The file is too big (over 60 MB) to be a phone photo."))
     orientation = 1
     reduce = 1
     info = _jpeg_info(data) if data[:2] == b"\xff\xd8" else None
     if info:
         w, h, orientation = info
         if w * h > MAX_PIXELS:
-            raise UnusableImage(f"The photo is too large ({w}×{h} pixels; at most 50 megapixels).")
+            raise UnusableImage(_("The photo is too large (%(w)d×%(h)d pixels; at most 50 megapixels).", w=w, h=h))
         if w == 0 or h == 0:
-            raise UnusableImage("The photo has no pixels.")
+            raise UnusableImage(_("The photo has no pixels."))
         for r in (8, 4, 2):
             if min(w, h) / r >= min_side:
                 reduce = r
@@ -124,7 +126,7 @@ def decode(data: bytes, min_side: int = 1000) -> tuple[np.ndarray, float]:
             size = _pil_size(data)
         w, h = size
         if w * h > MAX_PIXELS:
-            raise UnusableImage(f"The image is too large ({w}×{h} pixels; at most 50 megapixels).")
+            raise UnusableImage(_("The photo is too large (%(w)d×%(h)d pixels; at most 50 megapixels).", w=w, h=h))
     flags = cv2.IMREAD_IGNORE_ORIENTATION | {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2,
                                              4: cv2.IMREAD_REDUCED_COLOR_4, 8: cv2.IMREAD_REDUCED_COLOR_8}[reduce]
     try:
@@ -132,13 +134,13 @@ def decode(data: bytes, min_side: int = 1000) -> tuple[np.ndarray, float]:
     except cv2.error:
         img = None
     if img is None or img.size == 0:
-        raise UnusableImage("This file is not a photo that can be read (it may be damaged, "
-                            "cut short, or not an image at all).")
+        raise UnusableImage(_("This file is not a photo that can be read (it may be damaged, "
+                              "cut short, or not an image at all)."))
     if info is None:
         # non-JPEG: orientation from Pillow's EXIF reader, when there is one
         orientation = _pil_orientation(data)
     if _looks_truncated(data, img):
-        raise UnusableImage("The photo is cut short (the file is incomplete); please send it again.")
+        raise UnusableImage(_("The photo is cut short (the file is incomplete); please send it again."))
     img = apply_orientation(img, orientation)
     return img, float(reduce)
 
@@ -153,10 +155,10 @@ def _pil_size(data: bytes) -> tuple[int, int]:
             with Image.open(io.BytesIO(data)) as im:
                 return im.size
     except Image.DecompressionBombError:
-        raise UnusableImage("The image is too large (at most 50 megapixels).") from None
+        raise UnusableImage(_("The image is too large (at most 50 megapixels).")) from None
     except Exception:
-        raise UnusableImage("This file is not an image (it may be damaged, cut short, or another "
-                            "kind of file).") from None
+        raise UnusableImage(_("This file is not an image (it may be damaged, cut short, or another "
+                              "kind of file).")) from None
 
 
 def _pil_orientation(data: bytes) -> int:

@@ -20,13 +20,15 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from scorer.i18n import N_, _
+
 from . import tuning
 from .box import SAMPLE_PX, Box, Sample
 from .imageio import UnusableImage
 from .layout import STACK_AT
-from .stages import Outline, Photo, cut_cells, decode_photo, edge_map, find_outlines, lattice_contrast
+from .stages import Outline, Photo, cut_cells, decode_photo, edge_map, find_outlines, frame_tile, lattice_contrast
 
-NO_LAYOUT = ("I could not find 16 tiles laid in a 4×4 square in this photo. Lay them as the plan "
+NO_LAYOUT = N_("I could not find 16 tiles laid in a 4×4 square in this photo. Lay them as the plan "
              "shows, take the photo from straight above with the first row at the top, and try again.")
 
 
@@ -117,10 +119,10 @@ def _covered(mask: np.ndarray, quad: np.ndarray) -> float:
 # --- 3. cut the tiles ----------------------------------------------------------------------
 
 def cut_tiles(photo: Photo, outline: Outline) -> list[np.ndarray]:
-    """Each tile as it lies (upright in the photo), SAMPLE_PX square: the cells the reader cuts."""
+    """Each tile as it lies (upright in the photo), SAMPLE_PX square: each cell the reader cuts,
+    narrowed to the tile's own square (``frame_tile``: loose tiles leave table in their cell)."""
     cells = cut_cells(photo, outline, turn=0, size=SAMPLE_PX)
-    p = cells.pad
-    return [np.ascontiguousarray(w[p:p + SAMPLE_PX, p:p + SAMPLE_PX]) for w in cells.windows]
+    return [np.ascontiguousarray(frame_tile(w, SAMPLE_PX)[0]) for w in cells.windows]
 
 
 # --- 4. is it the layout asked for? --------------------------------------------------------
@@ -137,8 +139,8 @@ def check_layout(cells: list, box: Box, photo: Photo, outline: Outline) -> str |
     sure = (confidence(v) >= tuning.DOUBT) & (v.sims >= tuning.WRONG_LAYOUT_SIM)
     known = [ex.names[r] for r, s in zip(v.rows, sure) if s and ex.names[r] not in mine and ex.names[r] != "back"]
     if len(known) >= tuning.WRONG_LAYOUT_CELLS:
-        return (f"This photo shows tiles already learned from another layout ({len(known)} of them). "
-                "Check that the tiles lie as this layout of the plan shows, and take its photo again.")
+        return _("This photo shows tiles already learned from another layout (%(n)d of them). Check that the "
+                 "tiles lie as this layout of the plan shows, and take its photo again.", n=len(known))
     return None
 
 
@@ -159,7 +161,7 @@ def learn(data: bytes, grid: dict, box: Box | None = None) -> Lesson:
         return Lesson(ok=False, box=box, error=str(exc))
     outline = find_layout(photo)
     if outline is None:
-        return Lesson(ok=False, box=box, error=NO_LAYOUT)
+        return Lesson(ok=False, box=box, error=_(NO_LAYOUT))
     problem = check_layout(cells, box, photo, outline)
     if problem:
         return Lesson(ok=False, box=box, error=problem)

@@ -1,7 +1,7 @@
 """Read a planet of a learned box: the stages of ``vision/stages.py``, then classify.
 
 ``read_box(data, exemplars) -> Reading``. Stages: decode_photo → find_outlines → (per
-outline) cut_cells → align_cells → describe → classify (each cell against the exemplars its
+outline) cut_cells → align_cells → match → classify (each cell against the exemplars its
 position allows; one id at most once per planet, the back may repeat; twins with identical
 contents may come back as either id) → the best outline, or no planet.
 """
@@ -17,8 +17,9 @@ import numpy as np
 from . import tuning
 from .imageio import UnusableImage
 from .reading import NO_PLANET, Reading
+from scorer.i18n import _
 from .layout import STACK_AT
-from .stages import (STACKS, Aligned, Cells, Outline, Photo, align_cells, cut_cells, decode_photo, describe,
+from .stages import (STACKS, Aligned, Cells, Outline, Photo, align_cells, chroma, cut_cells, decode_photo,
                      find_outlines, match, matched_filters, stack_looks)
 
 
@@ -28,11 +29,11 @@ class Exemplars:
     names: tuple            # tile id or "back", per row
     stacks: tuple           # per row: its stack (a back: the stack it was learned in)
     contents: tuple         # per row: what it shows (twins share it)
-    desc: np.ndarray        # (n, d) unit descriptors
     looks: dict             # stack -> [(angle, grey template)] (faces and backs)
     filters: list           # per row: matched filters (stages.matched_filters)
     rows_of: dict           # stack -> rows allowed there
     means: dict             # stack -> the mean colour look of its faces (CELL_PX² × 3)
+    backs: dict             # stack -> (rows of its backs, their chromas, its faces' chroma)
     outward: bool           # tiles lie turned to face outwards round the planet
 
 
@@ -77,9 +78,11 @@ def exemplars_of(references, outward: bool) -> Exemplars:
             means[s] = np.mean(groups[(s, True)], axis=0)
     rows_of = {s: [i for i, (n, t) in enumerate(zip(names, stacks)) if t == s and (s != "character" or n != "back")]
                for s in STACKS}
-    return Exemplars(tuple(names), tuple(stacks), tuple(_content(n) for n in names),
-                     describe(np.stack(tiles), stacks, means), stack_looks(groups),
-                     matched_filters(tiles, stacks, means), rows_of, means, outward)
+    backs = {s: (frozenset(j for j in rows_of[s] if names[j] == "back"),
+                 tuple(chroma(tiles[j]) for j in rows_of[s] if names[j] == "back"), chroma(means[s]))
+             for s in STACKS if s in means}
+    return Exemplars(tuple(names), tuple(stacks), tuple(_content(n) for n in names), stack_looks(groups),
+                     matched_filters(tiles, stacks, means), rows_of, means, backs, outward)
 
 
 @lru_cache(maxsize=8)
@@ -108,7 +111,7 @@ def assign(scores: np.ndarray, rows: np.ndarray, back_rows: set, top: int = 6):
 
 def classify(cells: Cells, aligned: Aligned, ex: Exemplars, outline: Outline, turn: int) -> Verdict:
     stacks = [STACK_AT[q] for q in range(16)]
-    sims = match(cells, ex.filters, ex.rows_of, ex.means)      # (16, n)
+    sims = match(aligned, ex.filters, ex.rows_of, ex.means, ex.backs)      # (16, n)
     back_rows = {i for i, n in enumerate(ex.names) if n == "back"}
     rows = [0] * 16
     for stack in STACKS:
@@ -152,8 +155,7 @@ def read_photo(photo: Photo, ex: Exemplars) -> Verdict | None:
 
 def is_planet(v: Verdict | None) -> bool:
     return (v is not None and v.outline.fit >= tuning.PLANET_LATTICE
-            and float(np.median(v.fits)) >= tuning.PLANET_FIT
-            and float(np.mean(v.sims)) >= tuning.PLANET_SIM)
+            and v.score >= tuning.PLANET_SCORE)
 
 
 def confidence(v: Verdict) -> np.ndarray:
@@ -194,11 +196,11 @@ def read_box(data: bytes, ex: Exemplars) -> Reading:
         return Reading(ok=False, error=str(exc))
     v = read_photo(photo, ex)
     if not is_planet(v):
-        return Reading(ok=False, error=NO_PLANET,
+        return Reading(ok=False, error=_(NO_PLANET),
                        score=float(np.mean(v.sims)) if v is not None else 0.0)
     conf = confidence(v)
     return Reading(ok=True, cells=[ex.names[r] for r in v.rows], confidences=[round(float(c), 3) for c in conf],
                    doubtful=[bool(c < tuning.DOUBT) for c in conf], score=float(np.mean(v.sims)),
                    quad=(v.outline.corners * photo.scale).tolist(),
                    details={"sims": [float(x) for x in v.sims], "margins": [float(x) for x in v.margins],
-                            "fits": [float(x) for x in v.fits], "lattice": v.outline.fit})
+                            "fits": [float(x) for x in v.fits], "lattice": v.outline.fit, "scale": photo.scale})

@@ -3,8 +3,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-NO_PLANET = ("I could not find a planet in this photo. Lay the 16 tiles in a 4×4 square, "
+from scorer.i18n import N_
+
+NO_PLANET = N_("I could not find a planet in this photo. Lay the 16 tiles in a 4×4 square, "
              "take the photo from above with the whole planet in view, and try again.")
+TOO_SMALL = N_("The photo is too small to read a planet from.")
 
 
 @dataclass

@@ -36,7 +36,8 @@ import numpy as np
 
 from .imageio import UnusableImage, decode
 from .reader import assign as _assign
-from .reading import NO_PLANET, Reading
+from .reading import NO_PLANET, TOO_SMALL, Reading
+from scorer.i18n import _ as translate
 from .outline import _masks, _order, _quads_from_mask  # noqa: F401
 from .index import CELL, HI, describe_coarse, describe_turns, get_index, similarity
 
@@ -506,7 +507,7 @@ def _recognize(data: bytes, reference_dir, t0: float) -> Reading:
         return done(Reading(ok=False, error=str(exc)))
     h, w = img.shape[:2]
     if min(h, w) < 64:
-        return done(Reading(ok=False, error="The photo is too small to read a planet from."))
+        return done(Reading(ok=False, error=translate(TOO_SMALL)))
     pyr = _pyramid(img)
     src = next((lv for lv in reversed(pyr) if max(lv.shape[:2]) >= WORK), pyr[0])
     f = WORK / max(h, w)
@@ -550,7 +551,7 @@ def _recognize(data: bytes, reference_dir, t0: float) -> Reading:
             best = res
     if (best is None or best["score"] < PLANET_MIN
             or int((np.asarray(best["sims"]) >= CELL_MATCH).sum()) < PLANET_CELLS):
-        return done(Reading(ok=False, error=NO_PLANET, score=best["score"] if best else 0.0))
+        return done(Reading(ok=False, error=translate(NO_PLANET), score=best["score"] if best else 0.0))
     # a small planet in a photo decoded reduced: read it again from a finer decode (and tell
     # same-looking tiles apart by their ids there)
     side = float(np.sqrt(max(1.0, cv2.contourArea(np.asarray(best["quad"], np.float32)))))

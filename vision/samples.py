@@ -207,13 +207,19 @@ def table_b(rng, h, w, kind: str) -> np.ndarray:
 
 
 def take_photo(rng, grid, w, h, *, hand=True, angle=0.0, tilt=0.0, fill=.6, bg="wood",
-               light=.4, blur=0.0, noise=3.0, tile=_tile_rgba, loose=1.0) -> np.ndarray:
+               light=.4, blur=0.0, noise=3.0, tile=_tile_rgba, loose=1.0, truth: dict | None = None) -> np.ndarray:
+    """A photo of ``grid`` laid on a table. ``truth``, if given, receives ``corners``: where the
+    planet's 4×4 lattice lies in the (upright) photo — the outer corners of cells 0, 3, 15, 12 —
+    and ``gap``: the gap between tiles as a part of a tile's side."""
     t = int(np.clip(fill * min(w, h) / 4 * 1.1, 64, 512))
     plane, margin = lay_planet(rng, grid, t, hand, tile, loose)
     side = plane.shape[0]
     src = np.array([[margin, margin], [side - margin, margin], [side - margin, side - margin],
                     [margin, side - margin]], np.float32)
     dst = camera_quad(rng, w, h, side, angle, tilt, fill)
+    if truth is not None:
+        truth["corners"] = [[round(float(x), 1), round(float(y), 1)] for x, y in dst]
+        truth["gap"] = round(float((side - 2 * margin) / 4 / t - 1), 4)
     H = cv2.getPerspectiveTransform(src, dst)
     # the table at a quarter of the size, then scaled up (fast at 12 MP)
     bg_img = table(rng, h // 2, w // 2, bg)

@@ -50,10 +50,10 @@ def _style_b(rng, photo: np.ndarray) -> np.ndarray:
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
-def _photo(rng, grid, w, h, variant, **kw):
+def _photo(rng, grid, w, h, variant, truth=None, **kw):
     if variant == "B":  # the held-out tables
         kw["bg"] = str(rng.choice(["paper", "floor", "linen"]))
-    photo = take_photo(rng, grid, w, h, tile=tile_source(variant), **kw)
+    photo = take_photo(rng, grid, w, h, tile=tile_source(variant), truth=truth, **kw)
     if variant == "B":
         photo = _style_b(rng, photo)
     return photo
@@ -83,7 +83,8 @@ def make_tests(out: Path, rng, variant: str, count: int, empty: int, big: int) -
         grid = random_planet(rng, backs=True if i % 4 == 1 else None)
         angle = float(rng.choice([0, 90, 180, 270])) + (rng.uniform(-180, 180) if i % 3 == 0 else rng.uniform(-4, 4))
         fill = float(rng.uniform(.3, .9)) if i % 3 else float(rng.uniform(.3, .7))
-        photo = _photo(rng, grid, w, h, variant, hand=(i % 5 != 4), angle=angle,
+        truth: dict = {}
+        photo = _photo(rng, grid, w, h, variant, truth, hand=(i % 5 != 4), angle=angle,
                        tilt=float(rng.uniform(0, 30)) if i % 2 == 0 else float(rng.uniform(0, 10)),
                        fill=fill, bg=BACKGROUNDS[i % 5] if not is_big else "stone",
                        light=float(rng.uniform(.1, .7)), blur=float(rng.choice([0, 0, .8, 1.5, 2.5])) * (w / 1600),
@@ -91,7 +92,7 @@ def make_tests(out: Path, rng, variant: str, count: int, empty: int, big: int) -
         q = int(rng.integers(60, 70)) if is_big else int(rng.integers(60, 93))
         path = out / f"p{i + 1:02d}.jpg"
         save_jpeg(path, photo, q, int(rng.choice([6, 8, 3])) if is_big else 1)
-        (out / f"p{i + 1:02d}.json").write_text(json.dumps(grid) + "\n")
+        (out / f"p{i + 1:02d}.json").write_text(json.dumps({**grid, **truth}) + "\n")
         written.append(path)
     kinds = ("wood", "blank", "noise", "face", "text", "cloth", "felt")
     for i in range(empty):

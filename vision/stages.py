@@ -1,6 +1,6 @@
 """The stages that read a learned box's planet, used the same way when teaching and reading.
 
-    decode_photo → find_outline → cut_cells → align_cells → describe → classify (reader.py)
+    decode_photo → find_outline → cut_cells → align_cells → match → classify (reader.py)
 
 Each stage takes and returns frozen values:
 
@@ -209,19 +209,30 @@ def stack_looks(groups: dict) -> dict:
     return out
 
 
+def _shift_cost(n: int, pad: int) -> np.ndarray:
+    """What a shift from the cell's middle costs when aligning: the stripes and rims a stack's
+    tiles share repeat, and a look slid along them fits almost as well as in place."""
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
+    centre = (n - 1) / 2
+    return (tuning.ALIGN_SHIFT_COST * ((yy - centre) ** 2 + (xx - centre) ** 2) / max(1, pad) ** 2).astype(np.float32)
+
+
 def align_cells(cells: Cells, looks: dict) -> Aligned:
     """Find each tile in its cell by the look its stack shares (shift and small turn), and cut it
     at CELL_PX, upright in the canonical turn."""
     size, pad = tuning.CELL_PX, cells.pad
     i = int(round(size * tuning.ALIGN_INNER))
     tiles, fits = [], []
+    prior = None
     for q in range(16):
         win = cells.windows[q]
         gray = cv2.cvtColor(win, cv2.COLOR_BGR2GRAY).astype(np.float32)
-        best = (-2.0, 0.0, (pad - i, pad - i))
+        best = (-2.0, 0.0, (pad + i, pad + i))
         for a, t in looks[STACK_AT[q]]:
             res = cv2.matchTemplate(gray, t, cv2.TM_CCOEFF_NORMED)
-            _, mx, _, loc = cv2.minMaxLoc(res)
+            if prior is None or prior.shape != res.shape:
+                prior = _shift_cost(res.shape[0], pad)
+            _, mx, _, loc = cv2.minMaxLoc(res - prior)
             mx -= 0.002 * abs(a)
             if mx > best[0]:
                 best = (mx, a, loc)
@@ -236,54 +247,105 @@ def align_cells(cells: Cells, looks: dict) -> Aligned:
     return Aligned(np.stack(tiles), np.array(fits, np.float32))
 
 
-# --- 5. describe -------------------------------------------------------------------------
+# --- 5. compare each aligned tile with the exemplars ----------------------------------------
 
 def _detail(img: np.ndarray) -> np.ndarray:
-    """The small things of a picture (its items), without its light and shading: a band-pass."""
+    """The small things of a picture (its items), without its light and shading, blurred to a
+    common level (exemplars come from sharp upright photos, cells from blurred tilted ones)."""
     return cv2.GaussianBlur(img, (0, 0), tuning.DESC_BLUR) - cv2.GaussianBlur(img, (0, 0), tuning.DESC_WIDE)
 
 
-def describe(tiles: np.ndarray, stacks: list, means: dict) -> np.ndarray:
-    """Unit descriptors: each tile's colours matched to its stack's mean look (light and white
-    balance), less that look (so what tells the stack's tiles apart counts), blurred, inner part."""
-    size = tuning.CELL_PX
-    i = int(round(size * tuning.DESC_INNER))
-    out = []
-    for t, st in zip(tiles, stacks):
-        m = means[st]
-        gain = (m.reshape(-1, 3).mean(0) + 1) / (t.reshape(-1, 3).mean(0) + 1)
-        d = (_detail(t * gain) - _detail(m))[i:size - i, i:size - i]
-        d = cv2.resize(d, (tuning.DESC_PX, tuning.DESC_PX), interpolation=cv2.INTER_AREA)
-        out.append(d.reshape(-1))
-    v = np.stack(out)
-    v = v - v.mean(axis=1, keepdims=True)
-    return (v / (np.linalg.norm(v, axis=1, keepdims=True) + 1e-3)).astype(np.float32)
+def gain(mean: np.ndarray, tile: np.ndarray) -> np.ndarray:
+    """Per channel, what brings ``tile``'s light to ``mean``'s: one gain for brightness and at
+    most ``GAIN_CLIP`` more or less per channel (white balance) — a full gain per channel would
+    turn an orange back into a green face."""
+    a = mean.reshape(-1, 3).mean(0) + 1
+    b = tile.reshape(-1, 3).mean(0) + 1
+    g = float(a.sum() / b.sum())
+    return g * np.clip(a / b / g, 1 - tuning.GAIN_CLIP, 1 + tuning.GAIN_CLIP)
 
 
-def matched_filters(tiles: np.ndarray, stacks: list, means: dict) -> list:
-    """Per exemplar: its small things less those its stack shares (inner part), at each turn of
-    ``ANGLES`` — a matched filter that answers to what tells it from its stack's other tiles."""
+def chroma(img: np.ndarray) -> np.ndarray:
+    v = img.reshape(-1, 3).mean(0) + 1
+    return v / v.sum()
+
+
+def _inner(size: int) -> int:
+    return tuning.MATCH_SLACK + int(size * tuning.DESC_INNER)
+
+
+def matched_filters(tiles: list, stacks: list, means: dict) -> list:
+    """Per exemplar: its small things less those its stack shares, inner part, at each turn of
+    ``MATCH_ANGLES`` — a matched filter that answers to what tells it from its stack's others."""
     size = tuning.CELL_PX
-    i = int(round(size * tuning.DESC_INNER))
+    i = _inner(size)
     out = []
     for t, st in zip(tiles, stacks):
-        d = _detail(t) - _detail(means[st])
+        d = (_detail(t * gain(means[st], t)) - _detail(means[st])).astype(np.float32)
         out.append([np.ascontiguousarray(_turned(d, a)[i:size - i, i:size - i]) for a in tuning.MATCH_ANGLES])
     return out
 
 
-def match(cells: Cells, filters: list, rows_of: dict, means: dict) -> np.ndarray:
-    """(16, n) similarity of each cell with each exemplar its stack allows: the best normalized
-    correlation of the exemplar's matched filter anywhere in the cell's window (loose tiles)."""
-    n = len(filters)
-    sims = np.full((16, n), -1.0, np.float32)
+def match(aligned: Aligned, filters: list, rows_of: dict, means: dict, backs: dict) -> np.ndarray:
+    """(16, n) similarity of each aligned tile with each exemplar its position allows: the best
+    normalized correlation of the exemplar's matched filter within ``MATCH_SLACK`` pixels. Face
+    down or up is told first by colour (``backs``: stack -> (rows of its backs, their chromas,
+    its faces' chroma)): the other kind's rows stay at -1."""
+    size, sl = tuning.CELL_PX, tuning.MATCH_SLACK
+    i = _inner(size)
+    sims = np.full((16, len(filters)), -1.0, np.float32)
     for q in range(16):
         st = STACK_AT[q]
-        win = cells.windows[q].astype(np.float32)
+        t = aligned.tiles[q]
         m = means[st]
-        gain = (m.reshape(-1, 3).mean(0) + 1) / (win.reshape(-1, 3).mean(0) + 1)
-        d = _detail(win * gain)
+        d = (_detail(t * gain(m, t)) - _detail(m))[i - sl:size - i + sl, i - sl:size - i + sl]
+        d = np.ascontiguousarray(d, dtype=np.float32)
+        back_rows, back_chromas, face_chroma = backs.get(st, ((), (), None))
+        c = chroma(t)
+        face_down = bool(back_rows) and (min(float(np.abs(c - b).sum()) for b in back_chromas)
+                                         < float(np.abs(c - face_chroma).sum()))
         for j in rows_of[st]:
+            if (j in back_rows) != face_down:
+                continue
             sims[q, j] = max(float(cv2.minMaxLoc(cv2.matchTemplate(d, f, cv2.TM_CCOEFF_NORMED))[1])
                              for f in filters[j])
     return sims
+
+
+# --- 4b. find each tile's own square in its cell ------------------------------------------
+
+def _perimeter_sums(e: np.ndarray, side: int, m: int) -> np.ndarray:
+    """(m, m): the edge strength along the border of the ``side`` square whose top-left corner
+    is at (y, x), for y, x < m."""
+    cs = np.cumsum(np.pad(e, ((0, 0), (1, 0))), axis=1)
+    rows = cs[:, side:] - cs[:, :-side]          # rows[y, x] = e[y, x:x + side].sum()
+    cr = np.cumsum(np.pad(e, ((1, 0), (0, 0))), axis=0)
+    cols = cr[side:, :] - cr[:-side, :]          # cols[y, x] = e[y:y + side, x].sum()
+    s = side - 1
+    return rows[:m, :m] + rows[s:s + m, :m] + cols[:m, :m] + cols[:m, s:s + m]
+
+
+def frame_tile(win: np.ndarray, size: int) -> tuple[np.ndarray, float]:
+    """The tile lying in ``win`` (its cell with a pad round it), found by its own square outline
+    (a tile's border is where its edges are, whatever its art: a small shift, turn and size),
+    cut out at ``size`` square. Returns the tile and how strongly its border carries edges
+    against the window's mean edge strength."""
+    n = win.shape[0]
+    e = edge_map(win)
+    e = e / (float(e.mean()) + 1e-3)
+    best = (-1.0, 0.0, size, 0, 0)
+    for a in tuning.FRAME_ANGLES:
+        er = _turned(e, a)
+        for f in tuning.FRAME_SIZES:
+            side = int(round(size * f))
+            m = n - side + 1
+            if m < 1:
+                continue
+            p = _perimeter_sums(er, side, m) / (4 * side)
+            y, x = np.unravel_index(int(np.argmax(p)), p.shape)
+            sc = float(p[y, x]) - tuning.FRAME_TURN_COST * abs(a)
+            if sc > best[0]:
+                best = (sc, a, side, int(y), int(x))
+    sc, a, side, y, x = best
+    tile = _turned(win, a)[y:y + side, x:x + side]
+    return cv2.resize(tile, (size, size), interpolation=cv2.INTER_AREA if side > size else cv2.INTER_LINEAR), sc

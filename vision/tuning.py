@@ -59,15 +59,37 @@ CELL_PX = 48           # a tile's side in the cut cells
 PAD = 0.22             # pad round each cell, part of a cell (tiles loose: shifts, gaps)
 ALIGN_INNER = 0.1      # border of the shared look left out when aligning
 ANGLES = (-5.0, 0.0, 5.0)  # small turns of a loose tile tried when aligning
-MATCH_ANGLES = (-4.0, 0.0, 4.0)  # turns of each exemplar tried when matching
-DESC_INNER = 0.08      # border of a tile left out of its descriptor
-DESC_BLUR = 1.2        # blur (px at CELL_PX) before describing
-DESC_PX = 24           # descriptor side
-DESC_WIDE = 5.0        # light and shading: what a blur this wide keeps (px at CELL_PX)
+# Box photos (box2, 512 cells): without a cost for shifting, the centres' shared look (diagonal
+# stripes) slid along its stripes and the tiles were cut a third of a cell off: 465 cells right;
+# cost 0.2: 487 (0.3: 483, 0.5: 479, 1.0: 475).
+ALIGN_SHIFT_COST = 0.2  # fit lost by a shift of a whole pad from the cell's middle
+# Comparing an aligned tile with the exemplars (stages.match). Box photos (box2, 512 cells, the
+# reader's own outlines): blur 1.2/5 -> 2.4/8 took 447 -> 457 cells right; turns ±3° 457 -> 461;
+# clipping the per-channel gain, with the colour test for backs, 461 -> 465 (faces were read
+# as the orange backs: a full per-channel gain turned them green).
+MATCH_ANGLES = (-3.0, 0.0, 3.0)  # turns of each exemplar tried when matching
+MATCH_SLACK = 5        # pixels (at CELL_PX) an aligned tile may still be off its exemplar (3: 482, 5: 487)
+DESC_INNER = 0.06      # border of a tile left out (beyond the slack)
+DESC_BLUR = 2.4        # blur (px at CELL_PX) before comparing (1.2: 447, 1.8: 455, 2.4: 457, 3.0: 455)
+DESC_WIDE = 8.0        # light and shading: what a blur this wide keeps (px at CELL_PX)
+GAIN_CLIP = 0.05       # white balance: a channel's gain may differ this much from brightness's
 READ_OUTLINES = 2      # best-fitting outlines read in full
-PLANET_LATTICE = 1.3   # an outline's lattice fit below which there is no planet
-PLANET_FIT = 0.8       # median fit of the cells to their stack's look (box photos: planets ≥ 0.86, no planet ≤ 0.71)
-PLANET_SIM = 0.5       # mean match of the chosen tiles (box photos: planets ≥ 0.59, no planet ≤ 0.37)
-BOX_MARGIN_DOUBT = 0.05  # a margin to the best other contents under this is doubtful
+# Box photos: planets' lattice fits reach down to 1.18 (p16, p22, p31 were refused at 1.3);
+# no-planet photos have fits 1.11–2.65 and are refused by PLANET_SCORE instead.
+PLANET_LATTICE = 1.1   # an outline's lattice fit below which there is no planet
+# Is it a planet: the cells' median fit to their stack's look plus the chosen tiles' mean match
+# (Verdict.score). Box photos: planets 1.22 and up (p16, p21), no planet 0.93 and under (n06);
+# either alone overlaps or nearly (fits: planets ≥ 0.51, no planet ≤ 0.41; matches: both 0.61).
+PLANET_SCORE = 1.08
+# Box photos (vision/diagnose.py on box2, 512 cells, after ALIGN_SHIFT_COST): wrong cells' margins
+# are under 0.22 but one (0.372, in p16 whose outline is 0.6 of a cell off); right cells'
+# quartiles 0.247 / 0.349 / 0.469 — doubt costs about a quarter of them.
+BOX_MARGIN_DOUBT = 0.26  # a margin to the best other contents under this is doubtful
 BOX_SIM_FLOOR = 0.2    # a match under this is doubtful whatever the margin
 BOX_SIM_SPAN = 0.2
+# Each tile found in its cell by its own square outline (stages.frame_tile): turns tried
+# (hand-laid tiles turn up to 6°), sizes as parts of the lattice's cell (gaps up to ~8%), and
+# what a degree of turn costs (prefer the level square when the edges say little).
+FRAME_ANGLES = (-6.0, -4.0, -2.0, 0.0, 2.0, 4.0, 6.0)
+FRAME_SIZES = (0.90, 0.94, 0.97, 1.0)
+FRAME_TURN_COST = 0.01

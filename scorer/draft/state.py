@@ -18,7 +18,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from ..catalog import STACK_NAMES, STACKS, Catalog, catalog as default_catalog
+from ..catalog import STACKS, Catalog, catalog as default_catalog, stack_name
 from ..contract import score_request
 from ..errors import IllegalMove, NotYourTurn
 from ..i18n import N_, _
@@ -150,7 +150,7 @@ def _choose(s: State, move: Choose) -> State:
     pile = s.piles[move.stack]
     if not pile:
         raise IllegalMove(_("The %(stack)s stack is empty (it has been chosen 4 times); choose another.",
-                            stack=STACK_NAMES[move.stack]), ("move", "stack"))
+                            stack=stack_name(move.stack)), ("move", "stack"))
     count = 3 if s.two_player else s.n
     s = replace(s, round_stack=move.stack, revealed=pile[:count], face_down=None, taken=(),
                 piles={**s.piles, move.stack: pile[count:]},
@@ -213,8 +213,8 @@ def _check_position(s: State, seat: int, position: int) -> None:
     if STACK_AT[position] != stack:
         free = ", ".join(position_words(p) for p in s.planets[seat].free_positions(stack))
         raise IllegalMove(_("A %(stack)s tile cannot go at %(place)s; that place takes a %(other)s tile. "
-                            "Free places: %(free)s.", stack=STACK_NAMES[stack], place=position_words(position),
-                            other=STACK_NAMES[STACK_AT[position]], free=free), ("move", "position"))
+                            "Free places: %(free)s.", stack=stack_name(stack), place=position_words(position),
+                            other=stack_name(STACK_AT[position]), free=free), ("move", "position"))
     if s.planets[seat].cells[position] is not None:
         raise IllegalMove(_("%(place)s of your planet is already taken.", place=position_words(position)),
                           ("move", "position"))

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, jsonify, render_template, request
-from flask_babel import gettext, ngettext
+from flask_babel import gettext, ngettext, pgettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
@@ -15,13 +15,16 @@ from ..i18n import N_
 from ..catalog import catalog, use_catalog_file
 from ..db import Database
 from ..settings import ROOT, Settings
-from . import api, art, errors, games, history, pages, scan, security, stars, tracker_api, tracker_pages
+from . import (
+    api, art, box, errors, games, history, language, live, pages, scan, security, stars, tracker_api, tracker_pages,
+)
 from . import ratelimits, seat_claims
+from .assets import init_assets
 from .extensions import HTML_LANG, babel, csrf, get_db, select_locale, wants_json
 
 __all__ = ["create_app", "get_db", "wants_json"]
 
-BLUEPRINTS = (api, art, pages, scan, stars, tracker_api, tracker_pages, seat_claims, history)
+BLUEPRINTS = (api, art, language, pages, scan, stars, tracker_api, tracker_pages, seat_claims, history, box)
 PACKAGE = Path(__file__).resolve().parents[1]
 TRANSLATIONS = PACKAGE / "translations"
 
@@ -40,6 +43,37 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         config.pop(key, None)
     app = Flask(__name__, instance_path=str(settings.instance_path),
                 template_folder=_shipped("templates"), static_folder=_shipped("static"))
+    _configure(app, settings, config)
+
+    use_catalog_file(settings.catalog_path)
+    catalog()  # a broken catalog stops the app here, naming the line at fault
+
+    security.install(app, settings)
+    csrf.init_app(app)
+    init_assets(app)
+    babel.init_app(app, locale_selector=select_locale)
+    i18n.use(gettext, ngettext, pgettext)
+    app.jinja_env.globals["list_words"] = i18n.list_words
+    for module in BLUEPRINTS:
+        app.register_blueprint(module.bp)
+        if getattr(module, "CSRF_EXEMPT", False):
+            csrf.exempt(module.bp)
+    ratelimits.install(app, settings.rate_limits and not app.testing)
+
+    # Every store module is imported by now (the blueprints use them), so every table is known.
+    db = Database(app.config["DATABASE_URL"])
+    db.create_all()
+    app.extensions["db"] = db
+    games.install(app, db)
+    seat_claims.install(app)
+    live.install(app, db)  # "anything new?" from the phones, answered in front of Flask
+    app.context_processor(_page_globals)
+    _register_errors(app)
+    errors.register(app)
+    return app
+
+
+def _configure(app: Flask, settings: Settings, config: dict[str, Any]) -> None:
     app.config.update(
         SETTINGS=settings,
         SECRET_KEY=settings.secret_key,
@@ -53,34 +87,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
 
-    use_catalog_file(settings.catalog_path)
-    catalog()  # a broken catalog stops the app here, naming the line at fault
 
-    security.install(app, settings)
-    csrf.init_app(app)
-    babel.init_app(app, locale_selector=select_locale)
-    i18n.use(gettext, ngettext)
-    for module in BLUEPRINTS:
-        app.register_blueprint(module.bp)
-        if getattr(module, "CSRF_EXEMPT", False):
-            csrf.exempt(module.bp)
-    ratelimits.install(app, settings.rate_limits and not app.testing)
-
-    # Every store module is imported by now (the blueprints use them), so every table is known.
-    db = Database(app.config["DATABASE_URL"])
-    db.create_all()
-    app.extensions["db"] = db
-    games.install(app, db)
-    seat_claims.install(app)
-
-    @app.context_processor
-    def page_globals() -> dict[str, Any]:
-        from flask_babel import get_locale
-        return {"limits": limits, "html_lang": HTML_LANG.get(str(get_locale()), "en")}
-
-    _register_errors(app)
-    errors.register(app)
-    return app
+def _page_globals() -> dict[str, Any]:
+    from flask_babel import get_locale
+    return {"limits": limits, "html_lang": HTML_LANG.get(str(get_locale()), "en"),
+            "languages": language.switch_links(), "locale": str(get_locale()), "js_words": language.js_words}
 
 
 def _register_errors(app: Flask) -> None:
@@ -89,6 +100,7 @@ def _register_errors(app: Flask) -> None:
         403: N_("That is not yours to do."),
         404: N_("There is nothing here. The link may be mistyped or the game may have been removed."),
         405: N_("That page cannot be used that way."),
+        408: N_("That request came in too slowly. Try again."),
         409: N_("Someone else acted first. Reload to see the game as it is now."),
         413: N_("That is too large to send. A photo of up to 25 MB works; anything else is much smaller."),
         415: N_("This address takes JSON only: send it with Content-Type: application/json."),
@@ -109,6 +121,10 @@ def _register_errors(app: Flask) -> None:
     def http_error(exc: HTTPException):  # type: ignore[no-untyped-def]
         code = exc.code or 500
         return respond(code, gettext(messages[code]) if code in messages else exc.description or "That did not work.")
+
+    @app.errorhandler(TimeoutError)
+    def too_slow(exc: TimeoutError):  # type: ignore[no-untyped-def]
+        return respond(408, gettext(messages[408]))  # the server's read deadline (scorer.serve)
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception):  # type: ignore[no-untyped-def]

@@ -16,13 +16,21 @@ csrf = CSRFProtect()
 babel = Babel()
 
 LANG_COOKIE = "lang"
-# Accept-Language tags (lower case, '-' or '_') that mean each shipped catalog.
-_LANGUAGE_TAGS = {
-    "en": "en", "fr": "fr",
-    "zh-tw": "zh_Hant_TW", "zh-hant": "zh_Hant_TW", "zh-hant-tw": "zh_Hant_TW",
-    "zh-hk": "zh_Hant_TW", "zh-mo": "zh_Hant_TW", "zh-hant-hk": "zh_Hant_TW",
+# Accept-Language tags (lower case, '-') that name a shipped catalog other than by its own code.
+_TAG_ALIASES = {
+    "zh-tw": "zh_Hant_TW", "zh-hant": "zh_Hant_TW", "zh-hk": "zh_Hant_TW", "zh-mo": "zh_Hant_TW",
+    "zh-hant-hk": "zh_Hant_TW", "zh-hant-mo": "zh_Hant_TW",
 }
-HTML_LANG = {"en": "en", "fr": "fr", "zh_Hant_TW": "zh-Hant-TW"}
+_LANGUAGE_TAGS = {code.lower().replace("_", "-"): code for code in LANGUAGES} | {
+    tag: code for tag, code in _TAG_ALIASES.items() if code in LANGUAGES}
+
+
+def html_lang(code: str) -> str:
+    """The BCP 47 tag of a shipped catalog, for ``<html lang>``: ``zh_Hant_TW`` -> ``zh-Hant-TW``."""
+    return code.replace("_", "-")
+
+
+HTML_LANG = {code: html_lang(code) for code in LANGUAGES}
 
 
 def get_db() -> Database:

@@ -20,15 +20,19 @@ from wtforms import Form, StringField
 from wtforms.fields import FieldList, FormField, IntegerField
 from wtforms.validators import Length
 
+from flask_babel.speaklater import LazyString
+
 from ..catalog import ITEMS
+from ..i18n import N_, _
 from ..errors import Where
 from ..limits import MAX_NAME, MAX_PLAYERS
+from ..planet import POSITIONS_OF
 
 MIN_PLAYERS = 2
 FACE_DOWN_STEP = 3
 COUNT_FIELDS = ITEMS + ("face_down",)
 STEP = {"face_down": FACE_DOWN_STEP}
-MODES = (("counts", "Count items"), ("grid", "Tile by tile"))
+MODES = (("counts", N_("Count items")), ("grid", N_("Tile by tile")))
 
 
 class CountField(IntegerField):
@@ -45,7 +49,7 @@ class CountField(IntegerField):
             self.data = int(raw)
             return
         self.data = None
-        raise ValueError("Type a whole number, like 2 (or use − and +).")
+        raise ValueError(_("Type a whole number, like 2 (or use − and +)."))
 
     def _value(self):
         if self.raw_data:
@@ -54,12 +58,14 @@ class CountField(IntegerField):
 
 
 class PlayerForm(Form):
-    name = StringField("Name", validators=[Length(max=MAX_NAME, message=f"A name fits in {MAX_NAME} characters.")])
+    name = StringField("Name", validators=[Length(max=MAX_NAME, message=LazyString(lambda: _("A name fits in %(most)d characters.", most=MAX_NAME)))])
     mode = StringField("Enter this planet by", default="counts")  # one of MODES; else counts
     # One of CHARACTERS or "" (the page draws each as a picker of radio cards; the core names
     # anything else).
     characters = FieldList(StringField("Character", default=""), min_entries=4, max_entries=4)
     cells = FieldList(StringField("Tile"), min_entries=16, max_entries=16)
+    at = StringField("The square being chosen", default="")  # tile by tile: 0..15 or ""
+    doubtful = StringField("Squares a photo left in doubt", default="")  # "3 7 12"
 
 
 for _item in COUNT_FIELDS:
@@ -73,8 +79,9 @@ class ScoreForm(FlaskForm):
 # ---------------------------------------------------------------------------------------------
 # posted data → clean data, and the stepper buttons
 
-_KEY = re.compile(r"players-([0-9]{1,3})-(.+)\Z", re.ASCII)
-_ACTION = re.compile(r"(inc|dec)-([0-9]{1,3})-([a-z_]+)\Z|remove-([0-9]{1,3})\Z|add-player\Z|update\Z", re.ASCII)
+_KEY = PLAYER_KEY = re.compile(r"players-([0-9]{1,3})-(.+)\Z", re.ASCII)
+_ACTION = re.compile(r"(inc|dec)-([0-9]{1,3})-([a-z_]+)\Z|remove-([0-9]{1,3})\Z|add-player\Z|update\Z"
+                     r"|(cell|tile|stack|scan)-([0-9]{1,3})\Z", re.ASCII)
 
 
 def normalise(formdata) -> MultiDict:
@@ -106,6 +113,8 @@ def find_action(formdata) -> tuple[str, tuple] | None:
         m = _ACTION.match(key)
         if not m:
             continue
+        if m.group(5):  # the tile picker: a square tapped, a tile chosen, a stack chosen
+            return m.group(5), (int(m.group(6)), str(formdata.get(key) or "")[:8])
         if m.group(1):
             if m.group(3) in COUNT_FIELDS:
                 return m.group(1), (int(m.group(2)), m.group(3))
@@ -132,6 +141,9 @@ def apply_action(data: MultiDict, action) -> MultiDict:
                 step = STEP.get(item, 1) * (1 if kind == "inc" else -1)
                 data[key] = str(max(0, int(raw) + step))
             data[f"players-{i}-mode"] = "counts"
+    elif kind in ("cell", "tile", "stack"):
+        if args[0] < n:
+            pick(data, kind, *args)
     elif kind == "add" and n < MAX_PLAYERS:
         data[f"players-{n}-name"] = ""
         if n < MIN_PLAYERS:  # an untouched form: make sure the ones before exist too
@@ -150,12 +162,61 @@ def apply_action(data: MultiDict, action) -> MultiDict:
     return data
 
 
+def active_square(data: MultiDict, i: int) -> int | None:
+    """The square of player ``i`` the tile picker is choosing for: the one tapped last, else the
+    first empty square, else none (the planet is full)."""
+    raw = (data.get(f"players-{i}-at") or "").strip()
+    if raw.isdigit() and int(raw) < 16:
+        return int(raw)
+    return next((p for p in range(16) if not (data.get(f"players-{i}-cells-{p}") or "").strip()), None)
+
+
+def doubtful_squares(data: MultiDict, i: int) -> list[int]:
+    raw = (data.get(f"players-{i}-doubtful") or "").split()
+    return sorted({int(p) for p in raw if p.isdigit() and int(p) < 16})
+
+
+def put_reading(data: MultiDict, i: int, reading) -> MultiDict:
+    """A photo's reading as player ``i``'s planet, tile by tile, its doubtful squares marked."""
+    data = MultiDict(data)
+    data[f"players-{i}-mode"] = "grid"
+    for p in range(16):
+        data[f"players-{i}-cells-{p}"] = reading.cells[p] or ""
+    doubtful = [p for p in range(16) if reading.doubtful[p]]
+    data[f"players-{i}-doubtful"] = " ".join(map(str, doubtful))
+    data[f"players-{i}-at"] = str(doubtful[0]) if doubtful else ""
+    return data
+
+
+def pick(data: MultiDict, kind: str, i: int, value: str) -> None:
+    """The tile picker: a square tapped (``cell``), a tile put in the active square (``tile``:
+    then on to the next empty square), a stack chosen (``stack``: its first empty square)."""
+    data[f"players-{i}-mode"] = "grid"
+    cells = [(data.get(f"players-{i}-cells-{p}") or "").strip() for p in range(16)]
+    at: int | None = None
+    if kind == "cell" and value.isdigit() and int(value) < 16:
+        at = int(value)
+    elif kind == "stack" and value in POSITIONS_OF:
+        places = POSITIONS_OF[value]
+        at = next((p for p in places if not cells[p]), places[0])
+    elif kind == "tile":
+        at = active_square(data, i)
+        if at is not None:
+            cells[at] = value
+            data[f"players-{i}-cells-{at}"] = value
+            checked = [p for p in doubtful_squares(data, i) if p != at]  # looked at: no longer in doubt
+            data[f"players-{i}-doubtful"] = " ".join(map(str, checked))
+            later = [p for p in list(range(at + 1, 16)) + list(range(at)) if not cells[p]]
+            at = later[0] if later else None
+    data[f"players-{i}-at"] = "" if at is None else str(at)
+
+
 # ---------------------------------------------------------------------------------------------
 # form → scoring request, and the core's complaints → fields
 
 
 def player_request(entry: PlayerForm, index: int) -> dict:
-    name = (entry.form.name.data or "").strip() or f"Player {index + 1}"
+    name = (entry.form.name.data or "").strip() or _("Player %(n)d", n=index + 1)
     if entry.form.mode.data == "grid":
         cells = [(c.data or "").strip() or None for c in entry.form.cells]
         cells = [c.upper() if c and c.lower() != "back" else (c.lower() if c else None) for c in cells]

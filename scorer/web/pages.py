@@ -4,43 +4,44 @@ A thin layer: the form (``scorer.web.forms``) becomes the SPEC's scoring request
 it (``score_request``), and a finished table is stored (``save_table``) and reopened by its link
 ``/tables/<id>``. Every page works without JavaScript; with it, htmx swaps the live score.
 
-The grid editor helpers (``grid_editor``, ``planet_view``) are shared with the photo scanner page.
+Planets are drawn from one view model (``scorer.web.planet_view``) by one macro.
 """
 from __future__ import annotations
 
-import gzip
+import re
 from functools import lru_cache
 
-from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, redirect, render_template, request, session, url_for
 from flask_wtf.csrf import validate_csrf
 from werkzeug.datastructures import MultiDict
 from wtforms.validators import ValidationError
 
-from ..catalog import (
-    CHARACTER_NAMES, CHARACTER_RULES, CHARACTERS, ITEM_NAMES, STACK_NAMES, catalog,
-)
+from ..catalog import CHARACTERS, ITEMS, catalog, character_name, character_rule, item_name
 from ..contract import score_request
 from ..errors import InputError
 from ..db import load_table, save_table
 from .forms import (
-    COUNT_FIELDS, FACE_DOWN_STEP, MIN_PLAYERS, MODES, ScoreForm, apply_action, field_for_where,
+    PLAYER_KEY, active_square, count_players, doubtful_squares, put_reading, COUNT_FIELDS, FACE_DOWN_STEP, MIN_PLAYERS, MODES, ScoreForm, apply_action, field_for_where,
     find_action, normalise, table_request,
 )
-from ..planet import BACK, POSITIONS_OF, STACK_AT, planet_from_take_order, position_words
+from ..planet import planet_from_take_order
 from .extensions import csrf, get_db
+from .planet_view import planet
+from .scan import read_photo
+from ..i18n import N_, _
 from .security import absolute_url
 
 bp = Blueprint("pages", __name__)
 
 ITEM_HELP = {
-    "baobab": "face up only, 0–2",
-    "star": "on character tiles too",
-    "face_down": "in threes: 0, 3, 6 or 9",
+    "baobab": N_("face up only, 0–2"),
+    "star": N_("on character tiles too"),
+    "face_down": N_("in threes: 0, 3, 6 or 9"),
 }
 
 
 # ---------------------------------------------------------------------------------------------
-# view helpers (the scanner page reuses grid_editor / planet_view)
+# view helpers
 
 
 @lru_cache(maxsize=1)
@@ -49,103 +50,21 @@ def character_cards() -> tuple[dict, ...]:
     first_tile = {}
     for tile in catalog().stack("character"):
         first_tile.setdefault(tile.character, tile.id)
-    return tuple({"id": c, "name": CHARACTER_NAMES[c], "rule": CHARACTER_RULES[c],
-                  "tile": first_tile.get(c), "initials": "".join(w[0] for w in CHARACTER_NAMES[c].split()[:2])}
-                 for c in CHARACTERS)
+    return tuple({"id": c, "tile": first_tile.get(c)} for c in CHARACTERS)
 
 
-def art_url(tile_id: str | None) -> str | None:
-    if not tile_id:
-        return None
-    return url_for("art.tile_art", name=tile_id)
+def character_choices() -> tuple[dict, ...]:
+    """``character_cards`` with each character's name, rule and initials in the reader's language."""
+    return tuple(dict(card, name=character_name(card["id"]), rule=character_rule(card["id"]),
+                      initials=initials(character_name(card["id"]))) for card in character_cards())
 
 
-@lru_cache(maxsize=1)
-def _stack_options() -> dict[str, tuple[tuple[str, str], ...]]:
-    out = {}
-    for stack in POSITIONS_OF:
-        out[stack] = tuple((t.id, f"{t.id} · {t.describe()}") for t in catalog().stack(stack))
-    return out
-
-
-def tile_label(value: str | None) -> str:
-    if not value:
-        return ""
-    if value == BACK:
-        return "face down"
-    cat = catalog()
-    return cat[value].describe() if value in cat else value
-
-
-def grid_editor(prefix: str, cells, used=(), doubtful=(), errors=None, label: str = "") -> dict:
-    """The view model of ``partials/grid_editor.html``.
-
-    ``prefix``: input names are ``<prefix>-<position>`` (0..15, row-major).
-    ``cells``: 16 values, each a tile id, ``"back"`` or None/"" (empty).
-    ``used``: tile ids taken elsewhere at this table (offered greyed out, not choosable).
-    ``doubtful``: positions to outline (a photo reading the scanner is unsure of).
-    ``errors``: {position: message} for cells at fault.
-    """
-    cells = list(cells or [])[:16] + [None] * (16 - len(cells or []))
-    errors = errors or {}
-    doubtful = set(doubtful or ())
-    used = set(used or ())
-    cat = catalog()
-    out = []
-    for p in range(16):
-        stack = STACK_AT[p]
-        value = (cells[p] or "") if isinstance(cells[p], str) else ""
-        options = [{"value": "", "label": "— empty —", "disabled": False}]
-        if stack != "character":
-            options.append({"value": BACK, "label": "Face down (baobab turned over)", "disabled": False})
-        known = False
-        for tile_id, text in _stack_options()[stack]:
-            known = known or tile_id == value
-            options.append({"value": tile_id, "label": text + (" (used)" if tile_id in used and tile_id != value else ""),
-                            "disabled": tile_id in used and tile_id != value})
-        if value and value != BACK and not known:
-            options.append({"value": value, "label": f"{value} (not a {STACK_NAMES[stack]} tile)", "disabled": False})
-        shown = value if value == BACK or value in cat else ""
-        out.append({
-            "position": p, "stack": stack, "stack_name": STACK_NAMES[stack],
-            "where": position_words(p), "name": f"{prefix}-{p}", "id": f"{prefix}-{p}",
-            "value": value, "art": art_url(shown) if shown else None,
-            "text": tile_label(shown), "options": options,
-            "doubtful": p in doubtful, "error": errors.get(p),
-        })
-    return {"prefix": prefix, "label": label, "cells": out}
-
-
-def grid_from_reading(cells, doubt_below: float = 0.75) -> tuple[list, set]:
-    """A photo reading (``vision recognize``: 4 rows of ``{"tile", "confidence"}``) as
-    ``grid_editor`` inputs: the 16 cell values and the positions to outline as doubtful."""
-    flat = [c for row in (cells or []) for c in (row or [])][:16]
-    values, doubtful = [], set()
-    for p, cell in enumerate(flat):
-        cell = cell if isinstance(cell, dict) else {}
-        tile = cell.get("tile")
-        values.append(tile if isinstance(tile, str) else None)
-        confidence = cell.get("confidence", 1)
-        if isinstance(confidence, (int, float)) and confidence < doubt_below:
-            doubtful.add(p)
-    return values, doubtful
-
-
-def planet_view(grid: dict | None, highlight=(), volcanoes=(), self_position=None) -> list[dict] | None:
-    """A planet grid JSON (result ``planet``) as 16 cells for ``partials/planet_view.html``;
-    ``highlight``: positions lit (what a character counted), ``self_position``: that character's
-    own tile (outlined)."""
-    if not grid or not isinstance(grid.get("cells"), list):
-        return None
-    flat = [v for row in grid["cells"] for v in row]
-    highlight = set(highlight or ())
-    cells = []
-    for p, value in enumerate(flat):
-        shown = value if isinstance(value, str) and (value == BACK or value in catalog()) else None
-        cells.append({"position": p, "value": value, "art": art_url(shown), "text": tile_label(shown),
-                      "stack": STACK_AT[p], "lit": p in highlight, "self": p == self_position,
-                      "volcano": p in set(volcanoes or ())})
-    return cells
+def initials(name: str) -> str:
+    """``Le Vaniteux`` -> ``V``, ``Vain Man`` -> ``VM``, ``國王`` -> ``國王``: a stand-in for the art."""
+    if any("\u2e80" <= ch <= "\u9fff" for ch in name):
+        return name[:2]
+    words = [w for w in re.split(r"[\s’']+", name) if w]
+    return "".join(w[0] for w in ([w for w in words if len(w) > 2] or words)[:2])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -164,27 +83,56 @@ def used_tiles(form: ScoreForm) -> dict[str, str]:
     return owner
 
 
-def evaluate(form: ScoreForm):
-    """(result or None, errors {field id: message}, error slots {field id: slot id})."""
+def shape_errors(form: ScoreForm) -> dict[str, str]:
+    """What WTForms finds wrong with what was typed (a count that is not a number, a long name)."""
     errors: dict[str, str] = {}
     for entry in form.players:
-        for name in COUNT_FIELDS:
-            field = getattr(entry.form, name)
+        for field in [getattr(entry.form, name) for name in COUNT_FIELDS] + [entry.form.name]:
             field.validate(entry.form)
             if field.errors:
                 errors[field.id] = field.errors[0]
-        entry.form.name.validate(entry.form)
-        if entry.form.name.errors:
-            errors[entry.form.name.id] = entry.form.name.errors[0]
-    if errors:
-        return None, errors
+    return errors
+
+
+def evaluate(form: ScoreForm):
+    """(result or None, errors {field id: message}): every problem at once, the form's own (a
+    count that is not a number) and the rules' (``InputError.problems``), each at its field."""
+    errors = shape_errors(form)
     try:
-        return score_request(table_request(form)), {}
+        result = score_request(table_request(form))
     except InputError as exc:
         for problem in exc.problems:
             field = field_for_where(form, problem.where)
             errors.setdefault(field.id if field is not None else "table", problem.message)
         return None, errors
+    return (None, errors) if errors else (result, {})
+
+
+def error_slots(form: ScoreForm) -> list[str]:
+    """Every place on the score page an error can be shown (``<id>-error``), in page order."""
+    slots = ["table"]
+    for i, entry in enumerate(form.players):
+        p = entry.form
+        slots += [p.name.id, f"players-{i}", p.characters.id] + [getattr(p, n).id for n in COUNT_FIELDS]
+        slots.append(p.cells.id)
+    return slots
+
+
+def editors(form: ScoreForm, errors: dict[str, str]) -> list:
+    """Each player's planet, tile by tile, with its picker (tiles used at the table greyed)."""
+    used = used_tiles(form)
+    out = []
+    for i, entry in enumerate(form.players):
+        cells = [c.data for c in entry.form.cells]
+        cell_errors = {int(fid.rsplit("-", 1)[1]): msg for fid, msg in errors.items()
+                       if fid.startswith(f"{entry.form.cells.id}-")}
+        data = MultiDict({f"players-{i}-at": entry.form.at.data or "", f"players-{i}-doubtful": entry.form.doubtful.data or ""})
+        data.update({f"players-{i}-cells-{p}": v or "" for p, v in enumerate(cells)})
+        out.append(planet(cells, prefix=entry.form.cells.id, player=i, active=active_square(data, i),
+                          filtered=request.form.getlist(f"players-{i}-filter") if request.method == "POST" else (),
+                          used=set(used), errors=cell_errors, doubtful=doubtful_squares(data, i),
+                          label=_("Planet of player %(n)d", n=i + 1)))
+    return out
 
 
 def slot_of(field_id: str) -> str:
@@ -204,43 +152,27 @@ def build_form(formdata=None, players: int = MIN_PLAYERS) -> ScoreForm:
     return ScoreForm(formdata=formdata)
 
 
+def score_context(form: ScoreForm, result, errors) -> dict:
+    """What ``score.html`` and its ``partials/player_card.html`` need."""
+    return dict(form=form, result=result, errors=errors, slots={slot_of(k): v for k, v in errors.items()},
+                grids=editors(form, errors), slots_of={k: slot_of(k) for k in errors},
+                characters=character_choices(), items=COUNT_FIELDS,
+                item_names={k: item_name(k, plural=True) for k in ITEMS},
+                item_help={k: _(v) for k, v in ITEM_HELP.items()}, face_down_step=FACE_DOWN_STEP, modes=[(k, _(v)) for k, v in MODES])
+
+
 def render_score(form: ScoreForm, result, errors, status=200):
-    used = used_tiles(form)
-    grids = []
-    for i, entry in enumerate(form.players):
-        cells = [c.data for c in entry.form.cells]
-        cell_errors = {int(fid.rsplit("-", 1)[1]): msg for fid, msg in errors.items()
-                       if fid.startswith(f"{entry.form.cells.id}-")}
-        grids.append(grid_editor(entry.form.cells.id, cells, used=set(used), errors=cell_errors,
-                                 label=f"Planet of player {i + 1}"))
-    slots = {slot_of(k): v for k, v in errors.items()}
-    return render_template(
-        "score.html", form=form, result=result, errors=errors, slots=slots, grids=grids,
-        summary=status == 422, slots_of={k: slot_of(k) for k in errors},
-        characters=character_cards(), items=COUNT_FIELDS, item_names=ITEM_NAMES,
-        item_help=ITEM_HELP, face_down_step=FACE_DOWN_STEP, modes=MODES,
-    ), status
+    return render_template("score.html", summary=status == 422, **score_context(form, result, errors)), status
+
+
+def scan_into(data: MultiDict, i: int) -> tuple[MultiDict, str | None]:
+    """Player ``i``'s photo (field ``photo-<i>``) read into their planet, or why it could not be."""
+    reading, error, _status = read_photo(request.files.get(f"photo-{i}"))
+    return (put_reading(data, i, reading), None) if reading is not None else (data, error)
 
 
 # ---------------------------------------------------------------------------------------------
 # routes
-
-
-@bp.after_request
-def compress(response):
-    """Gzip these pages' HTML: the score form repeats itself a lot (tile lists, pickers), so
-    ~150 KB shrinks to ~15 KB on the phone's connection. Only this blueprint's responses."""
-    if (response.status_code < 200 or response.direct_passthrough or response.mimetype != "text/html"
-            or "Content-Encoding" in response.headers
-            or "gzip" not in request.headers.get("Accept-Encoding", "")):
-        return response
-    data = response.get_data()
-    if len(data) < 1400:
-        return response
-    response.set_data(gzip.compress(data, compresslevel=6))
-    response.headers["Content-Encoding"] = "gzip"
-    response.vary.add("Accept-Encoding")
-    return response
 
 
 @bp.get("/")
@@ -254,7 +186,12 @@ def score():
     n = int(players) if players.isascii() and players.isdigit() and 2 <= int(players) <= 5 else MIN_PLAYERS
     form = build_form(players=n)
     source = request.args.get("from", "")
-    if source:
+    if request.args.get("scanned") and session.get("table"):  # planets added from the scan review
+        players = [{"name": p["name"], "planet": {"cells": [p["cells"][r * 4:r * 4 + 4] for r in range(4)]}}
+                   for p in session["table"][:5]]
+        players += [{"name": ""}] * (MIN_PLAYERS - len(players))
+        form = ScoreForm(formdata=request_to_formdata({"players": players}))
+    elif source:
         row = load_table(get_db(), source[:40])
         if row is not None:
             form = ScoreForm(formdata=request_to_formdata(row.request))
@@ -262,12 +199,12 @@ def score():
     return render_score(form, result, {})[0]
 
 
-EXPIRED = ("This page had expired, so nothing was scored yet. Everything you entered is still here: "
-           "tap See results again.")
+EXPIRED = N_("This page had expired, so nothing was scored yet. Everything you entered is still here: "
+             "tap See results again.")
 
 
-NOTHING_ENTERED = ("Nothing is entered yet. Pick each player's characters and count their planet "
-                   "(or tap in its tiles), then tap See results.")
+NOTHING_ENTERED = N_("Nothing is entered yet. Pick each player's characters and count their planet "
+                     "(or tap in its tiles), then tap See results.")
 
 
 def nothing_entered(req: dict) -> bool:
@@ -301,29 +238,57 @@ def score_post():
     if action is not None or "finish" not in request.form:
         if action is None:
             action = ("update", ())
-        data = apply_action(data, action)
+        data, error = scan_into(data, action[1][0]) if action[0] == "scan" else (apply_action(data, action), None)
         form = ScoreForm(formdata=data)
         result, errors = evaluate(form)
+        if error:
+            errors[f"players-{action[1][0]}"] = error
         return render_score(form, result, errors)
     form = ScoreForm(formdata=data)
     if not csrf_ok():  # only saving a table needs the check; the buttons above change nothing stored
-        return render_score(form, None, {"table": EXPIRED}, status=400)
+        return render_score(form, None, {"table": _(EXPIRED)}, status=400)
     result, errors = evaluate(form)
     if result is None:
         return render_score(form, None, errors, status=422)
     if nothing_entered(table_request(form)):
-        return render_score(form, None, {"table": NOTHING_ENTERED}, status=422)
+        return render_score(form, None, {"table": _(NOTHING_ENTERED)}, status=422)
     table_id = save_table(get_db(), table_request(form), result)
+    session.pop("table", None)  # the planets added from scans are scored now
     return redirect(url_for("pages.table", table_id=table_id), code=303)
+
+
+@bp.post("/score/scan")
+def score_scan():
+    """A camera button on the score page (htmx): the photo read into that player's planet, and the
+    player's card, the live score and every error slot sent back out of band."""
+    data = normalise(request.form)
+    m = re.fullmatch(r"photo-([0-9])", request.headers.get("HX-Trigger-Name", ""))
+    i = int(m.group(1)) if m else count_players(data)
+    data, error = scan_into(data, i) if i < count_players(data) else (data, _("Choose a player first."))
+    form = ScoreForm(formdata=data)
+    result, errors = evaluate(form)
+    if error:
+        errors[f"players-{i}"] = error
+    return render_template("partials/player_swap.html", i=i, shown=[], live=True, slot_ids=error_slots(form),
+                           **score_context(form, result, errors))
 
 
 @bp.post("/score/live")
 def score_live():
-    """The live score fragment, for htmx: the form as it stands, scored."""
-    form = ScoreForm(formdata=normalise(request.form))
+    """A tap in the tile picker (a square, a tile, a stack), for htmx: the planets being entered
+    tile by tile come back out of band, and on the score page the live score and every error slot
+    with them. The same taps post the whole form without JavaScript (``score_post``)."""
+    data = normalise(request.form)
+    action = find_action(request.form)
+    if action is not None and action[0] in ("cell", "tile", "stack"):
+        data = apply_action(data, action)
+    form = ScoreForm(formdata=data)
     result, errors = evaluate(form)
-    return render_template("partials/live_score.html", form=form, result=result, errors=errors,
-                           slots={k: slot_of(k) for k in errors})
+    shown = sorted({int(m.group(1)) for k in data if (m := PLAYER_KEY.match(k))})
+    slots = {slot_of(k): v for k, v in errors.items()}
+    return render_template("partials/tiles_swap.html", form=form, result=result, errors=errors,
+                           grids=editors(form, errors), shown=shown, live="live" in request.form,
+                           slots=slots, slot_ids=error_slots(form))
 
 
 @bp.get("/tables/<table_id>")
@@ -343,8 +308,11 @@ def table(table_id: str):
     planets = []
     for pi, player in enumerate(result["players"]):
         chosen = lit.get(pi)
-        planets.append(planet_view(player.get("planet"), chosen[1] if chosen else (),
-                                   player.get("volcano_positions"), chosen[2] if chosen else None))
+        grid = player.get("planet")
+        planets.append(planet(grid["cells"], label=_("Planet of %(name)s", name=player["name"]),
+                              lit=chosen[1] if chosen else (), self_position=chosen[2] if chosen else None,
+                              volcanoes=player.get("volcano_positions") or ())
+                       if isinstance(grid, dict) and isinstance(grid.get("cells"), list) else None)
     return render_template("results.html", table_id=table_id, result=result, planets=planets,
                            lit={k: v[0] for k, v in lit.items()}, copy_text=copy_text(result),
                            link=absolute_url("pages.table", table_id=table_id))
@@ -352,16 +320,17 @@ def table(table_id: str):
 
 def copy_text(result: dict) -> str:
     """The results as plain text for the group chat."""
-    lines = ["Make Me a Planet — results"]
+    lines = [_("Make Me a Planet — results")]
     if len(result["players"]) == 1:  # a planet scored alone: no rank, no win, a penalty that may not apply
         p = result["players"][0]
-        maybe = (f" ({points(p['total'])} if this planet has the most volcanoes at the table)"
+        maybe = (" (" + _("%(total)s if this planet has the most volcanoes at the table", total=points(p["total"])) + ")"
                  if p["penalty"] else "")
         lines.append(f"{p['name']}: {points(p['subtotal'])}{maybe}")
         lines.extend(f"   {c['detail']}" for c in p["characters"])
         return "\n".join(lines)
     for p in sorted(result["players"], key=lambda p: p["rank"]):
-        penalty = f" ({p['subtotal']} − {-p['penalty']} volcanoes)" if p["penalty"] else ""
+        penalty = (" " + _("(%(subtotal)s − %(lost)s volcanoes)", subtotal=p["subtotal"], lost=-p["penalty"])
+                   if p["penalty"] else "")
         crown = " ★" if p["winner"] else ""
         lines.append(f"{p['rank']}. {p['name']}: {points(p['total'])}{penalty}{crown}")
         for c in p["characters"]:
@@ -397,7 +366,11 @@ def request_to_formdata(req: dict) -> MultiDict:
 
 
 SOFT_BREAKS = (("Businessman", "Business\u00adman"), ("Lamplighter", "Lamp\u00adlighter"),
-               ("Geographer", "Geo\u00adgrapher"), ("Astronomer", "Astro\u00adnomer"))
+               ("Geographer", "Geo\u00adgrapher"), ("Astronomer", "Astro\u00adnomer"),
+               # the French names (Chinese breaks between any two characters by itself)
+               ("Géographe", "Géo\u00adgraphe"), ("Astronome", "Astro\u00adnome"), ("Allumeur", "Allu\u00admeur"),
+               ("réverbères", "réver\u00adbères"), ("Jardinier", "Jardi\u00adnier"), ("Vaniteux", "Vani\u00adteux"),
+               ("Chasseur", "Chas\u00adseur"))
 
 
 @bp.app_template_filter("soft_breaks")

@@ -15,11 +15,16 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 
 from ..catalog import CHARACTER_NAMES
-from ..i18n import _
+from ..i18n import _, list_words, ngettext
 from ..planet import BACK, STACK_AT
 
 ART = Path(__file__).resolve().parents[2] / "vision" / "reference"
 FONT_DIRS = (Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/dejavu"))
+# For Chinese (and other CJK) text: the first of these a machine has (Debian: fonts-wqy-microhei,
+# fonts-noto-cjk); without one the picture still draws, with boxes for those characters.
+CJK_FONTS = (Path("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"),
+             Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"),
+             Path("/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"))
 WIDTH, MARGIN, ROW, TOP, CELL = 1200, 40, 180, 200, 36
 COLOURS = {"bg": "#0d1530", "card": "#17224a", "gold": "#f5c65a", "text": "#f4f0e4",
            "muted": "#b7bfda", "line": "#34457e", "empty": "#101a35"}
@@ -69,6 +74,23 @@ class Layout:
         return [t.text for t in self.texts]
 
 
+def needs_cjk(text: str) -> bool:
+    return any("\u2e80" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff" or "\uff00" <= ch <= "\uffef" for ch in text)
+
+
+def font_for(text: str, size: int, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """DejaVu for Latin text, a CJK font when the text has Chinese in it."""
+    return cjk_font(size) if needs_cjk(text) else font(size, bold)
+
+
+@lru_cache(maxsize=16)
+def cjk_font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    for path in CJK_FONTS:
+        if path.exists():
+            return ImageFont.truetype(str(path), size)
+    return font(size)
+
+
 @lru_cache(maxsize=16)
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
@@ -80,7 +102,7 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.Im
 
 def fit(text: str, size: int, bold: bool, width: int) -> str:
     """``text``, cut short with … so that it is at most ``width`` pixels wide."""
-    f = font(size, bold)
+    f = font_for(text, size, bold)
     if f.getlength(text) <= width:
         return text
     while text and f.getlength(text + "…") > width:
@@ -93,8 +115,14 @@ def headline(result: dict) -> str:
     if len(players) == 1:
         return _("%(name)s’s planet", name=players[0]["name"])
     if result.get("shared_victory"):
-        return _("A shared victory: %(names)s", names=" & ".join(result.get("winners", [])))
+        return _("A shared victory: %(names)s", names=list_words(result.get("winners", [])))
     return _("%(name)s wins!", name=(result.get("winners") or [players[0]["name"]])[0])
+
+
+def _character(c: dict) -> str:
+    """A character's name in the reader's language (by its id; a stored name if the id is unknown)."""
+    character = c.get("character")
+    return _(CHARACTER_NAMES[character]) if character in CHARACTER_NAMES else str(c.get("name", "?"))
 
 
 def minus(n: int) -> str:
@@ -107,7 +135,7 @@ def _score_note(p: dict, alone: bool) -> str:
     if p.get("penalty"):
         return _("%(subtotal)s − %(lost)s for volcanoes", subtotal=p["subtotal"], lost=-p["penalty"])
     n = p.get("volcanoes", 0)
-    return _("1 volcano") if n == 1 else _("%(n)s volcanoes", n=n)
+    return ngettext("%(num)s volcano", "%(num)s volcanoes", n)
 
 
 def _player_row(p: dict, y: int, alone: bool) -> tuple[list[Box], list[Text], list[Cell]]:
@@ -122,8 +150,7 @@ def _player_row(p: dict, y: int, alone: bool) -> tuple[list[Box], list[Text], li
     score = p["subtotal"] if alone else p["total"]
     texts.append(Text(minus(score), WIDTH - MARGIN - 200, y + 18, 64, True, "gold", "ra"))
     texts.append(Text(_score_note(p, alone), left, y + 82, 24, False, "muted"))
-    chars = " · ".join(f"{_(CHARACTER_NAMES.get(c.get('character'), c.get('name', '?')))} {c.get('points', 0)}"
-                       for c in p.get("characters", []))
+    chars = " · ".join(f"{_character(c)} {c.get('points', 0)}" for c in p.get("characters", []))
     texts.append(Text(fit(chars or _("No characters"), 22, False, 680), left, y + 118, 22))
     cells = []
     grid = p.get("planet")
@@ -188,7 +215,7 @@ def render(plan: Layout) -> bytes:
     for cell in plan.cells:
         _draw_cell(img, draw, cell)
     for t in plan.texts:
-        draw.text((t.x, t.y), t.text, font=font(t.size, t.bold), fill=COLOURS[t.colour], anchor=t.anchor)
+        draw.text((t.x, t.y), t.text, font=font_for(t.text, t.size, t.bold), fill=COLOURS[t.colour], anchor=t.anchor)
     out = io.BytesIO()
     img.quantize(colors=256, method=Image.Quantize.MEDIANCUT).save(out, "PNG", optimize=True)
     return out.getvalue()

@@ -24,7 +24,7 @@ HEADERS = {
 }
 JSON_BODY_BYTES = 256 * 1024     # the largest legal JSON request is a few KB
 FORM_BODY_BYTES = 256 * 1024     # a 5-player score form is about 10 KB
-UPLOAD_ENDPOINTS = {"scan.scan_post"}   # photo uploads: the photo limit applies to these alone
+UPLOAD_ENDPOINTS = {"scan.scan_post", "pages.score_scan", "pages.score_post"}  # photo uploads (the score page has a camera per player): the photo limit applies to these alone
 
 
 def install(app: Flask, settings: Settings) -> None:

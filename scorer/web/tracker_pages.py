@@ -9,7 +9,8 @@ show more than that seat's JSON would.
   session). One phone: the turn of whoever is to act, behind a "pass the phone" screen when there
   is private information. Own phones: a QR code and a link per seat, and the table as everyone sees it.
 - ``/play/<id>/<token>``: a seat's own phone. ``…/live?v=N`` answers 204 while nothing changed, or
-  the board again, for htmx to poll every 2 s.
+  the board again; "nothing changed" (and ``&wait=S`` long polling) is answered by ``live`` before
+  these views run.
 """
 from __future__ import annotations
 
@@ -25,14 +26,15 @@ from markupsafe import Markup
 from wtforms import BooleanField, StringField
 from wtforms.validators import Length, Optional
 
-from ..catalog import CHARACTER_NAMES, STACK_NAMES, STACKS, catalog
-from ..planet import STACK_AT, position_words
+from ..catalog import STACK_NAMES, STACKS, catalog, character_name
+from ..planet import position_words
 from ..draft import HIDDEN, MAX_NAME, MAX_PLAYERS, MIN_PLAYERS, Setup, Why, may_see, standings, undoable
 from ..draft import legal as draft_legal
 from ..draft import view as draft_view
 from ..errors import GameNotFound, PlanetError, SetupError, StaleVersion
 from ..i18n import N_, _
 from .games import get_games
+from .planet_view import planet as planet_view
 from .tracker_words import words_for
 from .security import absolute_url
 
@@ -41,11 +43,11 @@ bp = Blueprint("tracker_pages", __name__)
 SESSION_HOSTS = "tracker_hosts"   # game id -> host token, for games this browser made
 SESSION_LOOK = "tracker_look"     # game id -> the seat the one phone was handed to
 
-STACK_SHORT = {"center": "Centers", "uphill": "Uphill edges", "downhill": "Downhill edges",
-               "character": "Characters"}
+STACK_SHORT = {"center": N_("Centers"), "uphill": N_("Uphill edges"), "downhill": N_("Downhill edges"),
+               "character": N_("Characters")}
 
-MODE_CHOICES = {"one": "One phone, passed round", "own": "Everyone on their own phone"}
-STACK_TINY = {"center": "Center", "uphill": "Uphill", "downhill": "Downhill", "character": "Character"}
+MODE_CHOICES = {"one": N_("One phone, passed round"), "own": N_("Everyone on their own phone")}
+STACK_TINY = {"center": N_("Center"), "uphill": N_("Uphill"), "downhill": N_("Downhill"), "character": N_("Character")}
 
 
 @bp.after_request
@@ -62,12 +64,12 @@ def private(response):
 
 
 class NewGameForm(FlaskForm):
-    p0 = StringField("Youngest player (starts)", validators=[Optional(), Length(max=MAX_NAME)])
-    p1 = StringField("Player 2", validators=[Optional(), Length(max=MAX_NAME)])
-    p2 = StringField("Player 3", validators=[Optional(), Length(max=MAX_NAME)])
-    p3 = StringField("Player 4", validators=[Optional(), Length(max=MAX_NAME)])
-    p4 = StringField("Player 5", validators=[Optional(), Length(max=MAX_NAME)])
-    hidden = BooleanField("Hidden characters")
+    p0 = StringField(N_("Youngest player (starts)"), validators=[Optional(), Length(max=MAX_NAME)])
+    p1 = StringField(N_("Player 2"), validators=[Optional(), Length(max=MAX_NAME)])
+    p2 = StringField(N_("Player 3"), validators=[Optional(), Length(max=MAX_NAME)])
+    p3 = StringField(N_("Player 4"), validators=[Optional(), Length(max=MAX_NAME)])
+    p4 = StringField(N_("Player 5"), validators=[Optional(), Length(max=MAX_NAME)])
+    hidden = BooleanField(N_("Hidden characters"))
     # "mode" (one | own) is two plain radio buttons in the template, read in the view.
 
     def names(self):
@@ -126,33 +128,37 @@ def _seat_or_404(loaded, token: str) -> int:
     return seat
 
 
+_art_urls: dict[tuple[str, str], str] = {}
+
+
+def _art_url(name: str) -> str:
+    """A tile's picture address, built once per tile (a board draws up to 80: building each with
+    ``url_for`` was a third of a board's cost under load)."""
+    key = (request.script_root, name)
+    url = _art_urls.get(key)
+    if url is None:
+        url = _art_urls[key] = url_for("art.tile_art", name=name)
+    return url
+
+
 def tile_info(value) -> dict:
     """A tile as the pages draw it: art, words, and what kind it is."""
     if value is None:
         return {"value": None, "kind": "empty", "text": "", "label": "", "art": None}
     if value == HIDDEN:
-        return {"value": HIDDEN, "kind": "hidden", "text": "Hidden tile", "label": "", "art": None}
+        return {"value": HIDDEN, "kind": "hidden", "text": _("Hidden tile"), "label": "", "art": None}
     if value == "back":
-        return {"value": "back", "kind": "back", "text": "Face down (baobab)", "label": "face down",
-                "art": url_for("art.tile_art", name="back")}
+        return {"value": "back", "kind": "back", "text": _("Face down (baobab)"), "label": _("face down"),
+                "art": _art_url("back")}
     tile = catalog()[value]
     return {"value": value, "kind": tile.stack, "text": tile.describe(), "label": value,
-            "art": url_for("art.tile_art", name=value),
-            "character": CHARACTER_NAMES.get(tile.character) if tile.character else None}
-
-
-def planet_cells(cells) -> list[dict]:
-    out = []
-    for p in range(16):
-        info = tile_info(cells[p // 4][p % 4])
-        info.update(position=p, stack=STACK_AT[p], where=position_words(p))
-        out.append(info)
-    return out
+            "art": _art_url(value),
+            "character": character_name(tile.character) if tile.character else None}
 
 
 def qr_svg(url: str) -> Markup:
     return Markup(segno.make(url, error="m").svg_inline(scale=5, dark="#0d1530", light="#ffffff",
-                                                       title="QR code of the link below"))
+                                                       title=_("QR code of the link below")))
 
 
 PLAYER_COLOURS = 5  # one colour per seat (static/css/tracker.css .pc0 … .pc4), with the initial beside it
@@ -199,7 +205,8 @@ def _planet_boxes(view, me, marks, standing) -> list[dict]:
     boxes = []
     for s in order:
         p = view["planets"][s]
-        boxes.append({"seat": s, "name": p["name"], "cells": planet_cells(p["cells"]), "tiles": p["tiles"],
+        label = _("%(name)s's planet, %(tiles)d of 16 tiles", name=p["name"], tiles=p["tiles"])
+        boxes.append({"seat": s, "name": p["name"], "view": planet_view(p["cells"], label=label), "tiles": p["tiles"],
                       "mine": s == me, "to_act": s == view["to_act"], "start": s == view["start_player"],
                       "mark": marks[s], "standing": standing[s]})
     return boxes
@@ -240,7 +247,7 @@ def board_context(loaded, seat, *, mode: str, live_url: str | None, move_url: st
         "revealed": [tile_info(t) for t in view["revealed"]],
         "face_down": view["face_down"],
         "discarded": [tile_info(t) for t in view["discarded"][-2:]],
-        "stacks": [{"id": s, "name": STACK_SHORT[s], "short": STACK_TINY[s], "left": view["stacks"][s],
+        "stacks": [{"id": s, "name": _(STACK_SHORT[s]), "short": _(STACK_TINY[s]), "left": view["stacks"][s],
                     "chosen": view["chosen"][s]}
                    for s in STACKS],
         "stack_names": STACK_NAMES, "live_url": live_url, "move_url": move_url,
@@ -287,7 +294,7 @@ def new_game():
             for field, name in zip((form.p0, form.p1, form.p2, form.p3, form.p4), rematch.split(",")[:MAX_PLAYERS]):
                 field.data = name
     if form.validate_on_submit() and mode not in MODE_CHOICES:
-        error = "Choose one phone or everyone on their own phone."
+        error = _("Choose one phone or everyone on their own phone.")
     elif form.validate_on_submit():
         names = form.names()
         try:
@@ -295,16 +302,17 @@ def new_game():
         except SetupError as exc:
             error = exc.message
             if len(names) < MIN_PLAYERS:
-                error = f"Write at least {MIN_PLAYERS} names: the game is for {MIN_PLAYERS} to {MAX_PLAYERS} players."
+                error = _("Write at least %(least)d names: the game is for %(least)d to %(most)d players.",
+                          least=MIN_PLAYERS, most=MAX_PLAYERS)
         else:
             loaded = get_games().create(setup, mode)
             _remember_host(loaded)
             return redirect(url_for(".host", game_id=loaded.id))
     elif request.method == "POST":
-        error = "Please check the form: " + "; ".join(
-            f"{getattr(form, k).label.text}: {' '.join(v)}" for k, v in form.errors.items())
+        problems = "; ".join(f"{_(getattr(form, k).label.text)}: {' '.join(v)}" for k, v in form.errors.items())
+        error = _("Please check the form: %(problems)s", problems=problems)
     return render_template("tracker/new.html", form=form, error=error, mode=mode,
-                           modes=MODE_CHOICES), (400 if error else 200)
+                           modes={k: _(v) for k, v in MODE_CHOICES.items()}), (400 if error else 200)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -345,7 +353,14 @@ def table_live(game_id: str):
     if request.args.get("v") == "0" and loaded.mode == "own" and _is_host(loaded):
         # the first move since the codes were shown: fold them away on the open page too
         board += render_template("tracker/_invite.html", seats=_invites(loaded), oob=True, **ctx)
-    return board
+    return _versioned(board, loaded.version)
+
+
+def _versioned(body: str, version: int) -> Response:
+    """A live answer tagged with its version: ``If-None-Match`` then gets 304 while nothing moved."""
+    response = Response(body, mimetype="text/html")
+    response.set_etag(str(version))
+    return response
 
 
 def needs_private(state, seat) -> bool:
@@ -517,7 +532,7 @@ def _rematch(loaded, seat=None):
     if not loaded.state.finished:
         # only a finished game offers a rematch; a stray post must not start one mid-game (every
         # phone would then be sent to it at the end, whatever the players chose)
-        flash("The game is not over yet; a rematch can start once it is.", "warn")
+        flash(_("The game is not over yet; a rematch can start once it is."), "warn")
         if seat is None:
             return redirect(url_for(".host", game_id=loaded.id))
         return redirect(url_for(".seat", game_id=loaded.id, token=loaded.tokens[seat]))
@@ -575,7 +590,8 @@ def seat_live(game_id: str, token: str):
         return Response(status=204)
     if loaded.state.finished:
         get_games().ensure_result_saved(loaded)
-    return render_template("tracker/_board.html", fragment=True, **_seat_context(loaded, s, token))
+    return _versioned(render_template("tracker/_board.html", fragment=True, **_seat_context(loaded, s, token)),
+                      loaded.version)
 
 
 @bp.post("/play/<game_id>/<token>/move")

@@ -6,7 +6,7 @@ language (``scorer.i18n``, Flask-Babel in the app).
 """
 from __future__ import annotations
 
-from ..catalog import STACK_NAMES, Catalog
+from ..catalog import Catalog, stack_name
 from ..draft import HIDDEN, State
 from ..draft.events import (
     Appointed, Chose, Discarded, Event, Finished, Flipped, Hid, RoundBegan, Took,
@@ -20,7 +20,7 @@ def event_text(event: Event, players: tuple[str, ...], cat: Catalog) -> str:
     """One event (as its viewer sees it) as a sentence."""
     match event:
         case Chose():
-            return _("%(who)s chose the %(stack)s stack.", who=players[event.seat], stack=STACK_NAMES[event.stack])
+            return _("%(who)s chose the %(stack)s stack.", who=players[event.seat], stack=stack_name(event.stack))
         case Hid():
             return _("%(who)s put one tile face down and showed two.", who=players[event.seat])
         case Took():

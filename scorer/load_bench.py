@@ -1,0 +1,615 @@
+"""Open-loop load bench of game night: ``python -m scorer.load_bench [--tables 1000] [--search]``.
+
+Tables of 3-5 players, each player on their own phone, play the end of a draft through
+``python -m scorer serve`` started here (SQLite, 2 workers by default; ``--database`` a
+PostgreSQL URL and ``--servers 2`` for two server processes on one database):
+
+- Phones: each seat's phone opens its page once (the join, not measured), then keeps the
+  board up to date as the page does: ``--mode wait`` holds a long poll
+  (``/play/<id>/<token>/live?v=N&wait=25``, the board as soon as someone moves, 204 after 25 s)
+  and asks again at once; ``--mode poll`` asks ``…/live?v=N`` every 2 s on a fixed schedule.
+- Moves: one per table every 3-8 s (human pace), sent on schedule whatever the server's
+  answers: the seat to act reads its view (``GET /api/games/<id>``) and posts one of its
+  ``legal`` moves with the version (``POST /api/games/<id>/moves``). A share of the moves
+  (``--double``) is posted twice at once, through another server when there are several, like
+  two phones tapping together: exactly one must be applied and the other answered 409.
+- Latency counts from the scheduled send time (so a late generator counts against the figure);
+  "delivery" is from a move's post to a phone holding the board of its version. Errors are any
+  other answer, a failed request, or a game that does not finish.
+- At the end every game is checked: its stored move log is the prepared opening followed by
+  exactly the moves the bench saw acknowledged (none lost, none applied twice), every phone saw
+  the final version, and the server's final result is the score of the planets the seats see.
+
+Games start prepared a few moves from their end (``--moves`` left), so every game finishes in
+a few minutes: the openings are played once through the JSON API in this process, then copied
+(rows of the same tables, fresh ids and seat tokens) to as many tables as needed.
+
+The generator shares the machine with the server: its own CPU is printed beside the server's.
+aiohttp on one asyncio loop holds thousands of phones in one process at a fraction of a core.
+``--search`` tries growing numbers of tables and prints the largest that held p95 <= 100 ms
+for refreshes and moves with no error. Exit status 1 if the (last) run had any error.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .tracker_bench import free_port, percentile
+
+ROOT = Path(__file__).resolve().parents[1]
+NAMES = ("Ann", "Ben", "Cy", "Di", "Ed")
+VERSION_RE = re.compile(rb'id="board"[^>]*data-version="(\d+)"')
+TARGET_MS = 100.0
+POLL_EVERY = 2.0
+MOVE_GAP = (3.0, 8.0)
+LONG_POLL = 25
+
+
+@dataclass
+class Table:
+    id: str
+    tokens: list[str]
+    opening: int                     # moves stored before the bench starts
+    to_act: int = 0
+    version: int = 0
+    finished: bool = False
+    acked: dict[int, str] = field(default_factory=dict)   # version -> the move as posted (JSON)
+    posted: dict[int, float] = field(default_factory=dict)  # version -> when its move was posted
+    seen: list[int] = field(default_factory=list)          # each phone's last version
+
+
+@dataclass
+class Stats:
+    refresh_ms: list[float] = field(default_factory=list)
+    move_ms: list[float] = field(default_factory=list)
+    delivery_ms: list[float] = field(default_factory=list)
+    lag_ms: list[float] = field(default_factory=list)      # the generator's own lateness
+    errors: list[str] = field(default_factory=list)
+    requests: int = 0
+    nothing_new: int = 0
+    doubles: int = 0
+    conflicts: int = 0
+
+    def error(self, what: str) -> None:
+        self.errors.append(what)
+
+
+# -- servers ---------------------------------------------------------------------------------------
+
+def start_servers(database: str, servers: int, workers: int, log_dir: Path) -> list[tuple[subprocess.Popen, str]]:
+    import requests
+    started = []
+    for k in range(servers):
+        port = free_port()
+        log = open(log_dir / f"server{k}.log", "wb")
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "scorer", "serve", "--host", "127.0.0.1", "--port", str(port),
+             "--database", database, "--workers", str(workers)],
+            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log, start_new_session=True,
+            env={**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")})
+        log.close()
+        started.append((proc, f"http://127.0.0.1:{port}"))
+    for proc, base in started:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                requests.get(f"{base}/api/games/none", timeout=2)
+                break
+            except requests.RequestException:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    stop_servers(started)
+                    raise SystemExit(f"a server did not start; see {log_dir}") from None
+                time.sleep(0.2)
+    return started
+
+
+def stop_servers(started: list[tuple[subprocess.Popen, str]]) -> None:
+    for proc, _base in started:
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait(timeout=15)
+        except (ProcessLookupError, subprocess.TimeoutExpired):
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+def server_cpu(started: list[tuple[subprocess.Popen, str]]) -> float:
+    """CPU seconds used so far by the servers (masters and their workers)."""
+    import psutil
+    total = 0.0
+    for proc, _base in started:
+        try:
+            parent = psutil.Process(proc.pid)
+            for p in [parent, *parent.children(recursive=True)]:
+                t = p.cpu_times()
+                total += t.user + t.system
+        except psutil.NoSuchProcess:
+            pass
+    return total
+
+
+# -- preparing the games ---------------------------------------------------------------------------
+
+def play_openings(database: str, count: int, moves_left: int, seed: int) -> list[tuple[str, str, list[str]]]:
+    """``count`` games played through the JSON API (in this process) to ``moves_left`` moves from
+    their end: (setup JSON, mode, the stored move rows' JSON) of each."""
+    from .db import Database
+    from .tracker_store import TrackerGame, TrackerMove
+    from .web import create_app
+    rng = random.Random(seed)
+    instance = Path(tempfile.mkdtemp(prefix="load-bench-"))
+    app = create_app({"DATABASE_URL": database, "INSTANCE_PATH": instance, "TESTING": True})
+    client, openings = app.test_client(), []
+    for k in range(count):
+        players = list(NAMES[:3 + k % 3])
+        made = client.post("/api/games", json={"players": players, "seed": rng.randrange(2**31),
+                                               "hidden_characters": k % 2 == 1}).get_json()
+        tokens = [s["token"] for s in made["seats"]]
+        while True:
+            public = client.get(f"/api/games/{made['id']}").get_json()
+            if public["finished"]:
+                break
+            auth = {"Authorization": f"Bearer {tokens[public['to_act']]}"}
+            mine = client.get(f"/api/games/{made['id']}", headers=auth).get_json()
+            client.post(f"/api/games/{made['id']}/moves", headers=auth,
+                        json={"version": mine["version"], "move": rng.choice(mine["legal"])})
+        db: Database = app.extensions["db"]
+        with db.Session() as session:
+            row = session.get(TrackerGame, made["id"])
+            moves = session.query(TrackerMove.move_json).filter_by(game_id=made["id"]).order_by(TrackerMove.version)
+            openings.append((row.setup_json, row.mode, [m for (m,) in moves][:-moves_left]))
+    app.extensions["db"].dispose()
+    shutil.rmtree(instance, ignore_errors=True)
+    return openings
+
+
+def copy_openings(database: str, openings: list[tuple[str, str, list[str]]], tables: int,
+                  rng: random.Random) -> list[Table]:
+    """``tables`` new games, each a copy of one opening with its own id and seat tokens."""
+    from sqlalchemy import insert
+
+    from .db import Database, new_id, utcnow
+    from .tracker_store import TrackerGame, TrackerMove
+    db = Database(database)
+    db.create_all()
+    made, games, moves = [], [], []
+    for _ in range(tables):
+        setup_json, mode, log = rng.choice(openings)
+        table = Table(new_id(), [secrets.token_urlsafe(16) for _ in json.loads(setup_json)["players"]], len(log))
+        table.version = len(log)
+        games.append({"id": table.id, "created": utcnow(), "setup_json": setup_json, "mode": mode,
+                      "tokens_json": json.dumps(table.tokens), "host_token": secrets.token_urlsafe(16)})
+        moves += [{"game_id": table.id, "version": v, "move_json": m, "created": utcnow()}
+                  for v, m in enumerate(log, start=1)]
+        made.append(table)
+    with db.engine.begin() as conn:
+        conn.execute(insert(TrackerGame), games)
+        for start in range(0, len(moves), 20_000):
+            conn.execute(insert(TrackerMove), moves[start:start + 20_000])
+    db.dispose()
+    return made
+
+
+# -- the phones and the players --------------------------------------------------------------------
+
+class Load:
+    """One run: the tables, the servers' addresses, the HTTP session and what was measured."""
+
+    def __init__(self, bases: list[str], tables: list[Table], mode: str, double: float, seed: int):
+        self.bases, self.tables, self.mode, self.double = bases, tables, mode, double
+        self.rng = random.Random(seed)
+        self.stats = Stats()
+        self.loop = asyncio.get_running_loop()
+        self.session = None
+        self.start = 0.0
+
+    def now(self) -> float:
+        return self.loop.time()
+
+    async def sleep_until(self, at: float) -> None:
+        delay = at - self.now()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        self.stats.lag_ms.append(max(0.0, self.now() - at) * 1000)
+
+    async def get(self, url: str, headers=None, timeout: float = 30) -> tuple[int, bytes]:
+        import aiohttp
+        self.stats.requests += 1
+        async with self.session.get(url, headers=headers, timeout=aiohttp.ClientTimeout(total=timeout)) as r:
+            return r.status, await r.read()
+
+    async def post(self, url: str, body: dict, headers) -> tuple[int, bytes]:
+        import aiohttp
+        self.stats.requests += 1
+        async with self.session.post(url, json=body, headers=headers, timeout=aiohttp.ClientTimeout(total=30)) as r:
+            return r.status, await r.read()
+
+    def base(self, k: int) -> str:
+        return self.bases[k % len(self.bases)]
+
+    # -- joining (not measured) ----------------------------------------------------------------
+    async def join(self, concurrency: int = 32) -> float:
+        """Every phone opens its seat page once; the mover learns who is to act."""
+        gate, t0 = asyncio.Semaphore(concurrency), self.now()
+
+        async def open_page(i: int, table: Table, seat: int) -> None:
+            async with gate:
+                status, body = await self.get(f"{self.base(i + seat)}/play/{table.id}/{table.tokens[seat]}")
+                found = VERSION_RE.search(body)
+                if status != 200 or not found:
+                    return self.stats.error(f"join: {status}")
+                table.seen[seat] = int(found.group(1))
+                if seat == 0:
+                    status, body = await self.get(f"{self.base(i)}/api/games/{table.id}")
+                    table.to_act = json.loads(body)["to_act"]
+
+        jobs = []
+        for i, table in enumerate(self.tables):
+            table.seen = [-1] * len(table.tokens)
+            jobs += [open_page(i, table, seat) for seat in range(len(table.tokens))]
+        await asyncio.gather(*jobs)
+        return self.now() - t0
+
+    # -- a phone -------------------------------------------------------------------------------
+    def got(self, table: Table, seat: int, status: int, body: bytes) -> None:
+        if status == 204:
+            self.stats.nothing_new += 1
+            return
+        found = VERSION_RE.search(body) if status == 200 else None
+        if found is None:
+            return self.stats.error(f"refresh: {status} {body[:120]!r}")
+        version, now = int(found.group(1)), self.now()
+        for v in range(max(table.seen[seat], table.opening) + 1, version + 1):
+            if v in table.posted:
+                self.stats.delivery_ms.append((now - table.posted[v]) * 1000)
+        table.seen[seat] = max(table.seen[seat], version)
+
+    def done(self, table: Table, seat: int) -> bool:
+        return table.finished and table.seen[seat] >= table.version
+
+    async def phone_wait(self, i: int, table: Table, seat: int, until: float) -> None:
+        url = f"{self.base(i + seat)}/play/{table.id}/{table.tokens[seat]}/live"
+        await self.sleep_until(self.start + self.rng.uniform(0, POLL_EVERY))
+        while not self.done(table, seat) and self.now() < until:
+            try:
+                status, body = await self.get(f"{url}?v={table.seen[seat]}&wait={LONG_POLL}", timeout=LONG_POLL + 15)
+            except Exception as exc:  # every failure counts
+                self.stats.error(f"long poll: {type(exc).__name__} {exc}")
+                await asyncio.sleep(POLL_EVERY)
+                continue
+            self.got(table, seat, status, body)
+
+    async def phone_poll(self, i: int, table: Table, seat: int, until: float) -> None:
+        url = f"{self.base(i + seat)}/play/{table.id}/{table.tokens[seat]}/live"
+        at, pending = self.start + self.rng.uniform(0, POLL_EVERY), set()
+        while not self.done(table, seat) and at < until:
+            await self.sleep_until(at)
+            task = asyncio.create_task(self.refresh(url, table, seat, at))
+            pending.add(task)
+            task.add_done_callback(pending.discard)
+            at += POLL_EVERY
+        await asyncio.gather(*pending)
+
+    async def refresh(self, url: str, table: Table, seat: int, at: float) -> None:
+        try:
+            status, body = await self.get(f"{url}?v={table.seen[seat]}")
+        except Exception as exc:
+            return self.stats.error(f"refresh: {type(exc).__name__} {exc}")
+        self.stats.refresh_ms.append((self.now() - at) * 1000)
+        self.got(table, seat, status, body)
+
+    # -- the player to act ---------------------------------------------------------------------
+    async def mover(self, i: int, table: Table, until: float) -> None:
+        at = self.start + self.rng.uniform(0, MOVE_GAP[1])
+        while not table.finished and at < until:
+            await self.sleep_until(at)
+            try:
+                ok = await self.move(i, table, at)
+            except Exception as exc:
+                ok = False
+                self.stats.error(f"move: {type(exc).__name__} {exc}")
+            if not ok:
+                return
+            at += self.rng.uniform(*MOVE_GAP)
+
+    async def move(self, i: int, table: Table, at: float) -> bool:
+        seat = table.to_act
+        auth = {"Authorization": f"Bearer {table.tokens[seat]}"}
+        status, body = await self.get(f"{self.base(i + seat)}/api/games/{table.id}", headers=auth)
+        view = json.loads(body) if status == 200 else None
+        if not view or not view["legal"] or view["version"] != table.version:
+            self.stats.error(f"move view: {status} {body[:120]!r}")
+            return False
+        chosen = {"version": table.version, "move": self.rng.choice(view["legal"])}
+        url = f"{table.id}/moves"
+        sends = [self.post(f"{self.base(i + seat)}/api/games/{url}", chosen, auth)]
+        if self.rng.random() < self.double:  # a second phone taps at the same moment
+            self.stats.doubles += 1
+            sends.append(self.post(f"{self.base(i + seat + 1)}/api/games/{url}", chosen, auth))
+        table.posted[table.version + 1] = self.now()
+        answers = await asyncio.gather(*sends)
+        self.stats.move_ms.append((self.now() - at) * 1000)
+        return self.moved(table, chosen, answers)
+
+    def moved(self, table: Table, chosen: dict, answers: list[tuple[int, bytes]]) -> bool:
+        statuses = sorted(status for status, _ in answers)
+        if statuses != [200] and statuses != [200, 409]:
+            self.stats.error(f"move answered {statuses}: {[b[:120] for _, b in answers]}")
+            return False
+        self.stats.conflicts += statuses.count(409)
+        view = json.loads(next(body for status, body in answers if status == 200))
+        if view["version"] != table.version + 1:
+            self.stats.error(f"move: version {view['version']} after {table.version}")
+            return False
+        table.version = view["version"]
+        table.acked[table.version] = json.dumps(chosen["move"], sort_keys=True)
+        table.finished = view["finished"]
+        table.to_act = view["to_act"] if view["to_act"] is not None else table.to_act
+        return True
+
+    async def run(self, budget: float) -> float:
+        """The measured part: every phone and every table's player, until every game is over."""
+        import aiohttp
+        self.start = self.now() + 1.0
+        until = self.start + budget
+        phone = self.phone_wait if self.mode == "wait" else self.phone_poll
+        jobs = [self.mover(i, t, until) for i, t in enumerate(self.tables)]
+        jobs += [phone(i, t, s, until + LONG_POLL) for i, t in enumerate(self.tables) for s in range(len(t.tokens))]
+        await asyncio.gather(*jobs)
+        assert isinstance(self.session, aiohttp.ClientSession)
+        return self.now() - self.start
+
+
+# -- checking every game ---------------------------------------------------------------------------
+
+def check_logs(database: str, tables: list[Table], stats: Stats) -> int:
+    """Each stored log: the opening, then exactly the acknowledged moves (none lost, none twice)."""
+    from sqlalchemy import select
+
+    from .db import Database
+    from .tracker_store import TrackerMove
+    db, by_game = Database(database), {t.id: t for t in tables}
+    stored: dict[str, list[tuple[int, str]]] = {t.id: [] for t in tables}
+    with db.engine.connect() as conn:
+        ids = list(by_game)
+        for start in range(0, len(ids), 500):
+            rows = conn.execute(select(TrackerMove.game_id, TrackerMove.version, TrackerMove.move_json)
+                                .where(TrackerMove.game_id.in_(ids[start:start + 500])))
+            for game_id, version, move_json in rows:
+                stored[game_id].append((version, move_json))
+    db.dispose()
+    good = 0
+    for game_id, rows in stored.items():
+        table, rows = by_game[game_id], sorted(rows)
+        after = {v: json.loads(m) for v, m in rows if v > table.opening}
+        acked = {v: json.loads(m) for v, m in table.acked.items()}
+        same = after.keys() == acked.keys() and all({k: after[v].get(k) for k in m} == m for v, m in acked.items())
+        if [v for v, _ in rows] != list(range(1, len(rows) + 1)) or not same:
+            stats.error(f"game {game_id}: stored log differs from the acknowledged moves "
+                         f"({len(after)} stored after the opening, {len(acked)} acknowledged)")
+        elif not table.finished:
+            stats.error(f"game {game_id}: not finished ({len(acked)} moves played)")
+        elif min(table.seen) < table.version:
+            stats.error(f"game {game_id}: a phone never saw the final version")
+        else:
+            good += 1
+    return good
+
+
+async def check_results(load: Load) -> int:
+    """The server's final result is the score of the planets as each seat sees its own."""
+    from .contract import score_request
+    gate = asyncio.Semaphore(32)
+
+    async def check(i: int, table: Table) -> bool:
+        async with gate:
+            status, body = await load.get(f"{load.base(i)}/api/games/{table.id}")
+            planets = []
+            for seat, token in enumerate(table.tokens):
+                _s, own = await load.get(f"{load.base(i)}/api/games/{table.id}", {"Authorization": f"Bearer {token}"})
+                planets.append(json.loads(own)["planets"][seat])
+        expected = score_request({"players": [{"name": p["name"], "planet": {"cells": p["cells"]}} for p in planets]})
+        totals = [(p["name"], p["total"], p["rank"]) for p in expected["players"]]
+        result = json.loads(body).get("result") if status == 200 else None
+        if result and [(p["name"], p["total"], p["rank"]) for p in result["players"]] == totals:
+            return True
+        load.stats.error(f"game {table.id}: the server's result is not the score of its planets")
+        return False
+
+    return sum(await asyncio.gather(*[check(i, t) for i, t in enumerate(load.tables) if t.finished]))
+
+
+# -- one run ---------------------------------------------------------------------------------------
+
+async def drive(bases: list[str], tables: list[Table], args, cpu) -> dict:
+    """Join, play, check; the server's and this process's CPU over the played part."""
+    import aiohttp
+    load = Load(bases, tables, args.mode, args.double, args.seed)
+    connector = aiohttp.TCPConnector(limit=0, force_close=False)
+    jar = aiohttp.CookieJar(unsafe=True)  # each seat's claim cookie, kept for 127.0.0.1 too
+    async with aiohttp.ClientSession(connector=connector, cookie_jar=jar) as load.session:
+        joined = await load.join()
+        server0, mine0 = cpu(), time.process_time()
+        played = await load.run(budget=args.moves * MOVE_GAP[1] + 30)
+        server_cpu_s, my_cpu_s = cpu() - server0, time.process_time() - mine0
+        results_ok = await check_results(load)
+    return {"load": load, "joined_s": joined, "played_s": played, "server_cpu_s": server_cpu_s,
+            "bench_cpu_s": my_cpu_s, "results_ok": results_ok}
+
+
+def one_run(tables: int, args, openings, database: str, log_dir: Path) -> dict:
+    rng = random.Random(args.seed + tables)
+    made = copy_openings(database, openings, tables, rng)
+    started = start_servers(database, args.servers, args.workers, log_dir)
+    try:
+        out = asyncio.run(drive([b for _p, b in started], made, args, lambda: server_cpu(started)))
+    finally:
+        stop_servers(started)
+    out["logs_ok"] = check_logs(database, made, out["load"].stats)
+    out["tables"], out["phones"] = tables, sum(len(t.tokens) for t in made)
+    return out
+
+
+def held(out: dict) -> bool:
+    s = out["load"].stats
+    refresh = s.refresh_ms if out["mode"] == "poll" else s.delivery_ms
+    return (not s.errors and percentile(refresh, 95) <= TARGET_MS and percentile(s.move_ms, 95) <= TARGET_MS
+            and out["logs_ok"] == out["results_ok"] == out["tables"])
+
+
+def report(out: dict) -> None:
+    s, played = out["load"].stats, out["played_s"]
+    ms = lambda xs: (f"p50 {percentile(xs, 50):7.1f}  p95 {percentile(xs, 95):7.1f}  p99 {percentile(xs, 99):7.1f}  "
+                     f"max {max(xs, default=float('nan')):7.1f} ms  (n={len(xs)})")
+    print(f"  {out['tables']} tables, {out['phones']} phones, mode {out['mode']}: joined in {out['joined_s']:.1f} s, "
+          f"played {played:.1f} s, {s.requests / max(played, 1e-9):.0f} requests/s")
+    if out["mode"] == "poll":
+        print(f"  refresh (from its scheduled time):   {ms(s.refresh_ms)}")
+    print(f"  delivery (move posted -> phone has its board): {ms(s.delivery_ms)}")
+    print(f"  move (from its scheduled time, view + post):  {ms(s.move_ms)}")
+    print(f"  generator lateness: p95 {percentile(s.lag_ms, 95):.1f} ms; 'nothing new' answers: {s.nothing_new}")
+    print(f"  CPU over the played part: server {out['server_cpu_s'] / played:.2f} cores, "
+          f"this generator {out['bench_cpu_s'] / played:.2f} cores (both on this machine's {os.cpu_count()})")
+    print(f"  double taps: {s.doubles} sent, {s.conflicts} answered 409 (one of each pair applied)")
+    print(f"  games checked: {out['logs_ok']}/{out['tables']} logs = acknowledged moves, finished, every phone "
+          f"up to date; {out['results_ok']}/{out['tables']} results = score of the planets")
+    print(f"  errors: {len(s.errors)}" + "".join(f"\n    {e}" for e in s.errors[:5]))
+    print(f"  held p95 <= {TARGET_MS:.0f} ms with no error: {'yes' if held(out) else 'NO'}")
+
+
+# -- the cost of one "nothing new", beside a static file ------------------------------------------
+
+def cpu_per_request(database: str, table: Table, log_dir: Path, n: int) -> tuple[float, float]:
+    """Server CPU (ms) per refresh that finds nothing new and per static file, each asked ``n``
+    times one after another on one keep-alive connection, the same server, the same run."""
+    import http.client
+    started = start_servers(database, 1, 2, log_dir)
+    try:
+        port = int(started[0][1].rsplit(":", 1)[1])
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        paths = {"refresh": f"/play/{table.id}/{table.tokens[0]}/live?v={table.version}",
+                 "static": "/static/css/app.css"}
+        cost = {}
+        for name, path in [*paths.items(), *paths.items()]:  # each twice: the first warms up
+            before = server_cpu(started)
+            for _ in range(n):
+                conn.request("GET", path)
+                response = conn.getresponse()
+                response.read()
+                if response.status not in (200, 204):
+                    raise SystemExit(f"{path}: {response.status}")
+            cost[name] = (server_cpu(started) - before) / n * 1000
+        return cost["refresh"], cost["static"]
+    finally:
+        stop_servers(started)
+
+
+def slow_clients(database: str, log_dir: Path, silent: int = 16, slow: int = 20) -> list[float]:
+    """``/api/score`` latencies (ms) while ``silent`` sockets sent one byte and went quiet and
+    ``slow`` ones trickle a body a byte a second."""
+    import socket
+    import threading
+
+    import requests
+    started = start_servers(database, 1, 2, log_dir)
+    port, held_open, stop = int(started[0][1].rsplit(":", 1)[1]), [], threading.Event()
+    try:
+        for k in range(silent + slow):
+            sock = socket.create_connection(("127.0.0.1", port))
+            sock.sendall(b"G" if k < silent else
+                         b"POST /api/score HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 9999\r\n\r\n")
+            held_open.append(sock)
+
+        def trickle() -> None:
+            while not stop.wait(1.0):
+                for sock in held_open[silent:]:
+                    try:
+                        sock.sendall(b" ")
+                    except OSError:
+                        pass
+        threading.Thread(target=trickle, daemon=True).start()
+        body = {"players": [{"name": "Ann", "counts": {"characters": ["king"], "volcano": 1}}]}
+        times = []
+        for _ in range(20):
+            t0 = time.perf_counter()
+            r = requests.post(f"{started[0][1]}/api/score", json=body, timeout=30)
+            times.append((time.perf_counter() - t0) * 1000 if r.status_code in (200, 400) else float("inf"))
+            time.sleep(0.2)
+        return times
+    finally:
+        stop.set()
+        for sock in held_open:
+            sock.close()
+        stop_servers(started)
+
+
+# -- the command -----------------------------------------------------------------------------------
+
+def parse(argv=None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m scorer.load_bench", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=1000, help="tables playing at once (default 1000)")
+    parser.add_argument("--mode", choices=("wait", "poll"), default="wait",
+                        help="phones hold a long poll as the pages do (wait, default) or ask every 2 s (poll)")
+    parser.add_argument("--database", help="SQLAlchemy URL (default: SQLite in a temporary folder)")
+    parser.add_argument("--servers", type=int, default=1, help="server processes on the database (default 1)")
+    parser.add_argument("--workers", type=int, default=2, help="workers per server process (default 2)")
+    parser.add_argument("--moves", type=int, default=24, help="moves left to play in each game (default 24)")
+    parser.add_argument("--double", type=float, default=0.05, help="share of moves posted twice at once (0.05)")
+    parser.add_argument("--openings", type=int, default=12, help="distinct prepared games copied to the tables")
+    parser.add_argument("--search", help="comma-separated table counts to try in turn, e.g. 250,500,1000")
+    parser.add_argument("--quick", action="store_true", help="only the CPU per refresh and the slow clients")
+    parser.add_argument("--seed", type=int, default=7)
+    return parser.parse_args(argv)
+
+
+def side_figures(database: str, openings, log_dir: Path) -> None:
+    table = copy_openings(database, openings, 1, random.Random(1))[0]
+    refresh, static = cpu_per_request(database, table, log_dir, 2000)
+    print(f"server CPU per request, 2000 in a row each, same server and run: refresh with nothing new "
+          f"{refresh:.3f} ms, static file {static:.3f} ms, ratio {refresh / static:.2f}")
+    times = slow_clients(database, log_dir)
+    print(f"POST /api/score while 16 silent and 20 slow sockets are open: p50 {percentile(times, 50):.1f} ms, "
+          f"max {max(times):.1f} ms over {len(times)} requests")
+
+
+def main(argv=None) -> int:
+    args = parse(argv)
+    work = Path(tempfile.mkdtemp(prefix="load-bench-"))
+    database = args.database or f"sqlite:///{work / 'bench.sqlite3'}"
+    kind = "PostgreSQL" if database.startswith("postgres") else "SQLite"
+    print(f"load bench: {kind}, {args.servers} server process(es) x {args.workers} gevent worker(s) "
+          f"(python -m scorer serve), {os.cpu_count()} cores shared with this generator; logs in {work}")
+    t0 = time.monotonic()
+    openings = play_openings(database, args.openings, args.moves, args.seed)
+    print(f"  {len(openings)} openings played to {args.moves} moves from the end in {time.monotonic() - t0:.1f} s")
+    side_figures(database, openings, work)
+    if args.quick:
+        return 0
+    best, out = None, None
+    for tables in ([int(x) for x in args.search.split(",")] if args.search else [args.tables]):
+        out = one_run(tables, args, openings, database, work)
+        out["mode"] = args.mode
+        report(out)
+        if not held(out):
+            break
+        best = tables
+    if args.search:
+        print(f"largest number of tables that held (p95 <= {TARGET_MS:.0f} ms, no error): {best or 'none tried'}")
+    return 1 if out and out["load"].stats.errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,252 @@
+"""Live refresh: a phone asking "anything new since version N?" costs close to nothing.
+
+Every phone at a table asks this every few seconds (``/play/<id>/<token>/live?v=N`` for a seat,
+``/games/<id>/live?v=N`` for the table's public view). Most of the time nothing has changed, so
+the answer is given here, in front of Flask: no session, no template, no game loaded. This
+process keeps each watched game's version and seat tokens in memory (``Versions``); one
+background watcher per process reads the moves stored since its last look, in one query down
+the move table's primary key, twenty times a second, and wakes the phones waiting on those games
+(so a move made through another process or another host reaches them within about 0.05 s; a
+sweep of every watched game's version every 2 s is the safety net). A move made through this
+process is known here at once.
+
+- Nothing new: ``204`` (``v=N``) or ``304`` (``If-None-Match: "N"``), with ``ETag: "N"``.
+- ``&wait=S`` (long polling, at most ``LIVE_MAX_WAIT`` seconds): hold the request until the
+  version moves past N, then answer the board; ``204`` when the wait runs out. Waiting is on only
+  where holding a connection is cheap (the gevent server of ``python -m scorer serve``); on a
+  threaded server the answer comes at once and the page polls every 2 s as before.
+- Anything else (a new version, an unknown game or token, a bad parameter) goes to the Flask
+  view, which answers as it always has (the board, 404, ...).
+
+A version is trusted only while the watcher has checked it within the last second; otherwise
+it is read again (one indexed lookup) before answering "nothing new".
+"""
+from __future__ import annotations
+
+import logging
+import os
+import re
+import secrets
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import parse_qs
+
+from flask import Flask, request
+
+from ..db import Database
+from ..tracker_store import last_move_id, latest_versions, moves_since, seat_tokens
+from .security import HEADERS
+
+log = logging.getLogger(__name__)
+
+LIVE_PATH = re.compile(r"/(?:play/(?P<game>[^/]{1,32})/(?P<token>[^/]{1,64})|games/(?P<table>[^/]{1,32}))/live")
+TICK = 0.05           # seconds between the watcher's looks at the move table
+SWEEP = 2.0           # seconds between full checks of every watched game's version
+TRUST = 1.0           # a version older than this is read again before answering "nothing new"
+WATCH = 30.0          # a game nobody asked about for this long is no longer watched
+FORGET = 600.0        # ... and is forgotten after this long
+LOOKBACK = 256        # move rows read again each tick (PostgreSQL): a row whose commit came late is still seen
+FEED = 5000           # at most this many move rows per look
+DEFAULT_WAIT = 25     # the longest a phone is held (below the usual 30-60 s proxy timeouts)
+
+
+def _event() -> threading.Event:
+    return threading.Event()  # looked up at call time: gevent's Event once the server patched threading
+
+
+@dataclass(eq=False)
+class Watched:
+    """One game as this process knows it."""
+    tokens: tuple[str, ...]
+    version: int
+    checked: float                 # when the version was last read from the database
+    seen: float                    # when a phone last asked about this game
+    changed: threading.Event = field(default_factory=_event)
+
+    def opens(self, token: str | None) -> bool:
+        """Public view (no token), or a seat's token (compared in constant time). A token the host
+        replaced may still be told "nothing new" by another process for a while, never the board."""
+        if token is None:
+            return True
+        given = token.encode("utf-8", "surrogateescape")
+        return any([secrets.compare_digest(t.encode(), given) for t in self.tokens])
+
+
+class Versions:
+    """The versions of the games this process's phones watch, kept fresh by one watcher."""
+
+    def __init__(self, db: Database, clock: Callable[[], float] = time.monotonic):
+        self.db = db
+        self.clock = clock
+        self.games: dict[str, Watched] = {}
+        self._poke = _event()
+        self._watcher: threading.Thread | None = None
+        self._pid = 0
+        self._last_id = 0
+        self._swept = 0.0
+        self.ticked = 0.0      # start of the last look that read every move stored before it
+        self.asked = 0.0       # when a phone last asked about any game
+        self.lookback = 0 if db.url.startswith("sqlite") else LOOKBACK  # SQLite commits in id order
+        self._start = threading.Lock()
+
+    # -- asked by requests ---------------------------------------------------------------------
+    def lookup(self, game_id: str) -> Watched | None:
+        """The game, with a version checked within ``TRUST`` seconds; None if there is no such game."""
+        now = self.clock()
+        game = self.games.get(game_id)
+        if game is None:
+            tokens = seat_tokens(self.db, game_id)
+            if tokens is None:
+                return None
+            game = self.games.setdefault(game_id, Watched(tokens, -1, 0.0, now))
+        game.seen = self.asked = now
+        self._ensure_watcher()
+        if game.version < 0 or now - max(game.checked, self.ticked) > TRUST:  # new, or not checked lately
+            self.publish(latest_versions(self.db, [game_id]), now)
+        return game
+
+    def wait(self, game: Watched, since: int, seconds: float) -> bool:
+        """Hold until ``game`` moves past ``since`` or ``seconds`` pass; True if it moved."""
+        changed = game.changed  # taken before the version is read: a move in between still wakes us
+        if game.version != since:
+            return True
+        changed.wait(seconds)
+        game.seen = self.asked = self.clock()
+        return game.version != since
+
+    def moved(self, game_id: str) -> None:
+        """A move or undo was stored through this process: its phones here learn it at once (one
+        indexed lookup), the watcher looks now for the others."""
+        if game_id in self.games:
+            self.publish(latest_versions(self.db, [game_id]), self.clock())
+            self.reread_tokens(game_id)
+        self._poke.set()
+
+    def reread_tokens(self, game_id: str) -> None:
+        """A seat's link can be re-issued (the old token stops working): read the tokens again."""
+        game, tokens = self.games.get(game_id), seat_tokens(self.db, game_id)
+        if game is not None and tokens is not None:
+            game.tokens = tokens
+
+    # -- the watcher ---------------------------------------------------------------------------
+    def publish(self, versions: dict[str, int], checked: float) -> None:
+        """New versions read from the database: wake whoever waits on a game that moved."""
+        for game_id, version in versions.items():
+            game = self.games.get(game_id)
+            if game is None:
+                continue
+            game.checked = checked
+            if version > game.version:
+                game.version = version          # first the version, then the wake-up (see wait)
+                woken, game.changed = game.changed, _event()
+                woken.set()
+
+    def tick(self) -> None:
+        """One look: the moves stored since the last one (and, every ``SWEEP``, every watched game)."""
+        now = self.clock()
+        rows = moves_since(self.db, max(0, self._last_id - self.lookback), FEED)
+        newest: dict[str, int] = {}
+        for row_id, game_id, version in rows:
+            self._last_id = max(self._last_id, row_id)
+            newest[game_id] = max(version, newest.get(game_id, 0))
+        self.publish(newest, now)
+        if now - self._swept >= SWEEP or len(rows) >= FEED:
+            self._swept = now
+            self.publish(latest_versions(self.db, [g for g, w in self.games.items() if now - w.seen < WATCH]), now)
+            for game_id in [g for g, w in self.games.items() if now - w.seen > FORGET]:
+                self.games.pop(game_id, None)
+        if len(rows) < FEED:
+            self.ticked = now  # every move stored before ``now`` has been read
+
+    def _ensure_watcher(self) -> None:
+        with self._start:
+            if self._watcher is None or self._pid != os.getpid():  # a forked worker starts its own
+                self._pid = os.getpid()
+                self._last_id = last_move_id(self.db)
+                self.ticked = 0.0
+                self._watcher = threading.Thread(target=self._run, name="live-versions", daemon=True)
+                self._watcher.start()
+
+    def _run(self) -> None:
+        while True:
+            with self._start:
+                if self.clock() - self.asked > WATCH:  # nobody is watching: stop until someone asks
+                    self._watcher = None
+                    return
+            try:
+                self.tick()
+            except Exception:  # the database was busy or away: try again at the next tick
+                log.warning("live versions: could not read the moves", exc_info=True)
+            self._poke.wait(TICK)
+            self._poke.clear()
+
+
+# -- the refresh, in front of Flask ----------------------------------------------------------------
+
+def _query(environ: dict[str, Any]) -> tuple[int | None, int]:
+    """``v`` (or the ``If-None-Match`` version) and ``wait`` from a request; None when unusable."""
+    args = parse_qs(environ.get("QUERY_STRING", ""), max_num_fields=8)
+    since = _whole(args.get("v", [""])[0])
+    etag = environ.get("HTTP_IF_NONE_MATCH", "").strip().removeprefix("W/").strip('"')
+    if etag:
+        since = _whole(etag)
+    wait = _whole(args.get("wait", ["0"])[0])
+    return since, wait or 0
+
+
+def _whole(text: str) -> int | None:
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 10 else None
+
+
+class LiveRefresh:
+    """WSGI middleware: answers "nothing new" for the live paths, and holds long polls."""
+
+    def __init__(self, app: Callable[..., Iterable[bytes]], versions: Versions, max_wait: float):
+        self.app = app
+        self.versions = versions
+        self.max_wait = max_wait
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        match = LIVE_PATH.fullmatch(environ.get("PATH_INFO", ""))
+        if match is None or environ.get("REQUEST_METHOD") != "GET":
+            return self.app(environ, start_response)
+        since, wait = _query(environ)
+        game_id = match["game"] or match["table"]
+        game = self.versions.lookup(game_id) if since is not None else None
+        if game is not None and not game.opens(match["token"]):
+            self.versions.reread_tokens(game_id)  # the host may have given a seat a new link
+        if game is None or not game.opens(match["token"]) or game.version != since:
+            return self.app(environ, start_response)  # the view answers: the board, or 404
+        if wait and self.max_wait and self.versions.wait(game, since, min(wait, self.max_wait)):
+            return self.app(environ, start_response)
+        status = "304 Not Modified" if environ.get("HTTP_IF_NONE_MATCH") else "204 No Content"
+        start_response(status, [("ETag", f'"{since}"'), ("Cache-Control", "no-store"), *HEADERS.items()])
+        return []
+
+
+def gevent_serving() -> bool:
+    """Is this process's standard library patched by gevent (``python -m scorer serve``)?"""
+    import sys
+    monkey = sys.modules.get("gevent.monkey")
+    return bool(monkey and monkey.is_module_patched("socket"))
+
+
+def install(app: Flask, db: Database) -> Versions:
+    """Put the live refresh in front of ``app``; a move stored through it wakes the watcher."""
+    versions = Versions(db)
+    max_wait = app.config.get("LIVE_MAX_WAIT")
+    if max_wait is None:
+        max_wait = DEFAULT_WAIT if gevent_serving() else 0
+    app.wsgi_app = LiveRefresh(app.wsgi_app, versions, float(max_wait))  # type: ignore[method-assign]
+    app.extensions["live"] = versions
+
+    @app.after_request
+    def moved(response):  # type: ignore[no-untyped-def]
+        if request.method == "POST" and response.status_code < 400 and (request.view_args or {}).get("game_id"):
+            versions.moved(request.view_args["game_id"])
+        return response
+
+    return versions

@@ -1,0 +1,163 @@
+"""One view model for every planet the pages draw: the score page and the scan review (edit), the
+results page (view), the tracker's boards (view, and pick: the free places a tile may go).
+
+``partials/planet.html`` draws it (one macro, ``planet(view, mode)``) with one CSS block in
+``app.css``. Cells say what a person sees: the tile's art and words, its stack (one colour per
+stack everywhere), and the marks a page adds (lit, doubtful, an error, a place to pick).
+"""
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from flask import url_for
+
+from ..catalog import catalog, character_name, stack_name
+from ..i18n import N_, _
+from ..planet import BACK, STACK_AT, position_words
+from .art import sprite_place
+
+HIDDEN = "hidden"  # a tile this viewer may not see (the tracker hides face-down characters)
+
+
+@dataclass(frozen=True)
+class Cell:
+    position: int
+    stack: str                 # "character" / "center" / "uphill" / "downhill"
+    stack_name: str
+    where: str                 # "row 1, column 2"
+    value: str = ""            # a tile id, "back", "hidden" or "" (empty)
+    kind: str = "empty"        # "tile" / "back" / "hidden" / "empty" / "unknown"
+    art: str | None = None     # the tile's picture
+    sprite: tuple[int, int] | None = None  # its column and row in the sprite sheet (small planets)
+    text: str = ""             # what the tile shows, in words
+    caption: str = ""          # a small caption under the art (a tile id where one is needed)
+    character: str | None = None
+    lit: bool = False          # what a character counted (results)
+    self_: bool = False        # that character's own tile (results)
+    volcano: bool = False
+    doubtful: bool = False     # a photo reading the scanner is unsure of (edit)
+    error: str | None = None   # this cell is at fault (edit)
+    name: str = ""             # the form field's name (edit)
+    slot: bool = False         # a free place the tile being taken may go (pick)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One picture in the tile picker: identical tiles merged, ``left`` of them still free."""
+    value: str                 # the tile id a tap puts in the square ("" empties it, "back" turns it over)
+    art: str | None
+    text: str
+    items: str = ""            # the items it shows, for the filters ("rose sheep …")
+    left: int = 1
+
+
+@dataclass(frozen=True)
+class PlanetView:
+    cells: tuple[Cell, ...]
+    label: str = ""
+    prefix: str = ""           # edit: input names are "<prefix>-<position>"
+    player: int = 0            # edit: the picker's buttons are "cell-<player>", "tile-<player>" …
+    active: int | None = None  # edit: the square the picker is choosing for
+    choices: tuple[Choice, ...] = ()
+    filters: tuple[tuple[str, str], ...] = ()  # edit: (item, words) the picker can filter by
+    filtered: tuple[str, ...] = ()             # edit: the items ticked (kept through every swap)
+    tiles: int = 0             # how many tiles are placed
+    extra: Mapping[str, object] = field(default_factory=dict)
+
+    @property
+    def active_cell(self) -> Cell | None:
+        return self.cells[self.active] if self.active is not None else None
+
+
+def art_url(value: str | None) -> str | None:
+    if not value or value == HIDDEN or (value != BACK and value not in catalog()):
+        return None
+    return url_for("art.tile_art", name=value)
+
+
+def tile_words(value: str | None) -> str:
+    if not value:
+        return ""
+    if value == BACK:
+        return _("face down")
+    if value == HIDDEN:
+        return _("Hidden tile")
+    cat = catalog()
+    return cat[value].describe() if value in cat else value
+
+
+def kind_of(value: str | None) -> str:
+    if not value:
+        return "empty"
+    if value in (BACK, HIDDEN):
+        return value
+    return "tile" if value in catalog() else "unknown"
+
+
+def cell_of(position: int, value: object, **marks) -> Cell:
+    """One cell: ``value`` a tile id, ``"back"``, ``"hidden"`` or None/""; ``marks`` as in ``Cell``."""
+    value = value.strip() if isinstance(value, str) else ""
+    kind = kind_of(value)
+    tile = catalog()[value] if kind == "tile" else None
+    stack = STACK_AT[position]
+    return Cell(position=position, stack=stack, stack_name=stack_name(stack), where=position_words(position),
+                value=value, kind=kind, art=art_url(value), sprite=sprite_place(value) if kind in ("tile", "back") else None, text=tile_words(value),
+                character=character_name(tile.character) if tile and tile.character else None, **marks)
+
+
+def flat(cells: object) -> list:
+    """16 values, row-major, from 16 values or 4 rows of 4 (missing ones empty)."""
+    if isinstance(cells, Sequence) and cells and all(isinstance(r, (list, tuple)) for r in cells):
+        cells = [v for row in cells for v in row]
+    values = list(cells or [])[:16] if isinstance(cells, Iterable) and not isinstance(cells, str) else []
+    return values + [None] * (16 - len(values))
+
+
+FILTERS = {"rose": N_("rose"), "sheep": N_("sheep"), "fox": N_("fox"), "elephant": N_("elephant"),
+           "snake": N_("snake"), "box": N_("box"), "lamppost": N_("lamppost"), "volcano": N_("volcano"),
+           "baobab": N_("baobab"), "sunset": N_("sunset")}  # the picker's filters
+
+
+def items_of(tile) -> str:
+    return " ".join(sorted({("sheep" if i.startswith("sheep") else i) for i, n in tile.items.items() if n}))
+
+
+def choices_for(stack: str, value: str, used: Collection[str]) -> tuple[Choice, ...]:
+    """The picker's pictures for a square of ``stack``: tiles that look the same merged into one
+    choice (the first free one is taken), then face down and empty."""
+    groups: dict[str, list[str]] = {}
+    for tile in catalog().stack(stack):
+        groups.setdefault(tile.describe(), []).append(tile.id)
+    out = []
+    for text, ids in groups.items():
+        free = [i for i in ids if i not in used or i == value]
+        first = catalog()[ids[0]]
+        out.append(Choice(value=value if value in ids else (free or ids)[0], art=art_url(ids[0]), text=text,
+                          items=items_of(first), left=len(free)))
+    if stack != "character":
+        out.append(Choice(value=BACK, art=art_url(BACK), text=_("face down (baobab turned over)"), left=99))
+    out.append(Choice(value="", art=None, text=_("empty"), left=99))
+    return tuple(out)
+
+
+def planet(cells: object, *, label: str = "", prefix: str = "", player: int = 0, active: int | None = None,
+           filtered: Collection[str] = (),
+           used: Collection[str] = (), doubtful: Collection[int] = (),
+           errors: Mapping[int, str] | None = None, lit: Collection[int] = (), self_position: int | None = None,
+           volcanoes: Collection[int] = (), slots: Collection[int] = (), **extra: object) -> PlanetView:
+    """The view model of a planet. ``cells``: 16 values or 4 rows of 4 (tile id, "back", "hidden",
+    None). ``prefix`` names the inputs (edit); ``doubtful``/``errors`` mark cells to check (edit);
+    ``lit``/``self_position``/``volcanoes`` what a character counted (view); ``slots`` the free
+    places a tile may go (pick)."""
+    errors = errors or {}
+    out = tuple(
+        cell_of(p, v, lit=p in lit, self_=p == self_position, volcano=p in volcanoes, doubtful=p in doubtful,
+                error=errors.get(p), name=f"{prefix}-{p}" if prefix else "", slot=p in slots)
+        for p, v in enumerate(flat(cells)))
+    choices = choices_for(out[active].stack, out[active].value, used) if prefix and active is not None else ()
+    shown = {i for ch in choices for i in ch.items.split()}
+    filters = tuple((item, _(words)) for item, words in FILTERS.items() if item in shown)
+    return PlanetView(cells=out, label=label, prefix=prefix, player=player, active=active, choices=choices,
+                      filters=filters, filtered=tuple(f for f in filtered if f in FILTERS),
+                      tiles=sum(1 for c in out if c.value), extra=dict(extra))

@@ -1,0 +1,121 @@
+"""The live refresh (``scorer.web.live``): "nothing new" is 204/304 without loading the game, a
+new version is the board, and a long poll wakes on a move made through another app on the same
+database (as a phone on one server process sees a move made through another)."""
+from __future__ import annotations
+
+import re
+import threading
+import time
+
+import pytest
+
+from scorer.web import create_app
+
+from conftest import close_database, database_url
+
+
+def new_game(client, players=("Ann", "Ben", "Cy")):
+    made = client.post("/api/games", json={"players": list(players), "seed": 11}).get_json()
+    return made["id"], [s["token"] for s in made["seats"]]
+
+
+def move(client, gid, tokens, version):
+    """The player to act plays their first legal move; the new version."""
+    to_act = client.get(f"/api/games/{gid}").get_json()["to_act"]
+    auth = {"Authorization": f"Bearer {tokens[to_act]}"}
+    mine = client.get(f"/api/games/{gid}", headers=auth).get_json()
+    r = client.post(f"/api/games/{gid}/moves", headers=auth, json={"version": version, "move": mine["legal"][0]})
+    assert r.status_code == 200, r.text
+    return r.get_json()["version"]
+
+
+def board_version(response) -> int:
+    return int(re.search(r'id="board"[^>]*data-version="(\d+)"', response.text).group(1))
+
+
+@pytest.fixture
+def two_apps(tmp_path):
+    """Two apps on one database, as two server processes are; long polls held up to 10 s."""
+    url = database_url(tmp_path, "shared.sqlite3")
+    apps = [create_app({"TESTING": True, "INSTANCE_PATH": tmp_path / "instance", "DATABASE_URL": url,
+                        "LIVE_MAX_WAIT": 10}) for _ in range(2)]
+    yield apps
+    apps[1].extensions["db"].dispose()
+    close_database(apps[0])
+
+
+def test_nothing_new_is_204_and_a_new_version_is_the_board(client):
+    gid, tokens = new_game(client)
+    seat = f"/play/{gid}/{tokens[1]}/live"
+    r = client.get(f"{seat}?v=0")
+    assert r.status_code == 204 and r.data == b"" and r.headers["ETag"] == '"0"'
+    assert r.headers["Cache-Control"] == "no-store" and r.headers["X-Frame-Options"] == "DENY"
+    assert client.get(f"/games/{gid}/live?v=0").status_code == 204        # the table's public view too
+    move(client, gid, tokens, 0)
+    r = client.get(f"{seat}?v=0")                                         # the version moved: the board
+    assert r.status_code == 200 and board_version(r) == 1 and r.headers["ETag"] == '"1"'
+    assert client.get(f"{seat}?v=1").status_code == 204
+    assert client.get(f"/games/{gid}/live?v=0").status_code == 200
+
+
+def test_an_etag_answers_304_while_current_and_the_board_when_stale(client):
+    gid, tokens = new_game(client)
+    seat = f"/play/{gid}/{tokens[0]}/live"
+    assert client.get(seat, headers={"If-None-Match": '"0"'}).status_code == 304
+    move(client, gid, tokens, 0)
+    r = client.get(seat, headers={"If-None-Match": '"0"'})                # a stale ETag
+    assert r.status_code == 200 and board_version(r) == 1 and r.headers["ETag"] == '"1"'
+    assert client.get(seat, headers={"If-None-Match": r.headers["ETag"]}).status_code == 304
+
+
+def test_the_fast_answer_keeps_secrets_and_refuses_what_the_views_refuse(client):
+    gid, tokens = new_game(client)
+    assert client.get(f"/play/{gid}/not-a-seat/live?v=0").status_code == 404
+    assert client.get(f"/play/{gid}/{tokens[0]}x/live?v=0").status_code == 404
+    assert client.get("/play/nosuchgame/abc/live?v=0").status_code == 404
+    assert client.get("/games/nosuchgame/live?v=0").status_code == 404
+
+
+def test_a_threaded_server_answers_at_once_instead_of_holding_a_long_poll(client):
+    # the test client, like the browser tests' waitress, is not the gevent server: no waiting
+    gid, tokens = new_game(client)
+    started = time.monotonic()
+    assert client.get(f"/play/{gid}/{tokens[0]}/live?v=0&wait=25").status_code == 204
+    assert time.monotonic() - started < 10
+
+
+def test_a_long_poll_wakes_on_a_move_made_through_another_app(two_apps):
+    here, there = (app.test_client() for app in two_apps)
+    gid, tokens = new_game(there)
+    answers = {}
+
+    def wait_for_news():
+        answers["r"] = here.get(f"/play/{gid}/{tokens[2]}/live?v=0&wait=10")
+
+    waiting = threading.Thread(target=wait_for_news)
+    waiting.start()
+    time.sleep(0.5)          # the phone is waiting on this app before the move is made on the other
+    move(there, gid, tokens, 0)
+    waiting.join(5)          # woken by the move, not by the end of its 10-s wait
+    assert not waiting.is_alive(), "the long poll was not woken by the move"
+    assert answers["r"].status_code == 200 and board_version(answers["r"]) == 1
+
+
+def test_a_long_poll_with_nothing_new_ends_in_204(two_apps):
+    here = two_apps[0].test_client()
+    gid, tokens = new_game(here)
+    with_wait = two_apps[0].extensions["live"]
+    game = with_wait.lookup(gid)
+    assert game is not None and with_wait.wait(game, 0, 0.2) is False
+    assert here.get(f"/play/{gid}/{tokens[0]}/live?v=1&wait=1").status_code == 200  # v ahead: the board
+
+
+def test_a_plain_refresh_sees_a_move_made_through_another_app(two_apps):
+    here, there = (app.test_client() for app in two_apps)
+    gid, tokens = new_game(there)
+    assert here.get(f"/play/{gid}/{tokens[0]}/live?v=0").status_code == 204   # this app now watches it
+    move(there, gid, tokens, 0)
+    deadline = time.monotonic() + 5
+    while (r := here.get(f"/play/{gid}/{tokens[0]}/live?v=0")).status_code == 204 and time.monotonic() < deadline:
+        time.sleep(0.02)      # the watcher looks every 0.05 s
+    assert r.status_code == 200 and board_version(r) == 1
