@@ -82,26 +82,29 @@ def test_one_phone_three_players_whole_game_through_the_pages(client, app):
 def test_one_phone_private_game_passes_the_phone_before_showing_private_things(client, app):
     gid = start(client, ["Ann", "Ben"], hidden=True)
     page = client.get(f"/games/{gid}")
-    assert "Pass the phone to Ann" in page.text and f'action="/games/{gid}/move"' not in page.text
-    r = client.post(f"/games/{gid}/look", data={"csrf_token": csrf(page.text), "seat": "0"})
-    assert r.status_code == 302
-    page = client.get(f"/games/{gid}")
+    # choosing a stack shows nothing private: no pass-the-phone screen, one tap
     assert "Pass the phone" not in page.text and "Choose a stack" in page.text
-    game_of(app, gid)
     client.post(f"/games/{gid}/move", data=form_for({"type": "choose", "stack": "character"}, 0, csrf(page.text)))
-    page = client.get(f"/games/{gid}")  # still Ann: she hides one of the three she drew
+    page = client.get(f"/games/{gid}")  # still Ann (she chose, she holds it): she hides one of the three
     drawn = game_of(app, gid).state.revealed
     assert "Put one tile face down" in page.text and all(t in page.text for t in drawn)
     client.post(f"/games/{gid}/move", data=form_for({"type": "hide", "tile": drawn[0]}, 1, csrf(page.text)))
     page = client.get(f"/games/{gid}")
-    assert "Pass the phone to Ben" in page.text
-    assert drawn[0] not in page.text  # the face-down tile: not on the pass screen
-    # a move posted without Ben having taken the phone is refused, nothing changes
-    r = client.post(f"/games/{gid}/move", data=form_for({"type": "take", "tile": "hidden", "position": 0}, 2, csrf(page.text)))
-    assert game_of(app, gid).version == 2
-    client.post(f"/games/{gid}/look", data={"csrf_token": csrf(page.text), "seat": "1"})
+    # Ben takes from two shown tiles and one face down: nothing on his turn is his alone, no pass screen
+    assert "Pass the phone" not in page.text and "The face-down tile (blind)" in page.text
+    assert drawn[0] not in page.text
+    shown = [t for t in drawn if t != drawn[0]]
+    client.post(f"/games/{gid}/move", data=form_for({"type": "take", "tile": shown[0], "position": 0}, 2, csrf(page.text)))
     page = client.get(f"/games/{gid}")
-    assert "Take a tile" in page.text and drawn[0] not in page.text and "The face-down tile (blind)" in page.text
+    # Ann takes next and she knows the face-down tile: pass the phone back to her first
+    assert "Pass the phone to Ann" in page.text and drawn[0] not in page.text
+    assert f'action="/games/{gid}/move"' not in page.text
+    # a move posted without Ann having taken the phone is refused, nothing changes
+    client.post(f"/games/{gid}/move", data=form_for({"type": "take", "tile": drawn[0], "position": 3}, 3, csrf(page.text)))
+    assert game_of(app, gid).version == 3
+    client.post(f"/games/{gid}/look", data={"csrf_token": csrf(page.text), "seat": "0"})
+    page = client.get(f"/games/{gid}")
+    assert "Take a tile" in page.text and drawn[0] in page.text and "Pass the phone" not in page.text
 
 
 def test_own_phones_links_qr_codes_polling_and_someone_moved_first(client, app):
@@ -309,3 +312,24 @@ def test_the_start_player_sees_which_tile_they_put_face_down_and_the_other_does_
     assert "the one you put face down" in ann and "discarded face up" in ann
     ben = client.get(f"/play/{gid}/{loaded.tokens[1]}").text
     assert "the one you put face down" not in ben and face_down not in ben
+
+
+def test_the_ranking_says_why_tied_players_stand_as_they_do(app):
+    from scorer.contract import score_request
+    from scorer.web.tracker_pages import player_marks, ranking
+    king = {"characters": ["king", "vain_man", "astronomer", "lamplighter"], "rose": 1}
+    request = {"players": [
+        {"name": "Ann", "counts": {**king, "volcano": 1, "lamppost": 1}},  # 15 less 1 volcano = 14
+        {"name": "Ben", "counts": {**king, "volcano": 0}},          # 14, 0 volcanoes: ahead of Ann
+        {"name": "Cy", "counts": {**king, "volcano": 0}},           # the same as Ben: they share
+        {"name": "Di", "counts": {**king, "rose": 3, "volcano": 0}},
+    ]}
+    with app.test_request_context():
+        result = score_request(request)
+        lines = ranking(result, player_marks(["Ann", "Ben", "Cy", "Di"]))
+    why = {line["name"]: (line["rank"], line["why"]) for line in lines}
+    assert [line["name"] for line in lines] == ["Ben", "Cy", "Ann", "Di"]
+    assert why["Ben"] == (1, "shares the rank with Cy: same points and volcanoes")
+    assert why["Cy"] == (1, "shares the rank with Ben: same points and volcanoes")
+    assert why["Ann"] == (3, "behind on the tie: more volcanoes (1)")
+    assert why["Di"][1] == "" and lines[0]["total"] == lines[2]["total"] == 14

@@ -111,3 +111,43 @@ def test_the_audit_would_see_a_leak(client, app):
     ann = client.get(f"/play/{gid}/{loaded.tokens[0]}").text
     assert leaks_in(ann, forbidden(loaded.state, 1), loaded.state)
     assert not leaks_in(ann, forbidden(loaded.state, 0), loaded.state)
+
+
+@pytest.mark.parametrize("names,seed", [(["Ann", "Ben"], 4), (["Ann", "Ben", "Cy", "Di", "Eve"], 5)])
+def test_one_phone_answers_in_place_hold_only_what_the_holder_may_know(client, app, names, seed):
+    """Played through the one phone's own forms as htmx posts them: every answer (a fragment) and
+    the page between holds nothing beyond what the player holding the phone may know — the
+    public's, or the player to act once the phone was passed to them (or they just moved)."""
+    gid = start(client, names, mode="one", hidden=True)
+    games = app.extensions["games"]
+    hx = {"HX-Request": "true"}
+    rng = random.Random(seed)
+    holder = None   # whose eyes the phone has been confirmed for (None: anybody's)
+    checked = 0
+    while True:
+        with app.app_context():
+            loaded = games.load(gid)
+        g = loaded.state
+        page = client.get(f"/games/{gid}").text
+        token = CSRF.search(page).group(1)
+        viewer = holder if holder == g.to_act else None
+        assert not leaks_in(page, forbidden(g, viewer), g), (g.round, g.phase, viewer)
+        if g.finished:
+            break
+        if 'id="gate"' in page:
+            answer = client.post(f"/games/{gid}/look", data={"csrf_token": token, "seat": g.to_act}, headers=hx).text
+            assert 'id="gate"' not in answer and 'id="play"' in answer
+            holder = g.to_act
+            assert not leaks_in(answer, forbidden(g, holder), g)
+            continue
+        move = rng.choice(legal(g, g.to_act)).as_json()
+        data = {"csrf_token": token, "version": loaded.version, **{k: v for k, v in move.items() if k != "seat"}}
+        answer = client.post(f"/games/{gid}/move", data=data, headers=hx)
+        assert answer.status_code == 200 and 'id="play"' in answer.text and "<html" not in answer.text
+        with app.app_context():
+            after = games.load(gid).state
+        assert after.version == loaded.version + 1
+        holder = g.to_act if after.to_act == g.to_act else None
+        assert not leaks_in(answer.text, forbidden(after, holder), after), (after.round, after.phase, holder)
+        checked += 1
+    assert checked == (64 if len(names) == 2 else 16 * 9)

@@ -27,10 +27,12 @@ from wtforms import BooleanField, StringField
 from wtforms.validators import Length, Optional
 
 from ..catalog import STACK_NAMES, STACKS, catalog, character_name
-from ..i18n import N_, _
-from ..draft import HIDDEN, MAX_NAME, MAX_PLAYERS, MIN_PLAYERS, Setup, undoable
+from ..planet import position_words
+from ..draft import HIDDEN, MAX_NAME, MAX_PLAYERS, MIN_PLAYERS, Setup, Why, may_see, standings, undoable
+from ..draft import legal as draft_legal
 from ..draft import view as draft_view
 from ..errors import GameNotFound, PlanetError, SetupError, StaleVersion
+from ..i18n import N_, _
 from .games import get_games
 from .planet_view import planet as planet_view
 from .tracker_words import words_for
@@ -159,50 +161,89 @@ def qr_svg(url: str) -> Markup:
                                                        title=_("QR code of the link below")))
 
 
-def take_choices(legal) -> tuple[list, list]:
-    """The tiles that may be taken and the places they may go, in the order the moves list them."""
-    take_tiles: list = []
-    positions: list = []
-    if legal and legal[0]["type"] == "take":
-        for m in legal:
-            if m["tile"] not in take_tiles:
-                take_tiles.append(m["tile"])
-            if m["position"] not in positions:
-                positions.append(m["position"])
-    return take_tiles, positions
+PLAYER_COLOURS = 5  # one colour per seat (static/css/tracker.css .pc0 … .pc4), with the initial beside it
+
+
+def player_marks(players) -> list[dict]:
+    """Each player's colour class and initial, by seat: the same on every page of the game."""
+    return [{"seat": s, "name": name, "initial": name[:1].upper(), "colour": f"pc{s % PLAYER_COLOURS}"}
+            for s, name in enumerate(players)]
+
+
+def _undo_offer(state, view, undo_as, undo_url) -> dict | None:
+    """The take-back line: the move it would take back (as this page may word it), or why it
+    cannot be (None: nothing to say — no move yet, or the game is over)."""
+    if not undo_url or state.last_move is None or state.finished:
+        return None
+    first = state.event_count - len(state.news)
+    what = " ".join(e["text"] for e in view["events"] if e["n"] >= first and e["kind"] != "round")
+    reason = undoable(state, undo_as)
+    if reason is not None and reason.why is Why.NOT_YOURS:
+        return None  # another player's move: theirs to take back, nothing to say on this phone
+    if reason is None:
+        return {"url": undo_url, "what": what, "reason": None}
+    return {"url": None, "what": what, "reason": reason.message(state.setup.players)}
+
+
+def _take_places(legal) -> dict | None:
+    """Where a take goes: the first free place of the round's kind, and the others it may go."""
+    if not legal or legal[0]["type"] != "take":
+        return None
+    positions = []
+    for m in legal:
+        if m["position"] not in positions:
+            positions.append(m["position"])
+    return {"first": positions[0], "others": [{"position": p, "where": position_words(p)} for p in positions],
+            "where": position_words(positions[0])}
+
+
+def _planet_boxes(view, me, marks, standing) -> list[dict]:
+    """The planets, the one of the phone's player (``me``) first, each with its points so far."""
+    order = list(range(len(view["planets"])))
+    if me is not None:
+        order = [me] + [s for s in order if s != me]
+    boxes = []
+    for s in order:
+        p = view["planets"][s]
+        label = _("%(name)s's planet, %(tiles)d of 16 tiles", name=p["name"], tiles=p["tiles"])
+        boxes.append({"seat": s, "name": p["name"], "view": planet_view(p["cells"], label=label), "tiles": p["tiles"],
+                      "mine": s == me, "to_act": s == view["to_act"], "start": s == view["start_player"],
+                      "mark": marks[s], "standing": standing[s]})
+    return boxes
 
 
 def board_context(loaded, seat, *, mode: str, live_url: str | None, move_url: str | None,
-                  undo_url: str | None, rematch_url: str | None = None) -> dict:
-    """What ``tracker/_board.html`` needs, all of it from ``draft.view(state, seat)``."""
+                  undo_url: str | None, rematch_url: str | None = None, actor=...,
+                  undo_as=...) -> dict:
+    """What ``tracker/_board.html`` needs, all of it from ``draft.view(state, seat)``.
+
+    ``seat`` is whose eyes the page is for (None: anyone's); ``actor`` the seat whose moves it
+    offers (on one phone: the player to act, even when the page shows only what all may see —
+    their moves then name only tiles everyone sees); ``undo_as`` who takes back (None: the host).
+    """
     state = loaded.state
+    actor = seat if actor is ... else actor
+    undo_as = seat if undo_as is ... else undo_as
     view = draft_view(state, seat, recent=8, words=words_for(state))
-    take_tiles, positions = take_choices(view["legal"])
-    planets = []
-    order = list(range(len(view["planets"])))
-    if seat is not None:
-        order = [seat] + [s for s in order if s != seat]
-    for s in order:
-        p = view["planets"][s]
-        slots = positions if s == seat else ()
-        label = _("%(name)s's planet, %(tiles)d of 16 tiles", name=p["name"], tiles=p["tiles"])
-        planets.append({"seat": s, "name": p["name"], "view": planet_view(p["cells"], label=label, slots=slots),
-                        "tiles": p["tiles"],
-                        "mine": s == seat, "to_act": s == view["to_act"], "start": s == view["start_player"]})
+    if actor != seat:
+        view["legal"] = [m.as_json() for m in draft_legal(state, actor)] if actor is not None else []
+    marks = player_marks(view["players"])
+    standing = standings(state, seat)
+    planets = _planet_boxes(view, seat if seat is not None else actor, marks, standing)
     legal = view["legal"]
-    flips = [e for e in view["events"] if e["kind"] == "flip" and e["round"] >= view["round"] - 1]
-    recent_flip = None
-    if view["events"]:
-        last_moves = [e for e in view["events"] if e["kind"] in ("take", "flip")]
-        if last_moves and last_moves[-1]["kind"] == "flip":
-            recent_flip = last_moves[-1]
-    can_undo = undo_url and undoable(state, seat) is None
+    take_tiles = list(dict.fromkeys(m["tile"] for m in legal if m["type"] == "take"))
+    last_moves = [e for e in view["events"] if e["kind"] in ("take", "flip")]
+    recent_flip = last_moves[-1] if last_moves and last_moves[-1]["kind"] == "flip" else None
+    leaders = [marks[x.seat] for x in standing if x.leader]
     return {
-        "game_id": loaded.id, "view": view, "seat": seat, "mode": mode,
+        "game_id": loaded.id, "view": view, "seat": seat, "actor": actor, "mode": mode,
         "you": view["players"][seat] if seat is not None else None,
-        "rematch_url": rematch_url,
+        "your_turn": mode == "own" and seat is not None and view["to_act"] == seat,
+        "rematch_url": rematch_url, "marks": marks, "leaders": leaders,
+        "most_volcanoes": max((x.volcanoes for x in standing), default=0),
+        "ranking": ranking(view["result"], marks) if view["finished"] else None,
         "planets": planets, "legal": legal, "take_tiles": [tile_info(t) for t in take_tiles],
-        "positions": positions, "flips": flips, "recent_flip": recent_flip,
+        "place": _take_places(legal), "recent_flip": recent_flip,
         "revealed": [tile_info(t) for t in view["revealed"]],
         "face_down": view["face_down"],
         "discarded": [tile_info(t) for t in view["discarded"][-2:]],
@@ -210,11 +251,32 @@ def board_context(loaded, seat, *, mode: str, live_url: str | None, move_url: st
                     "chosen": view["chosen"][s]}
                    for s in STACKS],
         "stack_names": STACK_NAMES, "live_url": live_url, "move_url": move_url,
-        "undo_url": undo_url if can_undo else None,
+        "undo": _undo_offer(state, view, undo_as, undo_url),
         "table_url": f"/tables/{loaded.table_id}" if loaded.table_id else None,
         "messages": get_flashed_messages(with_categories=True),
         "form": MoveForm(),
     }
+
+
+def ranking(result, marks) -> list[dict]:
+    """The final ranking, best first, each line saying why it stands where it does: a shared rank,
+    or a tie on points broken by fewer volcanoes."""
+    players = sorted(enumerate(result["players"]), key=lambda ip: (ip[1]["rank"], ip[0]))
+    out = []
+    for seat, p in players:
+        same_total = [q for q in result["players"] if q is not p and q["total"] == p["total"]]
+        shared = [q["name"] for q in same_total if q["rank"] == p["rank"]]
+        if shared:
+            why = _("shares the rank with %(names)s: same points and volcanoes", names=", ".join(shared))
+        elif any(q["rank"] > p["rank"] for q in same_total):
+            why = _("ahead on the tie: fewer volcanoes (%(n)d)", n=p["volcanoes"])
+        elif same_total:
+            why = _("behind on the tie: more volcanoes (%(n)d)", n=p["volcanoes"])
+        else:
+            why = ""
+        out.append({"rank": p["rank"], "name": p["name"], "total": p["total"], "why": why, "mark": marks[seat],
+                    "penalty": p["penalty"], "characters": p["characters"]})
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -301,33 +363,53 @@ def _versioned(body: str, version: int) -> Response:
     return response
 
 
-def _needs_gate(loaded) -> bool:
-    """Would the player to act see something the others must not (on one phone)?"""
-    game = loaded.state
-    if game.to_act is None:
+def needs_private(state, seat) -> bool:
+    """Must ``seat`` see something that not everyone may, to make their move now? (A tile on the
+    table that is theirs alone: the 2-player draw and face-down tile, a hidden-characters round's
+    characters.) Only then does one phone ask to be passed; otherwise the turn shows the table
+    as everyone sees it, and the player's own hidden characters stay covered until they ask."""
+    if seat is None:
         return False
-    if loaded.setup.hidden_characters:
-        return True  # their own planet shows their hidden characters
-    return game.two_player and game.to_act == game.start and game.phase != "choose"
+    return any(may_see(state, seat, t) and not may_see(state, None, t) for t in state.revealed)
 
 
-def _one_phone(loaded):
+def _look(game_id: str):
+    return session.get(SESSION_LOOK, {}).get(game_id)
+
+
+def _holder_sees(loaded) -> bool:
+    """Has the phone been handed to the player to act (confirmed) since the last move?"""
+    return loaded.state.to_act is not None and _look(loaded.id) == [loaded.state.to_act, loaded.version]
+
+
+def _one_phone(loaded, fragment: bool = False):
     game = loaded.state
     to_act = game.to_act
-    look = session.get(SESSION_LOOK, {}).get(loaded.id)
+    looked = _holder_sees(loaded)
     gate = None
-    seat = to_act
-    if _needs_gate(loaded) and look != [to_act, loaded.version]:
+    if needs_private(game, to_act) and not looked:
         gate = {"seat": to_act, "name": game.name(to_act)}
-        seat = None
-    ctx = board_context(loaded, seat, mode="one", live_url=None,
-                        move_url=url_for(".host_move", game_id=loaded.id) if seat is not None else None,
+    peek = (to_act is not None and not looked and not gate and loaded.setup.hidden_characters)
+    ctx = board_context(loaded, to_act if looked else None, mode="one", live_url=None,
+                        move_url=url_for(".host_move", game_id=loaded.id),
                         undo_url=url_for(".host_undo", game_id=loaded.id),
-                        rematch_url=url_for(".host_rematch", game_id=loaded.id))
-    if gate:
-        ctx["legal"] = []
-        ctx["undo_url"] = None
-    return render_template("tracker/one.html", gate=gate, **ctx)
+                        rematch_url=url_for(".host_rematch", game_id=loaded.id),
+                        actor=None if gate else to_act, undo_as=None)
+    ctx["look_url"] = url_for(".host_look", game_id=loaded.id)
+    ctx["peek"] = {"seat": to_act, "name": game.name(to_act)} if peek else None
+    return render_template("tracker/_one_play.html" if fragment else "tracker/one.html", gate=gate,
+                           fragment=fragment, **ctx)
+
+
+def _wants_fragment() -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+def _host_answer(game_id: str):
+    """After a post on one phone: the game again, in place (htmx) or by a redirect (no JS)."""
+    if _wants_fragment():
+        return _one_phone(_load(game_id), fragment=True)
+    return redirect(url_for(".host", game_id=game_id))
 
 
 @bp.post("/games/<game_id>/look")
@@ -344,7 +426,7 @@ def host_look(game_id: str):
         _remember_look(loaded.id, to_act, loaded.version)
     else:
         flash(_("The turn has moved on; here is the game now."), "warn")
-    return redirect(url_for(".host", game_id=loaded.id))
+    return _host_answer(loaded.id)
 
 
 def _move_from_form(seat):
@@ -366,26 +448,28 @@ def _move_from_form(seat):
     return version, move
 
 
-def _do(loaded, seat, back: str, *, acting_for_host: bool):
+def _do(loaded, seat, *, acting_for_host: bool) -> bool:
+    """Play the posted move for ``seat``; any refusal is flashed and changes nothing."""
     if not MoveForm().validate_on_submit():
         flash(_("This page had expired. Here is the game now; try again."), "warn")
-        return redirect(back)
+        return False
     version, move = _move_from_form(seat)
     if move["type"] == "take" and not move.get("tile"):
-        flash(_("First tap the tile you take, then the place on your planet."), "warn")
-        return redirect(back)
+        flash(_("Tap the tile you take."), "warn")
+        return False
     try:
         after = get_games().play(loaded.id, version, move, seat=None if acting_for_host else seat)
     except StaleVersion:
         flash(_(STALE), "stale")
-        return redirect(back)
+        return False
     except PlanetError as exc:
         flash(exc.message, "warn")
-        return redirect(back)
+        return False
     if acting_for_host and after.state.to_act == seat:
-        # the same player goes on (appoints after taking): keep the phone open for them
+        # the same player goes on (appoints after taking, takes after choosing): the phone is
+        # still in their hands, so it stays open for them
         _remember_look(loaded.id, seat, after.version)
-    return redirect(back)
+    return True
 
 
 @bp.post("/games/<game_id>/move")
@@ -393,15 +477,14 @@ def host_move(game_id: str):
     loaded = _load(game_id)
     if not _is_host(loaded):
         abort(403)
-    back = url_for(".host", game_id=loaded.id)
     seat = loaded.state.to_act
     if seat is None:
         flash(_("The game is over."), "warn")
-        return redirect(back)
-    if _needs_gate(loaded) and session.get(SESSION_LOOK, {}).get(loaded.id) != [seat, loaded.version]:
+    elif needs_private(loaded.state, seat) and not _holder_sees(loaded):
         flash(_(STALE), "stale")
-        return redirect(back)
-    return _do(loaded, seat, back, acting_for_host=True)
+    else:
+        _do(loaded, seat, acting_for_host=True)
+    return _host_answer(loaded.id)
 
 
 @bp.post("/games/<game_id>/undo")
@@ -409,13 +492,18 @@ def host_undo(game_id: str):
     loaded = _load(game_id)
     if not _is_host(loaded):
         abort(403)
-    return _undo(loaded, None, url_for(".host", game_id=loaded.id))
+    held = _holder_sees(loaded)
+    after = _undo(loaded, None)
+    if after is not None and held and after.state.to_act == loaded.state.to_act:
+        _remember_look(loaded.id, after.state.to_act, after.version)  # still in the same hands
+    return _host_answer(loaded.id)
 
 
-def _undo(loaded, seat, back):
+def _undo(loaded, seat):
+    """Take back the last move as ``seat`` (None: the host); refusals are flashed."""
     if not MoveForm().validate_on_submit():
         flash(_("This page had expired. Here is the game now; try again."), "warn")
-        return redirect(back)
+        return None
     try:
         version = int(request.form.get("version", ""))
     except ValueError:
@@ -424,14 +512,12 @@ def _undo(loaded, seat, back):
         after = get_games().undo(loaded.id, version, seat=seat)
     except StaleVersion:
         flash(_(STALE), "stale")
-        return redirect(back)
+        return None
     except PlanetError as exc:
         flash(exc.message, "warn")
-        return redirect(back)
-    if seat is None and after.state.to_act is not None:
-        _remember_look(loaded.id, after.state.to_act, after.version)
+        return None
     flash(_("Taken back."), "ok")
-    return redirect(back)
+    return after
 
 
 @bp.post("/games/<game_id>/rematch")
@@ -475,6 +561,8 @@ def seat(game_id: str, token: str):
     if loaded.state.finished:
         get_games().ensure_result_saved(loaded)
     ctx = _seat_context(loaded, s, token)
+    if loaded.mode == "own" and _is_host(loaded):
+        ctx["seats"] = _invites(loaded)  # the host plays here and keeps the join codes at hand
     return render_template("tracker/seat.html", **ctx)
 
 
@@ -502,21 +590,32 @@ def seat_live(game_id: str, token: str):
         return Response(status=204)
     if loaded.state.finished:
         get_games().ensure_result_saved(loaded)
-    return _versioned(render_template("tracker/_board.html", **_seat_context(loaded, s, token)), loaded.version)
+    return _versioned(render_template("tracker/_board.html", fragment=True, **_seat_context(loaded, s, token)),
+                      loaded.version)
 
 
 @bp.post("/play/<game_id>/<token>/move")
 def seat_move(game_id: str, token: str):
     loaded = _load(game_id)
     s = _seat_or_404(loaded, token)
-    return _do(loaded, s, url_for(".seat", game_id=loaded.id, token=token), acting_for_host=False)
+    _do(loaded, s, acting_for_host=False)
+    return _seat_answer(loaded.id, s, token)
 
 
 @bp.post("/play/<game_id>/<token>/undo")
 def seat_undo(game_id: str, token: str):
     loaded = _load(game_id)
     s = _seat_or_404(loaded, token)
-    return _undo(loaded, s, url_for(".seat", game_id=loaded.id, token=token))
+    _undo(loaded, s)
+    return _seat_answer(loaded.id, s, token)
+
+
+def _seat_answer(game_id: str, s: int, token: str):
+    """After a post from a seat's phone: its board again, in place (htmx) or by a redirect."""
+    if _wants_fragment():
+        loaded = _load(game_id)
+        return render_template("tracker/_board.html", fragment=True, **_seat_context(loaded, s, token))
+    return redirect(url_for(".seat", game_id=game_id, token=token))
 
 
 @bp.get("/play/<game_id>/<token>/next")

@@ -1,0 +1,56 @@
+"""The table mid-game as one viewer may know it: each planet's points so far and the volcano leaders.
+
+Pure: the planets are scored by the same rules as the end (``scorer.rules``), but only with the
+tiles the viewer may see (``visibility.may_see``): with hidden characters, another player's
+characters (and the Large Stars printed on them) count only on their owner's own view, so the
+points shown never give a hidden tile away. ``hidden`` says how many characters were left out.
+
+Once the game is over every tile is seen, so a standing is the final score less nothing.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..planet import Planet
+from ..rules import contents_of_planet, score_contents
+from .state import State
+from .visibility import Viewer, may_see
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One planet as the viewer may know it now."""
+
+    seat: int
+    points: int          # the characters' points on what the viewer may see, less the penalty
+    volcanoes: int       # face-up volcanoes on the tiles the viewer may see
+    penalty: int         # 0, or minus the volcanoes when this planet has (or shares) the most
+    hidden: int          # character tiles left out (not the viewer's to see)
+    leader: bool         # has (or shares) the most volcanoes, and there is at least one
+
+
+def _seen_planet(state: State, viewer: Viewer, planet: Planet) -> tuple[Planet, int]:
+    """``planet`` with the tiles ``viewer`` may not see taken off, and how many those were."""
+    cells, hidden = [], 0
+    for cell in planet.cells:
+        if cell is not None and cell.tile is not None and not may_see(state, viewer, cell.tile):
+            cells.append(None)
+            hidden += 1
+        else:
+            cells.append(cell)
+    return Planet(tuple(cells)), hidden
+
+
+def standings(state: State, viewer: Viewer) -> list[Standing]:
+    """Every planet's points so far, in seat order, as ``viewer`` (None: the public) may know them."""
+    scored = []
+    for planet in state.planets:
+        seen, hidden = _seen_planet(state, viewer, planet)
+        scored.append((score_contents(contents_of_planet(seen, state.cat)), hidden))
+    most = max((score.volcanoes for score, _ in scored), default=0)
+    out = []
+    for seat, (score, hidden) in enumerate(scored):
+        leader = most > 0 and score.volcanoes == most
+        penalty = -score.volcanoes if leader else 0
+        out.append(Standing(seat, score.subtotal + penalty, score.volcanoes, penalty, hidden, leader))
+    return out
