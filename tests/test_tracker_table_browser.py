@@ -8,7 +8,6 @@ this test makes goes through ``tap``, which also checks that the tap changed the
 """
 from __future__ import annotations
 
-import importlib.util
 import random
 import statistics
 import time
@@ -19,11 +18,6 @@ import pytest
 from scorer.web import create_app
 from tests.conftest import LiveServer, close_database, database_url
 from tests.test_tracker_browser import new_game
-
-# The push channel is the scale branch's long poll (scorer/web/live.py, issue 10); until it is on
-# main the phones poll every 2 s, and the 1 s bar below is expected to fail (strictly: once the
-# long poll is there the test runs as any other).
-LONG_POLL = importlib.util.find_spec("scorer.web.live") is not None
 
 pytestmark = pytest.mark.browser
 
@@ -167,9 +161,9 @@ def long_poll_server(tmp_path):
     close_database(app)
 
 
-@pytest.mark.xfail(not LONG_POLL, strict=True, reason="the long poll (issue 10, branch scale) is not on main yet")
 def test_the_other_phone_sees_a_move_within_a_second(long_poll_server, phone, shot):
-    """Two phones of one game: the time from a tap on one to the move shown on the other."""
+    """Two phones of one game: the time from a tap on one to the move shown on the other (the
+    push channel is the long poll of ``scorer.web.live``)."""
     live_server = long_poll_server
     base = live_server.url
     host = phone().new_page()
