@@ -75,7 +75,7 @@ def known(name: str) -> bool:
 def webp(name: str, size: int = SIZE) -> bytes:
     from PIL import Image
     out = io.BytesIO()
-    picture(name).resize((size, size), Image.LANCZOS).save(out, "WEBP", quality=75, method=6)
+    picture(name).resize((size, size), Image.LANCZOS).save(out, "WEBP", quality=62, method=6)
     return out.getvalue()
 
 
