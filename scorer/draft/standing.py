@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..planet import Planet
+from ..planet import Cell, Planet
 from ..rules import contents_of_planet, score_contents
 from .state import State
 from .visibility import Viewer, may_see
@@ -31,7 +31,8 @@ class Standing:
 
 def _seen_planet(state: State, viewer: Viewer, planet: Planet) -> tuple[Planet, int]:
     """``planet`` with the tiles ``viewer`` may not see taken off, and how many those were."""
-    cells, hidden = [], 0
+    cells: list[Cell | None] = []
+    hidden = 0
     for cell in planet.cells:
         if cell is not None and cell.tile is not None and not may_see(state, viewer, cell.tile):
             cells.append(None)
