@@ -13,7 +13,7 @@ pytestmark = pytest.mark.browser
 
 # Each language: the words a page must show, to be sure the page is in that language.
 LANGUAGES = {
-    "fr": {"lang": "fr", "new": "Suivre une partie", "turn": "À vous, Ann", "round": "Tour",
+    "fr": {"lang": "fr", "new": "Suivre une partie", "turn": "À vous, Ann", "round": "Manche",
            "stacks": "Piles", "happened": "Ce qui s’est passé"},
     "zh_Hant_TW": {"lang": "zh-Hant-TW", "new": "追蹤一局遊戲", "turn": "輪到你了，Ann", "round": "輪",
                    "stacks": "牌堆", "happened": "發生了什麼"},
