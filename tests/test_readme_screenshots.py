@@ -30,12 +30,21 @@ def save(page, name: str) -> int:
     return len(out.getvalue())
 
 
+def scroll_to(page, selector: str) -> None:
+    """Bring an element to the middle of the screen once htmx is quiet. In one step in the page:
+    a name typed just before a scan sends a live update after it, which swaps the planets in again
+    (the same planets), and Playwright's scroll_into_view_if_needed fails on an element that is
+    swapped out while it waits for it to be stable."""
+    page.wait_for_function("() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')")
+    page.locator(selector).first.evaluate("e => e.scrollIntoView({block: 'center'})")
+
+
 def test_readme_screenshots(live_server, page):
     from tests.test_browser_scoring import BRUNO, enter_by_counts
     sizes = {}
     page.goto(live_server.url + "/score")
     enter_by_counts(page, 0, "Bruno", BRUNO)
-    page.locator("#players-0 .items").scroll_into_view_if_needed()
+    scroll_to(page, "#players-0 .items")
     expect(page.locator("#live-score li", has_text="Bruno")).to_be_visible()
     sizes["score-by-counts"] = save(page, "score-by-counts")
 
@@ -44,11 +53,12 @@ def test_readme_screenshots(live_server, page):
         page.fill(f"#players-{i}-name", name)
         page.set_input_files(f"#photo-{i}", str(PHOTOS / f"{photo}.jpg"))
         expect(page.locator(f"#players-{i}-cells-15")).not_to_have_value("", timeout=30_000)
-    page.locator("#players-1 .planet.edit").scroll_into_view_if_needed()
+    page.wait_for_timeout(500)  # the name's live update is sent 400 ms after its last key
+    scroll_to(page, "#players-1 .planet.edit")
     sizes["three-photos"] = save(page, "three-photos")
     page.locator("#players-1 [data-cell='6']").click()
     expect(page.locator("#players-1 .chooser-title")).to_contain_text("row 2, column 3")
-    page.locator("#players-1 .chooser-title").scroll_into_view_if_needed()
+    scroll_to(page, "#players-1 .chooser-title")
     sizes["tile-picker"] = save(page, "tile-picker")
     page.get_by_role("button", name="See results").click()
     page.wait_for_url(re.compile(r"/tables/"))
