@@ -20,10 +20,11 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from sqlalchemy import (
-    DateTime, ForeignKey, Integer, String, Text, UniqueConstraint, delete, func, select,
+    DateTime, ForeignKey, Integer, String, Text, UniqueConstraint, delete, func, insert, select,
 )
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Mapped, Session, mapped_column
+from sqlalchemy.engine import Connection
+from sqlalchemy.orm import Mapped, mapped_column
 
 from .db import Base, Database, new_id, save_table, utcnow
 from .draft import Setup, State, Undo, advance, apply, check_undo, parse_move, score_request_of, start, take_back
@@ -31,7 +32,7 @@ from .errors import GameNotFound, IllegalMove, NotYourTurn, StaleVersion
 from .i18n import _
 
 MODES = ("one", "own")  # one phone passed round the table, or each player on their own phone
-CACHE_SIZE = 512        # games whose last state a store keeps
+CACHE_SIZE = 2048       # games whose last state a store keeps (~85 KB each at most: a night of 1,000+ tables)
 LOCK_STRIPES = 64       # writers of one game queue on one of these; ids share them by hash
 MAX_ID = 32
 
@@ -161,6 +162,11 @@ class Games:
                 self._cache.popitem(last=False)
         return loaded
 
+    def known(self, game_id: str) -> Loaded | None:
+        """The game as this process last read or wrote it (no database read; may be behind)."""
+        with self._guard:
+            return self._cache.get(game_id)
+
     def _forget(self, game_id: str) -> None:
         with self._guard:
             self._cache.pop(game_id, None)
@@ -188,15 +194,15 @@ class Games:
 
     def _load_locked(self, game_id: str) -> Loaded:
         cached = self._cached(game_id)
-        with self.db.Session() as session:
-            base = cached or _from_row(session, game_id)
-            rows = session.execute(
+        with self.db.engine.connect() as conn:  # the hot path of every request: Core, not the ORM
+            base = cached or _from_row(conn, game_id)
+            rows = conn.execute(
                 select(TrackerMove.version, TrackerMove.move_json)
                 .where(TrackerMove.game_id == game_id, TrackerMove.version > base.version)
                 .order_by(TrackerMove.version)).all()
             table_id = base.table_id
             if table_id is None and (rows or base.state.finished):
-                table_id = session.execute(
+                table_id = conn.execute(
                     select(TrackerGame.table_id).where(TrackerGame.id == game_id)).scalar()
         if not rows and cached is not None and table_id == cached.table_id:
             return cached
@@ -242,10 +248,11 @@ class Games:
     def claim(self, game_id: str, seat: int, claim: str | None) -> str | None:
         """The phone holding ``claim`` may use this seat's link: the claim itself when it is the
         seat's (or a new one when nobody has opened the seat yet), else None."""
-        with self.db.Session() as session:
-            row = session.get(SeatClaim, (game_id, seat))
-            if row is not None:
-                return claim if claim and secrets.compare_digest(row.claim_hash, _claim_hash(claim)) else None
+        with self.db.engine.connect() as conn:  # every page of a seat's phone asks: no ORM here
+            held = conn.execute(select(SeatClaim.claim_hash).where(
+                SeatClaim.game_id == game_id, SeatClaim.seat == seat)).scalar()
+        if held is not None:
+            return claim if claim and secrets.compare_digest(held, _claim_hash(claim)) else None
         new = secrets.token_urlsafe(24)
         try:
             with self._write_lock, self.db.Session.begin() as session:
@@ -274,8 +281,8 @@ class Games:
     def _append(self, loaded: Loaded, entry: dict[str, object], state: State) -> Loaded:
         version = loaded.version + 1
         try:
-            with self._write_lock, self.db.Session.begin() as session:
-                session.add(TrackerMove(game_id=loaded.id, version=version, move_json=json.dumps(entry)))
+            with self._write_lock, self.db.engine.begin() as conn:
+                conn.execute(insert(TrackerMove).values(game_id=loaded.id, version=version, move_json=json.dumps(entry)))
         except IntegrityError:
             self._forget(loaded.id)  # another process wrote: read afresh next time
             raise stale(version) from None
@@ -310,8 +317,10 @@ class Games:
                                    .order_by(TrackerGame.created.desc()).limit(1)).scalar()
 
 
-def _from_row(session: Session, game_id: str) -> Loaded:
-    row = session.get(TrackerGame, game_id)
+def _from_row(conn: Connection, game_id: str) -> Loaded:
+    row = conn.execute(select(TrackerGame.id, TrackerGame.setup_json, TrackerGame.tokens_json,
+                              TrackerGame.host_token, TrackerGame.mode, TrackerGame.table_id)
+                       .where(TrackerGame.id == game_id)).one_or_none()
     if row is None:
         raise not_found()
     data = json.loads(row.setup_json)

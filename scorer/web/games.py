@@ -1,10 +1,10 @@
 """The app's tracker store: one ``Games`` per app (its cache and locks), made by ``install``."""
 from __future__ import annotations
 
-from flask import Flask, current_app
+from flask import Flask, current_app, g
 
 from ..db import Database
-from ..tracker_store import Games
+from ..tracker_store import Games, Loaded
 
 
 def install(app: Flask, db: Database) -> None:
@@ -14,3 +14,10 @@ def install(app: Flask, db: Database) -> None:
 def get_games() -> Games:
     games: Games = current_app.extensions["games"]
     return games
+
+
+def claimed_game(game_id: str) -> Loaded | None:
+    """The game as the seat's claim check (``seat_claims``) loaded it at the start of this request,
+    or None: a view that only reads need not load it again."""
+    loaded: Loaded | None = g.get("claimed_game")
+    return loaded if loaded is not None and loaded.id == game_id else None

@@ -117,10 +117,15 @@ class Versions:
         game.seen = self.asked = self.clock()
         return game.version != since
 
-    def moved(self, game_id: str) -> None:
-        """A move or undo was stored through this process: its phones here learn it at once (one
-        indexed lookup), the watcher looks now for the others."""
-        if game_id in self.games:
+    def moved(self, game_id: str, known: tuple[int, tuple[str, ...]] | None = None) -> None:
+        """A move, undo or new link was stored through this process: its phones here learn it at
+        once, the watcher looks now for the others. ``known``: the game's version and seat tokens
+        as this process stored them (else one indexed lookup reads them)."""
+        game = self.games.get(game_id)
+        if game is not None and known is not None:
+            game.tokens = known[1]
+            self.publish({game_id: known[0]}, self.clock())
+        elif game is not None:
             self.publish(latest_versions(self.db, [game_id]), self.clock())
             self.reread_tokens(game_id)
         self._poke.set()
@@ -237,6 +242,7 @@ def gevent_serving() -> bool:
 def install(app: Flask, db: Database) -> Versions:
     """Put the live refresh in front of ``app``; a move stored through it wakes the watcher."""
     versions = Versions(db)
+    games = app.extensions["games"]
     max_wait = app.config.get("LIVE_MAX_WAIT")
     if max_wait is None:
         max_wait = DEFAULT_WAIT if gevent_serving() else 0
@@ -246,7 +252,9 @@ def install(app: Flask, db: Database) -> Versions:
     @app.after_request
     def moved(response):  # type: ignore[no-untyped-def]
         if request.method == "POST" and response.status_code < 400 and (request.view_args or {}).get("game_id"):
-            versions.moved(request.view_args["game_id"])
+            game_id = request.view_args["game_id"]
+            stored = games.known(game_id)  # the store's last state here: the post just wrote it
+            versions.moved(game_id, (stored.version, stored.tokens) if stored is not None else None)
         return response
 
     return versions

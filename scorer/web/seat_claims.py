@@ -53,6 +53,7 @@ def _check_claim() -> Response | None:
         return Response(render_template("error.html", code=403, message=message), 403)
     if claim != held:
         g.new_seat_claim = (_cookie(loaded.id, seat), claim, f"/play/{loaded.id}/")
+    g.claimed_game = loaded  # a page that only reads the game uses this snapshot (``games.claimed_game``)
     return None
 
 

@@ -18,8 +18,8 @@ import json
 
 import segno
 from flask import (
-    Blueprint, Response, abort, flash, get_flashed_messages, redirect, render_template, request,
-    session, url_for,
+    Blueprint, Response, abort, flash, get_flashed_messages, get_template_attribute, redirect, render_template,
+    request, session, url_for,
 )
 from flask_wtf import FlaskForm
 from markupsafe import Markup
@@ -33,7 +33,8 @@ from ..draft import legal as draft_legal
 from ..draft import view as draft_view
 from ..errors import GameNotFound, PlanetError, SetupError, StaleVersion
 from ..i18n import N_, _
-from .games import get_games
+from .board_parts import planet_part
+from .games import claimed_game, get_games
 from .planet_view import planet as planet_view
 from .tracker_words import words_for
 from .security import absolute_url
@@ -206,10 +207,19 @@ def _planet_boxes(view, me, marks, standing) -> list[dict]:
     for s in order:
         p = view["planets"][s]
         label = _("%(name)s's planet, %(tiles)d of 16 tiles", name=p["name"], tiles=p["tiles"])
-        boxes.append({"seat": s, "name": p["name"], "view": planet_view(p["cells"], label=label), "tiles": p["tiles"],
-                      "mine": s == me, "to_act": s == view["to_act"], "start": s == view["start_player"],
-                      "mark": marks[s], "standing": standing[s]})
+        box = {"seat": s, "name": p["name"], "cells": p["cells"], "label": label, "tiles": p["tiles"],
+               "mine": s == me, "to_act": s == view["to_act"], "start": s == view["start_player"],
+               "mark": marks[s], "standing": standing[s]}
+        box["body"] = planet_part(box, view["finished"], lambda box=box: _draw_planet(box, view["finished"]))
+        boxes.append(box)
     return boxes
+
+
+def _draw_planet(box: dict, finished: bool) -> Markup:
+    """A planet box's drawing and points, drawn by the ``planet_body`` macro (shared by the
+    phones that see the same planet: ``board_parts``)."""
+    body = get_template_attribute("tracker/_macros.html", "planet_body")
+    return Markup(body(dict(box, view=planet_view(box["cells"], label=box["label"])), finished))
 
 
 def board_context(loaded, seat, *, mode: str, live_url: str | None, move_url: str | None,
@@ -556,7 +566,7 @@ def _rematch(loaded, seat=None):
 
 @bp.get("/play/<game_id>/<token>")
 def seat(game_id: str, token: str):
-    loaded = _load(game_id)
+    loaded = claimed_game(game_id) or _load(game_id)
     s = _seat_or_404(loaded, token)
     if loaded.state.finished:
         get_games().ensure_result_saved(loaded)
@@ -584,7 +594,7 @@ def _seat_board(loaded, s, token):
 
 @bp.get("/play/<game_id>/<token>/live")
 def seat_live(game_id: str, token: str):
-    loaded = _load(game_id)
+    loaded = claimed_game(game_id) or _load(game_id)
     s = _seat_or_404(loaded, token)
     if request.args.get("v") == str(loaded.version):
         return Response(status=204)
