@@ -74,6 +74,7 @@ class Table:
     acked: dict[int, str] = field(default_factory=dict)   # version -> the move as posted (JSON)
     posted: dict[int, tuple[float, int]] = field(default_factory=dict)  # version -> when its move was posted, by whom
     seen: list[int] = field(default_factory=list)          # each phone's last version
+    cookies: list[dict[str, str]] = field(default_factory=list)  # each phone's own cookies (its seat's claim)
 
 
 @dataclass
@@ -240,10 +241,17 @@ class Load:
             await asyncio.sleep(delay)
         self.stats.lag_ms.append(max(0.0, self.now() - at) * 1000)
 
-    async def get(self, url: str, headers=None, timeout: float = 30) -> tuple[int, bytes]:
+    async def get(self, url: str, headers=None, timeout: float = 30,
+                  cookies: dict[str, str] | None = None) -> tuple[int, bytes]:
+        """``cookies``: the asking phone's own cookies, sent and then updated from the answer (as
+        its browser would; one jar for thousands of phones would keep only ~160 of their cookies)."""
         import aiohttp
         self.stats.requests += 1
+        if cookies:
+            headers = {**(headers or {}), "Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())}
         async with self.session.get(url, headers=headers, timeout=aiohttp.ClientTimeout(total=timeout)) as r:
+            if cookies is not None:
+                cookies.update({name: morsel.value for name, morsel in r.cookies.items()})
             return r.status, await r.read()
 
     async def post(self, url: str, body: dict, headers) -> tuple[int, bytes]:
@@ -262,7 +270,8 @@ class Load:
 
         async def open_page(i: int, table: Table, seat: int) -> None:
             async with gate:
-                status, body = await self.get(f"{self.base(i + seat)}/play/{table.id}/{table.tokens[seat]}")
+                status, body = await self.get(f"{self.base(i + seat)}/play/{table.id}/{table.tokens[seat]}",
+                                              cookies=table.cookies[seat])
                 found = VERSION_RE.search(body)
                 if status != 200 or not found:
                     return self.stats.error("join", status, body[:120])
@@ -274,24 +283,28 @@ class Load:
         jobs = []
         for i, table in enumerate(self.tables):
             table.seen = [-1] * len(table.tokens)
+            table.cookies = [{} for _ in table.tokens]
             jobs += [open_page(i, table, seat) for seat in range(len(table.tokens))]
         await asyncio.gather(*jobs)
         return self.now() - t0
 
     # -- a phone -------------------------------------------------------------------------------
-    def got(self, table: Table, seat: int, status: int, body: bytes) -> None:
+    def got(self, table: Table, seat: int, status: int, body: bytes) -> bool:
+        """A refresh's answer; False if it was an error."""
         if status == 204:
             self.stats.nothing_new += 1
-            return
+            return True
         found = VERSION_RE.search(body) if status == 200 else None
         if found is None:
-            return self.stats.error("refresh", status, body[:120])
+            self.stats.error("refresh", status, body[:120])
+            return False
         version, now = int(found.group(1)), self.now()
         for v in range(max(table.seen[seat], table.opening) + 1, version + 1):
             posted = table.posted.get(v)
             if posted is not None and posted[1] != seat:  # the mover's own phone knew it already
                 self.stats.delivery_ms.append((now - posted[0]) * 1000)
         table.seen[seat] = max(table.seen[seat], version)
+        return True
 
     def done(self, table: Table, seat: int) -> bool:
         return table.finished and table.seen[seat] >= table.version
@@ -301,12 +314,14 @@ class Load:
         await self.sleep_until(self.start + self.rng.uniform(0, POLL_EVERY))
         while not self.done(table, seat) and self.now() < until:
             try:
-                status, body = await self.get(f"{url}?v={table.seen[seat]}&wait={LONG_POLL}", timeout=LONG_POLL + 15)
+                status, body = await self.get(f"{url}?v={table.seen[seat]}&wait={LONG_POLL}", timeout=LONG_POLL + 15,
+                                              cookies=table.cookies[seat])
             except Exception as exc:  # every failure counts
                 self.stats.error("long poll", type(exc).__name__, exc)
                 await asyncio.sleep(POLL_EVERY)
                 continue
-            self.got(table, seat, status, body)
+            if not self.got(table, seat, status, body):
+                await asyncio.sleep(POLL_EVERY)  # as the page does: after an error, ask again later
 
     async def phone_poll(self, i: int, table: Table, seat: int, until: float) -> None:
         url = f"{self.base(i + seat)}/play/{table.id}/{table.tokens[seat]}/live"
@@ -321,7 +336,7 @@ class Load:
 
     async def refresh(self, url: str, table: Table, seat: int, at: float) -> None:
         try:
-            status, body = await self.get(f"{url}?v={table.seen[seat]}")
+            status, body = await self.get(f"{url}?v={table.seen[seat]}", cookies=table.cookies[seat])
         except Exception as exc:
             return self.stats.error("refresh", type(exc).__name__, exc)
         self.stats.refresh_ms.append((self.now() - at) * 1000)
@@ -455,7 +470,7 @@ async def drive(bases: list[str], tables: list[Table], args, cpu) -> dict:
     import aiohttp
     load = Load(bases, tables, args.mode, args.double, args.seed)
     connector = aiohttp.TCPConnector(limit=0, force_close=False)
-    jar = aiohttp.CookieJar(unsafe=True)  # each seat's claim cookie, kept for 127.0.0.1 too
+    jar = aiohttp.DummyCookieJar()  # each phone keeps its own cookies (``Load.get``)
     async with aiohttp.ClientSession(connector=connector, cookie_jar=jar) as load.session:
         joined = await load.join()
         server0, mine0 = cpu(), time.process_time()

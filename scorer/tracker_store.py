@@ -185,10 +185,15 @@ class Games:
             game_id = row.id
         return self._remember(Loaded(game_id, setup, tokens, host, mode, None, (), start(setup)))
 
-    def load(self, game_id: str) -> Loaded:
-        """The game as stored now (a snapshot: never changed afterwards)."""
+    def load(self, game_id: str, known: int | None = None) -> Loaded:
+        """The game as stored now (a snapshot: never changed afterwards). ``known``: its version
+        as the caller has just checked it (the live refresh's watcher): a cached state at that
+        version is the answer without reading the database again."""
         if not isinstance(game_id, str) or not game_id or len(game_id) > MAX_ID:
             raise not_found()
+        cached = self._cached(game_id) if known is not None else None
+        if cached is not None and cached.version == known and (cached.table_id or not cached.state.finished):
+            return cached
         with self._lock(game_id):
             return self._load_locked(game_id)
 

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, jsonify, render_template, request
-from flask_babel import gettext, ngettext, pgettext
+from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
@@ -52,7 +52,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     init_assets(app)
     babel.init_app(app, locale_selector=select_locale)
-    i18n.use(gettext, ngettext, pgettext)
+    language.install_catalog_lookup(app)  # Flask-Babel's catalog, looked up once a request
     app.jinja_env.globals["list_words"] = i18n.list_words
     for module in BLUEPRINTS:
         app.register_blueprint(module.bp)

@@ -51,6 +51,7 @@ FORGET = 600.0        # ... and is forgotten after this long
 LOOKBACK = 256        # move rows read again each tick (PostgreSQL): a row whose commit came late is still seen
 FEED = 5000           # at most this many move rows per look
 DEFAULT_WAIT = 25     # the longest a phone is held (below the usual 30-60 s proxy timeouts)
+KNOWN_VERSION = "planet.live.version"  # the WSGI environ key telling the view the version seen here
 
 
 def _event() -> threading.Event:
@@ -223,10 +224,11 @@ class LiveRefresh:
         game = self.versions.lookup(game_id) if since is not None else None
         if game is not None and not game.opens(match["token"]):
             self.versions.reread_tokens(game_id)  # the host may have given a seat a new link
-        if game is None or not game.opens(match["token"]) or game.version != since:
-            return self.app(environ, start_response)  # the view answers: the board, or 404
-        if wait and self.max_wait and self.versions.wait(game, since, min(wait, self.max_wait)):
-            return self.app(environ, start_response)
+        if game is None or not game.opens(match["token"]):
+            return self.app(environ, start_response)  # the view answers: 404
+        if game.version != since or (wait and self.max_wait and self.versions.wait(game, since, min(wait, self.max_wait))):
+            environ[KNOWN_VERSION] = game.version  # checked just now: the view need not read it again
+            return self.app(environ, start_response)  # the board
         status = "304 Not Modified" if environ.get("HTTP_IF_NONE_MATCH") else "204 No Content"
         start_response(status, [("ETag", f'"{since}"'), ("Cache-Control", "no-store"), *HEADERS.items()])
         return []

@@ -17,6 +17,7 @@ from ..errors import GameNotFound
 from ..i18n import _
 from .extensions import csrf
 from .games import get_games
+from .live import KNOWN_VERSION
 
 bp = Blueprint("seat_claims", __name__)
 SEAT_ENDPOINTS_PREFIX = "tracker_pages.seat"
@@ -39,7 +40,7 @@ def _check_claim() -> Response | None:
         return None
     game_id, token = request.view_args.get("game_id"), request.view_args.get("token")
     try:
-        loaded = get_games().load(str(game_id))
+        loaded = get_games().load(str(game_id), known=request.environ.get(KNOWN_VERSION))
     except GameNotFound:
         return None  # the view answers 404 as before
     seat = loaded.seat_of(str(token))
