@@ -46,7 +46,7 @@ def cmd_serve(args) -> int:
     from .catalog import CatalogError
     from .db import StoreError
     from .lan import lan_addresses
-    from .serve import run_server
+    from .serve import default_workers, run_server
     from .web import create_app
     config = {}
     if args.database:
@@ -74,8 +74,8 @@ def cmd_serve(args) -> int:
     print(f"  On this machine:                      http://{shown_host}:{args.port}/", flush=True)
     print(f"  Database: {app.config['DATABASE_URL']}", flush=True)
     print("  Stop with Ctrl+C.", flush=True)
-    run_server(app, args.host, args.port, args.workers, args.connections, client_timeout=args.client_timeout,
-               make_app=lambda: create_app(config))
+    run_server(app, args.host, args.port, args.workers or default_workers(app.config["DATABASE_URL"]),
+               args.connections, client_timeout=args.client_timeout, make_app=lambda: create_app(config))
     return 0
 
 
@@ -115,7 +115,8 @@ def main(argv=None) -> int:
     p.add_argument("--host", default="0.0.0.0")
     p.add_argument("--port", type=int, default=5000)
     p.add_argument("--database", default=None, help="SQLAlchemy URL (default: SQLite in instance/)")
-    p.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
+    p.add_argument("--workers", type=int, default=None,
+                   help="worker processes (default 1 on SQLite, which has one writer at a time; 2 otherwise)")
     p.add_argument("--connections", type=int, default=4000,
                    help="connections each worker holds at once (default 4000; phones keep one open)")
     p.add_argument("--client-timeout", type=int, default=10,

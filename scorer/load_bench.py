@@ -51,6 +51,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .serve import default_workers
 from .tracker_bench import free_port, percentile
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -527,11 +528,11 @@ def report(out: dict) -> None:
 
 # -- the cost of one "nothing new", beside a static file ------------------------------------------
 
-def cpu_per_request(database: str, table: Table, log_dir: Path, n: int) -> tuple[float, float]:
+def cpu_per_request(database: str, table: Table, log_dir: Path, n: int, workers: int) -> tuple[float, float]:
     """Server CPU (ms) per refresh that finds nothing new and per static file, each asked ``n``
     times one after another on one keep-alive connection, the same server, the same run."""
     import http.client
-    started = start_servers(database, 1, 2, log_dir)
+    started = start_servers(database, 1, workers, log_dir)
     try:
         port = int(started[0][1].rsplit(":", 1)[1])
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
@@ -637,7 +638,8 @@ def parse(argv=None) -> argparse.Namespace:
                         help="phones hold a long poll as the pages do (wait, default) or ask every 2 s (poll)")
     parser.add_argument("--database", help="SQLAlchemy URL (default: SQLite in a temporary folder)")
     parser.add_argument("--servers", type=int, default=1, help="server processes on the database (default 1)")
-    parser.add_argument("--workers", type=int, default=2, help="workers per server process (default 2)")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="workers per server process (default as `serve`: 1 on SQLite, 2 otherwise)")
     parser.add_argument("--moves", type=int, default=24, help="moves left to play in each game (default 24)")
     parser.add_argument("--double", type=float, default=0.05, help="share of moves posted twice at once (0.05)")
     parser.add_argument("--openings", type=int, default=12, help="distinct prepared games copied to the tables")
@@ -649,7 +651,7 @@ def parse(argv=None) -> argparse.Namespace:
 
 def side_figures(database: str, openings, log_dir: Path, workers: int) -> None:
     table = copy_openings(database, openings, 1, random.Random(1))[0]
-    refresh, static = cpu_per_request(database, table, log_dir, 2000)
+    refresh, static = cpu_per_request(database, table, log_dir, 2000, workers)
     print(f"server CPU per request, 2000 in a row each, same server and run: refresh with nothing new "
           f"{refresh:.3f} ms, static file {static:.3f} ms, ratio {refresh / static:.2f}")
     tables = copy_openings(database, openings, 200, random.Random(2))
@@ -670,6 +672,7 @@ def main(argv=None) -> int:
     work = Path(tempfile.mkdtemp(prefix="load-bench-"))
     database = args.database or f"sqlite:///{work / 'bench.sqlite3'}"
     kind = "PostgreSQL" if database.startswith("postgres") else "SQLite"
+    args.workers = args.workers or default_workers(database)
     print(f"load bench: {kind}, {args.servers} server process(es) x {args.workers} gevent worker(s) "
           f"(python -m scorer serve), {os.cpu_count()} cores shared with this generator; logs in {work}")
     t0 = time.monotonic()

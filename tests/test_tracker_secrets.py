@@ -151,3 +151,29 @@ def test_one_phone_answers_in_place_hold_only_what_the_holder_may_know(client, a
         assert not leaks_in(answer.text, forbidden(after, holder), after), (after.round, after.phase, holder)
         checked += 1
     assert checked == (64 if len(names) == 2 else 16 * 9)
+
+
+def test_planet_drawings_are_shared_only_between_viewers_who_see_the_same(client, app):
+    # Planet drawings are drawn once and shared between phones (scorer.web.board_parts): the
+    # owner's drawing, made first, must never be another seat's; the owner must not get the
+    # others' drawing either; and two seats that see the same planet do share its drawing.
+    gid = start(client, ["Ann", "Ben", "Cy"], mode="own", hidden=True)
+    games, parts = app.extensions["games"], app.extensions["board_parts"]
+    with app.app_context():
+        g = games.load(gid).state
+        games.play(gid, 0, {"type": "choose", "seat": 0, "stack": "character"})
+        g = games.load(gid).state
+        games.play(gid, 1, {"type": "take", "seat": 0, "tile": g.revealed[0], "position": 0})
+        loaded = games.load(gid)
+    state, phones = loaded.state, [app.test_client() for _ in loaded.tokens]
+    board = lambda s: phones[s].get(f"/play/{gid}/{loaded.tokens[s]}/live").text
+    ann = board(0)
+    ben = board(1)
+    assert leaks_in(ann, forbidden(state, 1), state)  # Ann sees her own character ...
+    assert not leaks_in(ben, forbidden(state, 1), state)  # ... drawn before Ben's board, never in it
+    assert not leaks_in(app.test_client().get(f"/games/{gid}/live").text, forbidden(state, None), state)
+    hits = parts.hits
+    cy = board(2)
+    assert parts.hits > hits  # Cy sees Ann's and Ben's planets as Ben does: their drawings are reused
+    assert not leaks_in(cy, forbidden(state, 2), state)
+    assert leaks_in(board(0), forbidden(state, 1), state)  # and Ann still gets her own, not the public one

@@ -155,3 +155,17 @@ def test_a_seat_may_not_name_the_face_down_tile_through_the_store(db):
     with pytest.raises(IllegalMove):  # Ben naming the tile he has not seen
         games.play(gid, 2, {"type": "take", "tile": face_down, "position": 5}, seat=1)
     assert games.load(gid).version == 2
+
+
+def test_a_version_just_checked_elsewhere_is_served_from_the_cache_only_when_it_matches(db):
+    # the live refresh passes the version its watcher has just read: a cached state at that
+    # version needs no read; one behind it (another process moved) is read afresh
+    one, other = Games(db), Games(db)
+    gid = one.create(Setup(("Ann", "Ben", "Cy"), 6, False)).id
+    rng = random.Random(6)
+    play_out(one, gid, rng, moves=3)
+    cached = other.load(gid)
+    assert other.load(gid, known=cached.version) is cached
+    play_out(one, gid, rng, moves=1)  # through the other "process"
+    fresh = other.load(gid, known=cached.version + 1)
+    assert fresh.version == cached.version + 1 and fresh.state == one.load(gid).state
