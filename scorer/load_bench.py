@@ -562,13 +562,13 @@ def cpu_of_a_move(database: str, tables: list[Table], log_dir: Path, workers: in
     started = start_servers(database, 1, workers, log_dir)
     base, phone, cost = started[0][1], requests.Session(), {}
 
-    def block(name: str, calls: list) -> list:
+    def block(name: str, calls: list, expect: int = 200) -> list:
         before = server_cpu(started)
         answers = [call() for call in calls]
         cost[name] = (server_cpu(started) - before) / max(len(calls), 1) * 1000
-        bad = [a.status_code for a in answers if a.status_code not in (200, 204)]
+        bad = [a.status_code for a in answers if a.status_code != expect]
         if bad:
-            raise SystemExit(f"{name}: answered {sorted(set(bad))}")
+            raise SystemExit(f"{name}: answered {sorted(set(bad))}, not {expect}")
         return answers
     try:
         for t in tables:
@@ -584,7 +584,7 @@ def cpu_of_a_move(database: str, tables: list[Table], log_dir: Path, workers: in
         seats = [(t, token) for t in tables for token in t.tokens]
         block("board", [lambda t=t, k=k: phone.get(f"{base}/play/{t.id}/{k}/live?v={t.version}") for t, k in seats])
         block("nothing new", [lambda t=t, k=k: phone.get(f"{base}/play/{t.id}/{k}/live?v={t.version + 1}")
-                              for t, k in seats])
+                              for t, k in seats], expect=204)
         return cost
     finally:
         stop_servers(started)
