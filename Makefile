@@ -75,7 +75,7 @@ bench: setup-test
 	@echo "== tracker =="
 	$(PY) -m scorer.tracker_bench
 	@echo "== game night: open-loop load, phones on long polls, the largest number of tables that holds =="
-	$(PY) -m scorer.load_bench --search 250,500,750,1000
+	$(PY) -m scorer.load_bench --search 25,50,100,200,500,1000
 	@echo "== draft engine =="
 	$(PY) -m scorer.draft_bench
 	@echo "== vision =="
