@@ -98,8 +98,8 @@ def test_no_page_fragment_or_view_carries_a_tile_its_viewer_may_not_know(client,
     assert checked > 20
 
 
-def test_the_audit_would_see_a_leak(client, app):
-    # the checker itself: another seat's hidden character on a page is found
+def ann_takes_a_character(client, app):
+    """A 3-player hidden-characters game on own phones where Ann has just taken a character."""
     gid = start(client, ["Ann", "Ben", "Cy"], mode="own", hidden=True)
     games = app.extensions["games"]
     with app.app_context():
@@ -107,7 +107,12 @@ def test_the_audit_would_see_a_leak(client, app):
         games.play(gid, 0, {"type": "choose", "seat": 0, "stack": "character"})
         g = games.load(gid).state
         games.play(gid, 1, {"type": "take", "seat": 0, "tile": g.revealed[0], "position": 0})
-        loaded = games.load(gid)
+        return gid, games.load(gid)
+
+
+def test_the_audit_would_see_a_leak(client, app):
+    # the checker itself: another seat's hidden character on a page is found
+    gid, loaded = ann_takes_a_character(client, app)
     ann = client.get(f"/play/{gid}/{loaded.tokens[0]}").text
     assert leaks_in(ann, forbidden(loaded.state, 1), loaded.state)
     assert not leaks_in(ann, forbidden(loaded.state, 0), loaded.state)
@@ -157,14 +162,8 @@ def test_planet_drawings_are_shared_only_between_viewers_who_see_the_same(client
     # Planet drawings are drawn once and shared between phones (scorer.web.board_parts): the
     # owner's drawing, made first, must never be another seat's; the owner must not get the
     # others' drawing either; and two seats that see the same planet do share its drawing.
-    gid = start(client, ["Ann", "Ben", "Cy"], mode="own", hidden=True)
-    games, parts = app.extensions["games"], app.extensions["board_parts"]
-    with app.app_context():
-        g = games.load(gid).state
-        games.play(gid, 0, {"type": "choose", "seat": 0, "stack": "character"})
-        g = games.load(gid).state
-        games.play(gid, 1, {"type": "take", "seat": 0, "tile": g.revealed[0], "position": 0})
-        loaded = games.load(gid)
+    gid, loaded = ann_takes_a_character(client, app)
+    parts = app.extensions["board_parts"]
     state, phones = loaded.state, [app.test_client() for _ in loaded.tokens]
     board = lambda s: phones[s].get(f"/play/{gid}/{loaded.tokens[s]}/live").text
     ann = board(0)
