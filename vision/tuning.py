@@ -8,12 +8,19 @@ Nothing here was fitted on the held-out set ``sample_photos/box2-heldout/`` (see
 from __future__ import annotations
 
 # --- finding the planet (vision/recognize.py) ---------------------------------------------
-WORK = 512             # long side of the image used to find the planet
+# Shipped photos at phone size (sample_photos/, 16 planets): finding the planet at 320 px and
+# decoding at a short side ≥ 480 (a quarter of a 3000×2250 photo) read as many cells right as
+# 512 / 720 (319/320 on a first draw of the set) in 0.75 of the time.
+WORK = 320             # long side of the image used to find the planet
+SHIPPED_SIDE = 480     # decode reduced, short side at least this
 MARGIN = 22            # margin around the straightened planet (pixels at CELL scale)
 SEARCH = 20            # how far a tile may sit from its ideal place (pixels at CELL scale)
 SCALES = (0.8, 1.2, 1.45)  # the best outlines are also tried grown and shrunk by these
 READS = 4              # full readings of the best-ranked outlines, until one is GOOD
 GOOD = 0.7             # a reading this good needs no second candidate
+FINE_BELOW = 0.85      # a small planet read less well than this is read again from a finer decode
+# (a good reading of a small planet is no longer decoded again only to tell twins by their ids:
+# twins may come back as either id, SPEC §2)
 
 # --- is it a planet at all -----------------------------------------------------------------
 # Shipped photos: colour planets in every sample condition score ≥ 0.75 with ≥ 14 cells
@@ -68,12 +75,18 @@ ALIGN_SHIFT_COST = 0.2  # fit lost by a shift of a whole pad from the cell's mid
 # clipping the per-channel gain, with the colour test for backs, 461 -> 465 (faces were read
 # as the orange backs: a full per-channel gain turned them green).
 MATCH_ANGLES = (-3.0, 0.0, 3.0)  # turns of each exemplar tried when matching
-MATCH_SLACK = 5        # pixels (at CELL_PX) an aligned tile may still be off its exemplar (3: 482, 5: 487)
+# Since the matched filters are compared as one matrix product at half size (stages.match), the
+# slack is even: ±6 px in steps of 2 (box2, 1280-px photos: 491/512 cells, as 487-491 before).
+MATCH_SLACK = 6        # pixels (at CELL_PX) an aligned tile may still be off its exemplar
 DESC_INNER = 0.06      # border of a tile left out (beyond the slack)
 DESC_BLUR = 2.4        # blur (px at CELL_PX) before comparing (1.2: 447, 1.8: 455, 2.4: 457, 3.0: 455)
 DESC_WIDE = 8.0        # light and shading: what a blur this wide keeps (px at CELL_PX)
 GAIN_CLIP = 0.05       # white balance: a channel's gain may differ this much from brightness's
-READ_OUTLINES = 2      # best-fitting outlines read in full
+# Box photos (box2, phone size, 30 planets): the best reading scored 1.69–1.90 where the outline
+# was right; wrong outlines 0.65–1.32, no planet ≤ 0.70. The fit of the lattice alone ranked a
+# wrong outline first in 7 of 30 photos: outlines are read in turn until one reads this surely.
+READ_SURE = 1.6        # a reading this sure needs no other outline
+READ_OUTLINES = 4      # at most this many outlines read in full
 # Box photos: planets' lattice fits reach down to 1.18 (p16, p22, p31 were refused at 1.3);
 # no-planet photos have fits 1.11–2.65 and are refused by PLANET_SCORE instead.
 PLANET_LATTICE = 1.1   # an outline's lattice fit below which there is no planet
