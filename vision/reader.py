@@ -20,7 +20,7 @@ from .reading import NO_PLANET, Reading
 from scorer.i18n import _
 from .layout import STACK_AT
 from .stages import (STACKS, Aligned, Cells, Outline, Photo, align_cells, chroma, cut_cells, decode_photo,
-                     match, matched_filters, one_thread, outlines_in_turn, stack_looks)
+                     match, matched_filters, one_thread, outlines_in_turn, refit_outline, stack_looks)
 
 
 @dataclass(frozen=True)
@@ -141,15 +141,28 @@ def classify(cells: Cells, aligned: Aligned, ex: Exemplars, outline: Outline, tu
     return Verdict(tuple(rows), chosen, margins, aligned.fits, outline, turn)
 
 
-def read_outline(photo: Photo, outline: Outline, ex: Exemplars) -> Verdict:
-    """Cut, align, describe and classify one outline (every quarter turn when tiles lie upright)."""
-    best = None
+def read_outline(photo: Photo, outline: Outline, ex: Exemplars, refit: int = tuning.REFITS) -> Verdict:
+    """Cut, align, describe and classify one outline (every quarter turn when tiles lie upright);
+    then read again through where the tiles were found (``refit`` times at most) while that
+    moves the outline and reads better."""
+    best, found = None, None
     for turn in ((None,) if ex.outward else (0, 1, 2, 3)):
         cells = cut_cells(photo, outline, turn)
-        v = classify(cells, align_cells(cells, ex.looks), ex, outline, turn or 0)
+        aligned = align_cells(cells, ex.looks)
+        v = classify(cells, aligned, ex, outline, turn or 0)
         if best is None or v.score > best.score:
-            best = v
+            best, found = v, refit_outline(outline, cells, aligned)
+    if refit and found is not None and best.score < tuning.REFIT_BELOW and _moved(outline, found) > tuning.REFIT_MOVE:
+        again = read_outline(photo, found, ex, refit - 1)
+        if again.score > best.score:
+            return again
     return best
+
+
+def _moved(a: Outline, b: Outline) -> float:
+    """How far ``b``'s corners lie from ``a``'s, as a part of a cell."""
+    side = float(np.sqrt(max(1.0, cv2.contourArea(a.corners.astype(np.float32))))) / 4
+    return float(np.linalg.norm(a.corners - b.corners, axis=1).max()) / side
 
 
 def read_photo(photo: Photo, ex: Exemplars) -> Verdict | None:

@@ -49,12 +49,14 @@ class Outline:
 class Cells:
     windows: np.ndarray   # (16, W, W, 3) uint8, W = CELL_PX + 2 * pad, in canonical turn
     pad: int
+    turns: tuple          # per cell: quarter turns (np.rot90) from the straightened planet
 
 
 @dataclass(frozen=True)
 class Aligned:
     tiles: np.ndarray     # (16, CELL_PX, CELL_PX, 3) float32, in canonical turn
     fits: np.ndarray      # (16,) how well each cell matched its stack's shared look
+    centres: np.ndarray   # (16, 2) where each tile's centre was found in its (turned) window
 
 
 # --- 0. one thread for the small matrix products -------------------------------------------
@@ -222,11 +224,36 @@ def cut_cells(photo: Photo, outline: Outline, turn: int | None = None, size: int
     straight = cv2.warpPerspective(img, H, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     w = size + 2 * pad
     windows = []
+    turns = tuple(TURNS[q] if turn is None else turn for q in range(16))
     for q in range(16):
         r, c = divmod(q, 4)
-        win = straight[r * size:r * size + w, c * size:c * size + w]
-        windows.append(np.rot90(win, TURNS[q] if turn is None else turn))
-    return Cells(np.ascontiguousarray(np.stack(windows)), pad)
+        windows.append(np.rot90(straight[r * size:r * size + w, c * size:c * size + w], turns[q]))
+    return Cells(np.ascontiguousarray(np.stack(windows)), pad, turns)
+
+
+def refit_outline(outline: Outline, cells: Cells, aligned: Aligned, size: int = tuning.CELL_PX) -> Outline | None:
+    """The outline through where the tiles were found: each tile's centre, found by aligning
+    it in its cell, taken back into the photo, and the lattice that best goes through them
+    (RANSAC: a tile read poorly does not pull it). None when too few tiles agree."""
+    pad = cells.pad
+    n = size + 2 * pad
+    dst = np.float32([[pad, pad], [pad + 4 * size, pad], [pad + 4 * size, pad + 4 * size], [pad, pad + 4 * size]])
+    back = np.linalg.inv(cv2.getPerspectiveTransform(outline.corners.astype(np.float32), dst))
+    found, ideal = [], []
+    for q in range(16):
+        x, y = aligned.centres[q]
+        for _ in range(cells.turns[q] % 4):      # undo np.rot90 (a quarter turn anticlockwise)
+            x, y = n - 1 - y, x
+        r, c = divmod(q, 4)
+        found.append((c * size + x, r * size + y))
+        ideal.append((c + .5, r + .5))
+    pts = cv2.perspectiveTransform(np.float32(found)[None], back)[0]
+    side = float(np.sqrt(max(1.0, cv2.contourArea(outline.corners.astype(np.float32))))) / 4
+    H, inliers = cv2.findHomography(np.float32(ideal), pts, cv2.RANSAC, tuning.REFIT_TOLERANCE * side)
+    if H is None or inliers is None or int(inliers.sum()) < tuning.REFIT_MIN_TILES:
+        return None
+    corners = cv2.perspectiveTransform(np.float32([[0, 0], [4, 0], [4, 4], [0, 4]])[None], H)[0]
+    return Outline(corners.astype(np.float32), outline.fit)
 
 
 # --- 4. align each tile in its cell -------------------------------------------------------
@@ -264,7 +291,7 @@ def align_cells(cells: Cells, looks: dict) -> Aligned:
     at CELL_PX, upright in the canonical turn."""
     size, pad = tuning.CELL_PX, cells.pad
     i = int(round(size * tuning.ALIGN_INNER))
-    tiles, fits = [], []
+    tiles, fits, centres = [], [], []
     prior = None
     for q in range(16):
         win = cells.windows[q]
@@ -286,7 +313,8 @@ def align_cells(cells: Cells, looks: dict) -> Aligned:
         tile = cv2.warpAffine(win, M, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         tiles.append(tile.astype(np.float32))
         fits.append(mx)
-    return Aligned(np.stack(tiles), np.array(fits, np.float32))
+        centres.append((cx, cy))
+    return Aligned(np.stack(tiles), np.array(fits, np.float32), np.float32(centres))
 
 
 # --- 5. compare each aligned tile with the exemplars ----------------------------------------
