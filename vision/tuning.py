@@ -8,10 +8,10 @@ Nothing here was fitted on the held-out set ``sample_photos/box2-heldout/`` (see
 from __future__ import annotations
 
 # --- finding the planet (vision/recognize.py) ---------------------------------------------
-# Shipped photos at phone size (sample_photos/, 16 planets): finding the planet at 320 px and
-# decoding at a short side ≥ 480 (a quarter of a 3000×2250 photo) read as many cells right as
-# 512 / 720 (319/320 on a first draw of the set) in 0.75 of the time.
-WORK = 320             # long side of the image used to find the planet
+# Shipped photos at phone size (sample_photos/, 16 planets): decoding at a short side ≥ 480 (a
+# quarter of a 3000×2250 photo) instead of 720 read as many cells right (256/256) in ~0.8 of the
+# time; finding the planet at 320 px lost p07 (a planet at a quarter of the short side).
+WORK = 512             # long side of the image used to find the planet
 SHIPPED_SIDE = 480     # decode reduced, short side at least this
 MARGIN = 22            # margin around the straightened planet (pixels at CELL scale)
 SEARCH = 20            # how far a tile may sit from its ideal place (pixels at CELL scale)
