@@ -1,9 +1,11 @@
 """Every tuned constant of the reader and of learning, in one place, with where it was measured.
 
-"Shipped photos": ``sample_photos/`` (shipped art, ``python -m vision.samples``, seed 1) and a
-validation set of ~250 photos made the same way with other seeds. "Box photos":
-``sample_photos/box2/`` (the second box, ``python -m vision.samples_box``, seed 2, variant A).
-Nothing here was fitted on the held-out set ``sample_photos/box2-heldout/`` (seed 7, variant B).
+"Shipped photos": ``sample_photos/`` (shipped art, ``python -m vision.samples``, seed 1; phone
+size since issue 8's speed round) and a validation set of ~250 photos made the same way with
+other seeds. "Box photos": ``sample_photos/box2/`` (the second box, ``python -m
+vision.samples_box``, seed 2, variant A; phone size since the speed round, 1280-px before).
+Nothing here was fitted on the held-out sets ``sample_photos/box2-heldout/`` (seed 7, variant B)
+or ``sample_photos/box2-heldout2/`` (seed 23, variant C, made after the last constant here).
 """
 from __future__ import annotations
 
