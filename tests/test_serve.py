@@ -15,6 +15,7 @@ import pytest
 import requests
 
 from conftest import free_port
+from scorer.flood_bench import scan_phone
 
 ROOT = Path(__file__).resolve().parents[1]
 SCORE = {"players": [{"name": "Ann", "counts": {"characters": ["king"], "volcano": 1}}]}
@@ -75,15 +76,6 @@ def test_silent_and_slow_sockets_neither_stop_answers_nor_stay_open(server):
         sock.close()
 
 
-def scan_session(base: str) -> tuple[requests.Session, str]:
-    """A phone that opened the scan page: its cookie and the form's CSRF token."""
-    phone = requests.Session()
-    page = phone.get(f"{base}/scan", timeout=10).text
-    token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page) or re.search(r'value="([^"]+)"[^>]*name="csrf_token"', page)
-    assert token, "no CSRF token on the scan page"
-    return phone, token.group(1)
-
-
 def worst_case_photo() -> bytes:
     """The worst photo a phone can send: an all-black PNG at the 16 MP cap (decoded whole, and
     looked at to the end for a planet that is not there)."""
@@ -104,7 +96,7 @@ def test_a_photo_being_read_does_not_hold_the_others(server):
     answers: list[int] = []
 
     def scan():
-        phone, token = scan_session(base)
+        phone, token = scan_phone(base)
         r = phone.post(f"{base}/scan", data={"csrf_token": token}, files={"photo": ("p.png", photo, "image/png")},
                        timeout=60, allow_redirects=False)
         answers.append(r.status_code)
