@@ -2,6 +2,7 @@
 a database that cannot be used. Each test here failed on the code before the fix."""
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -229,3 +230,30 @@ def test_a_third_scan_at_once_is_429_with_a_message():
                 pass
     with limits.one_of_few_scans():  # places come back
         pass
+
+
+def test_a_photo_past_the_scan_places_is_refused_before_its_upload_is_parsed(client, monkeypatch):
+    """With every scan place taken, ``POST /scan`` answers the page with the message, 429, and
+    the score page's camera button gets the message in that player's card, without the multipart
+    body being parsed (a flood of refused photos costs a look at a semaphore, not a parse)."""
+    from werkzeug.wrappers import Request
+
+    from scorer.web import ratelimits as limits
+    parsed = []
+    real = Request._load_form_data
+    monkeypatch.setattr(Request, "_load_form_data", lambda self: (parsed.append(self.path), real(self))[1])
+    photo = {"photo": (io.BytesIO(b"\xff\xd8" + b"x" * 5000), "p.jpg", "image/jpeg")}
+    with limits.one_of_few_scans(), limits.one_of_few_scans():
+        page = client.post("/scan", data=photo, content_type="multipart/form-data")
+        card = client.post("/score/scan", data={"photo-2": (io.BytesIO(b"\xff\xd8" + b"x" * 5000), "p.jpg"),
+                                                "players-2-name": "Cy"},
+                           content_type="multipart/form-data", headers={"HX-Request": "true", "HX-Trigger-Name": "photo-2"})
+    assert page.status_code == 429 and "reading other photos" in page.get_data(as_text=True)
+    assert card.status_code == 200
+    assert 'id="players-2-error" hx-swap-oob="true"' in card.get_data(as_text=True)
+    assert "reading other photos" in card.get_data(as_text=True)
+    assert parsed == []
+    # a place free again: the same post is parsed (and, having no CSRF token, told the form expired)
+    again = client.post("/scan", data={"photo": (io.BytesIO(b"\xff\xd8" + b"x" * 5000), "p.jpg")},
+                        content_type="multipart/form-data")
+    assert again.status_code == 400 and parsed == ["/scan"]

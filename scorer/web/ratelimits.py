@@ -13,7 +13,7 @@ from collections.abc import Callable
 from contextlib import contextmanager
 from typing import Any
 
-from flask import Flask, request
+from flask import Flask, current_app, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 
@@ -42,6 +42,7 @@ _scans = threading.BoundedSemaphore(SCANS_AT_ONCE)
 def install(app: Flask, enabled: bool) -> None:
     app.config.setdefault("RATELIMIT_ENABLED", enabled)
     limiter.init_app(app)
+    app.before_request_funcs.setdefault(None, []).insert(0, _refuse_when_scans_full)  # first of all
     for endpoint, view in list(app.view_functions.items()):
         rule = LIMITS.get(endpoint) or next((v for p, v in PREFIX_LIMITS.items() if endpoint.startswith(p)), None)
         if rule is not None:
@@ -53,11 +54,43 @@ class Busy(Exception):
     """Too much CPU work at once in this worker (answered 429 with a message)."""
 
 
+def busy_message() -> str:
+    return _("The app is reading other photos right now. Try again in a few seconds.")
+
+
+def scans_full() -> bool:
+    """Every scan place of this worker is taken: a photo posted now would be refused. Asked before
+    the upload is parsed, so a flood of refused photos costs no form parsing (the server only
+    drains their bytes); ``one_of_few_scans`` still decides for the photos that get past."""
+    if not _scans.acquire(blocking=False):
+        return True
+    _scans.release()
+    return False
+
+
+def when_scans_full(answer: Callable[[], Any]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Mark a view that reads a photo: with every scan place of the worker taken, ``answer()`` is
+    sent instead (unless it gives None), before anything parses the upload, the CSRF check
+    included (a refusal changes nothing, so it needs no token)."""
+    def mark(view: Callable[..., Any]) -> Callable[..., Any]:
+        view.when_scans_full = answer  # type: ignore[attr-defined]
+        return view
+    return mark
+
+
+def _refuse_when_scans_full() -> Any:
+    view = current_app.view_functions.get(request.endpoint or "")
+    answer = getattr(view, "when_scans_full", None)
+    if answer is not None and request.method == "POST" and scans_full():
+        return answer()
+    return None
+
+
 @contextmanager
 def one_of_few_scans() -> Any:
     """Hold one of this worker's few scan places, or raise ``Busy`` at once."""
     if not _scans.acquire(blocking=False):
-        raise Busy(_("The app is reading other photos right now. Try again in a few seconds."))
+        raise Busy(busy_message())
     try:
         yield
     finally:

@@ -32,7 +32,8 @@ from .extensions import csrf, get_db
 from .forms import active_square, apply_action, doubtful_squares, find_action, normalise
 from .learned import scan_reference
 from .planet_view import planet
-from .ratelimits import Busy, one_of_few_scans
+from .cpu import off_the_loop
+from .ratelimits import Busy, busy_message, one_of_few_scans, when_scans_full
 
 bp = Blueprint("scan", __name__)
 PREFIX = "players-0-cells"  # the score page's field names: "add to a table" posts straight to it
@@ -133,6 +134,7 @@ def scan():
 # a message, so a stale page keeps the planet being checked instead of ending on an error page.
 @bp.post("/scan")
 @csrf.exempt
+@when_scans_full(lambda: _page(PhotoForm(formdata=None), busy_message(), 429))
 def scan_post():
     form = PhotoForm()
     if not form.validate_on_submit():  # only the CSRF token can fail here
@@ -159,7 +161,7 @@ def read_photo(upload):
     try:
         from vision.recognize import recognize
         with one_of_few_scans():
-            reading = recognize(data, reference=scan_reference())  # the learned box, if there is one
+            reading = off_the_loop(recognize, data, scan_reference())  # the learned box, if there is one
     except Busy as busy:
         return None, str(busy), 429
     except Exception:  # the recognizer promises a Reading; never let a surprise become a 500
