@@ -556,7 +556,7 @@ def _recognize(data: bytes, reference_dir, t0: float) -> Reading:
         return done(Reading(ok=False, error=translate(NO_PLANET), score=best["score"] if best else 0.0))
     # a small planet read poorly in a photo decoded reduced: read it again from a finer decode
     # (and tell same-looking tiles apart by their ids there; a good reading keeps either id of
-    # twins, SPEC §2, and costs no second decode)
+    # twins, issue 8, and costs no second decode)
     side = float(np.sqrt(max(1.0, cv2.contourArea(np.asarray(best["quad"], np.float32)))))
     if reduce > 1 and side < 4 * CELL * 1.15 and best["score"] < FINE_BELOW:
         try:

@@ -22,7 +22,7 @@ READS = 4              # full readings of the best-ranked outlines, until one is
 GOOD = 0.7             # a reading this good needs no second candidate
 FINE_BELOW = 0.85      # a small planet read less well than this is read again from a finer decode
 # (a good reading of a small planet is no longer decoded again only to tell twins by their ids:
-# twins may come back as either id, SPEC §2)
+# twins may come back as either id, issue 8)
 
 # --- is it a planet at all -----------------------------------------------------------------
 # Shipped photos: colour planets in every sample condition score ≥ 0.75 with ≥ 14 cells
