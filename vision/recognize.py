@@ -43,7 +43,7 @@ from .index import CELL, HI, describe_coarse, describe_turns, get_index, similar
 from .stages import one_thread
 
 from .tuning import (CELL_MATCH, DOUBT, GOOD, MARGIN, MARGIN_DOUBT, PLANET_CELLS, PLANET_MIN,
-                     READS, SCALES, SEARCH, SHIPPED_SIDE, WORK, FINE_BELOW)
+                     READS, SCALES, SEARCH, SHIPPED_SIDE, WORK, FINE_BELOW, GROWN, TRIES)
 
 
 
@@ -361,7 +361,7 @@ def _ref_templates(index, row: int, k: int, scale: float = 1.0) -> list:
     return t
 
 
-def _second_pass(straight, index, first, centres, quad, angles, tries: int = 3):
+def _second_pass(straight, index, first, centres, quad, angles, tries: int = TRIES):
     """Look for each tile again with the pictures of the few tiles it most resembles (and the
     back): sharper place and turn than the generic outline. Each reference keeps its best score
     over these placements; then the rules are applied again."""
@@ -529,10 +529,10 @@ def _recognize(data: bytes, reference_dir, t0: float) -> Reading:
     wh, ww = work.shape[:2]
     quads.append(np.array([[0, 0], [ww - 1, 0], [ww - 1, wh - 1], [0, wh - 1]], np.float32))
     # rank the outlines cheaply; the found outline may cover only part of the planet (or a
-    # bit of table too), so the best few are also tried grown and shrunk about their centre
+    # bit of table too), so the best (GROWN) are also tried grown and shrunk about their centre
     first = sorted(((_quick(pyr, q / f, index), i, q) for i, q in enumerate(quads)), key=lambda t: -t[0])
     more = []
-    for _, i, q in first[:3]:
+    for _, i, q in first[:GROWN]:
         c = q.mean(axis=0)
         for g in SCALES:
             v = (q - c) * g + c
