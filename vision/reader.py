@@ -1,9 +1,10 @@
 """Read a planet of a learned box: the stages of ``vision/stages.py``, then classify.
 
-``read_box(data, exemplars) -> Reading``. Stages: decode_photo → find_outlines → (per
-outline) cut_cells → align_cells → match → classify (each cell against the exemplars its
-position allows; one id at most once per planet, the back may repeat; twins with identical
-contents may come back as either id) → the best outline, or no planet.
+``read_box(data, exemplars) -> Reading``. Stages: decode_photo → outlines_in_turn → (per
+outline, until one reads surely) cut_cells → align_cells → match → classify (each cell against
+the exemplars its position allows; one id at most once per planet, the back may repeat; twins
+with identical contents may come back as either id) → refit_outline through the tiles found,
+and read again while that reads better → the best reading, or no planet.
 """
 from __future__ import annotations
 

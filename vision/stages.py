@@ -1,6 +1,7 @@
 """The stages that read a learned box's planet, used the same way when teaching and reading.
 
-    decode_photo → find_outline → cut_cells → align_cells → match → classify (reader.py)
+    decode_photo → outlines_in_turn (find_outlines when teaching) → cut_cells → align_cells
+    → match → classify (reader.py) → refit_outline → cut_cells …
 
 Each stage takes and returns frozen values:
 
@@ -12,7 +13,8 @@ Each stage takes and returns frozen values:
 - ``Cells``: the 16 cells cut from the straightened planet with a pad round each, each turned
   as its stack's tiles lie at the stack's first position (a box whose tiles face outwards).
 - ``Aligned``: each tile found in its cell (shift and small turn) against the look its stack
-  shares, cut at ``CELL_PX``, with how well that look fitted.
+  shares, cut at ``CELL_PX``, with how well that look fitted and where its centre was found
+  (``refit_outline`` puts the lattice through those centres).
 
 The exemplars (``Exemplars``, from a ``Box``) are cut from the teaching photos by the same
 stages, so a cell and an exemplar are cut, turned, aligned and described identically.
