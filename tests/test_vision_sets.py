@@ -151,3 +151,19 @@ def test_teaching_refuses_the_photo_of_another_layout_and_keeps_the_box():
     assert again.box.samples == first.box.samples
     second = learn((teach / "t02.jpg").read_bytes(), grid["t02"], first.box)
     assert second.ok and len(second.box.tiles()) == 32
+
+
+def test_a_planet_never_gets_one_id_twice_but_backs_repeat():
+    """reader.assign: the best assignment of one stack's four positions, each tile id once (the
+    back any number of times) — here every position likes row 7 best."""
+    import numpy as np
+    from vision.reader import assign
+    rows = np.array([3, 5, 7, 9, 11])
+    scores = np.array([[.1, .2, .9, .3, .0],
+                       [.1, .2, .8, .4, .0],
+                       [.3, .1, .7, .2, .0],
+                       [.2, .6, .95, .1, .0]])
+    picked, total = assign(scores, rows, back_rows=set())
+    assert picked.tolist() == [7, 9, 3, 5] and abs(total - 2.2) < 1e-9   # the best of 5×4×3×2
+    picked, _ = assign(scores, rows, back_rows={7})        # row 7 a back: it may lie everywhere
+    assert picked.tolist() == [7, 7, 7, 7]
