@@ -158,6 +158,7 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     os.environ["PLANET_RATE_LIMITS"] = "on" if args.rate_limits else "off"
     with tempfile.TemporaryDirectory() as tmp:
+        os.environ["PLANET_INSTANCE"] = tmp  # the kept scans go with it, not into the checkout's instance/
         started = start_servers(f"sqlite:///{Path(tmp) / 'flood.sqlite3'}", 1, args.workers, Path(tmp))
         try:
             outcome = run(args, started[0][1], started)

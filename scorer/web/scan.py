@@ -78,19 +78,38 @@ def stored(scan_id: str) -> bool:
 def keep(data: bytes, reading) -> str:
     """The photo (shrunk to 900 px for the page) and its reading, under a new id; the oldest go
     when more than KEEP are kept."""
-    from PIL import Image, ImageOps
     scan_id = secrets.token_urlsafe(9)
     folder = scans_dir() / scan_id
     folder.mkdir(parents=True)
-    with Image.open(io.BytesIO(data)) as im:
-        im = ImageOps.exif_transpose(im).convert("RGB")
-        im.thumbnail((900, 900))
-        im.save(folder / "photo.jpg", "JPEG", quality=80)
+    off_the_loop(_shrink_photo, data, folder / "photo.jpg")
     doubtful = [p for p in range(16) if reading.doubtful[p]]
     (folder / "reading.json").write_text(json.dumps({"cells": list(reading.cells), "doubtful": doubtful}))
-    for old in sorted(scans_dir().iterdir(), key=lambda p: p.stat().st_mtime)[:-KEEP]:
-        shutil.rmtree(old, ignore_errors=True)
+    _forget_the_oldest(scans_dir())
     return scan_id
+
+
+def _shrink_photo(data: bytes, to: Path) -> None:
+    """The photo for the review page: upright, 900 px, a JPEG decoded at the scale it needs (a
+    12 MP photo decoded whole here took longer than reading the planet)."""
+    from PIL import Image, ImageOps
+    with Image.open(io.BytesIO(data)) as im:
+        im.draft("RGB", (900, 900))
+        im = ImageOps.exif_transpose(im).convert("RGB")
+        im.thumbnail((900, 900))
+        im.save(to, "JPEG", quality=80)
+
+
+def _forget_the_oldest(folder: Path) -> None:
+    """Keep the newest KEEP scans. Another worker may be forgetting the same ones at this moment:
+    a scan gone before it is looked at is simply passed over."""
+    kept = []
+    for scan in folder.iterdir():
+        try:
+            kept.append((scan.stat().st_mtime, scan))
+        except FileNotFoundError:
+            continue
+    for _mtime, old in sorted(kept)[:-KEEP]:
+        shutil.rmtree(old, ignore_errors=True)
 
 
 def load(scan_id: str) -> dict:
