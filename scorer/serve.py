@@ -19,6 +19,10 @@ HEADER_TIMEOUT = 10   # seconds for a request's headers to arrive (and for an id
 IO_TIMEOUT = 30       # seconds a body read or an answer's write may make no progress
 MIN_BODY_RATE = 50_000  # bytes/s a body must keep up, after HEADER_TIMEOUT seconds of grace
 DEFAULT_CONNECTIONS = 4000
+# A photo is read in a native thread beside the worker's event loop (scorer/web/cpu.py). Each time
+# the loop waits on a socket it lets go of the GIL and then waits up to this long to get it back
+# from the photo thread: at Python's 5 ms, draining one 2 MB upload cost the loop about a second.
+GIL_SWITCH_INTERVAL = 0.0005
 
 
 def default_workers(database_url: str) -> int:
@@ -37,6 +41,7 @@ def cooperative() -> None:
     from gevent import monkey
     if not monkey.is_module_patched("socket"):
         monkey.patch_all()
+    sys.setswitchinterval(GIL_SWITCH_INTERVAL)
 
 
 class _BodyDeadline:

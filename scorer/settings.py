@@ -32,11 +32,12 @@ class Settings:
     def load(cls, overrides: Mapping[str, Any] | None = None,
              environ: Mapping[str, str] | None = None) -> Settings:
         """From the environment (``DATABASE_URL``, ``SECRET_KEY``, ``PLANET_CATALOG``,
-        ``PLANET_TRUSTED_HOSTS`` (comma-separated), ``PLANET_TLS=1``), with ``overrides`` (the
-        same names, and ``INSTANCE_PATH``) winning."""
+        ``PLANET_TRUSTED_HOSTS`` (comma-separated), ``PLANET_TLS=1``, ``PLANET_INSTANCE``: the folder
+        for the key, the SQLite file and kept scans), with ``overrides`` (the same names, and
+        ``INSTANCE_PATH``) winning."""
         env = os.environ if environ is None else environ
         over = dict(overrides or {})
-        instance = Path(over.get("INSTANCE_PATH") or DEFAULT_INSTANCE)
+        instance = Path(over.get("INSTANCE_PATH") or env.get("PLANET_INSTANCE") or DEFAULT_INSTANCE)
         instance.mkdir(parents=True, exist_ok=True)
         database = (over.get("DATABASE_URL") or env.get("DATABASE_URL")
                     or f"sqlite:///{instance / 'planet.sqlite3'}")

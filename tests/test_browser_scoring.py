@@ -459,3 +459,22 @@ def test_a_reload_keeps_what_was_entered(live_server, page):
     expect(page.locator("#players-0-name")).to_have_value("")
     page.reload()
     expect(page.locator("#players-0-name")).to_have_value("")
+
+
+BEYOND_THE_SCREEN = """() => [...document.querySelectorAll('body *')].filter(el => {
+    const r = el.getBoundingClientRect(); return r.width > 0 && r.right > innerWidth + 0.5;
+}).map(el => `${el.tagName}.${el.className} ${Math.round(el.getBoundingClientRect().right)}`)"""
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_an_open_character_picker_fits_the_phone(live_server, page, language):
+    """Every character of an open picker within the 390 px screen. The list's grid column once
+    took the width of its widest rule and every choice ran 11 px past the right edge, cut off
+    by the page (so the page did not scroll sideways and the layout checks saw nothing)."""
+    page.goto(live_server.url + f"/lang/{language}?next=/score")
+    for k in range(4):
+        summary = page.locator("#players-0 details.picker summary").nth(k)
+        summary.click()
+        expect(page.locator("#players-0 details.picker").nth(k).locator(".pick").last).to_be_visible()
+        assert page.evaluate(BEYOND_THE_SCREEN) == [], f"picker {k + 1}"
+        summary.click()

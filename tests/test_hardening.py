@@ -2,6 +2,7 @@
 a database that cannot be used. Each test here failed on the code before the fix."""
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -221,11 +222,75 @@ def test_steppers_are_not_rate_limited_but_stored_tables_are(tmp_path):
     app.extensions["db"].dispose()
 
 
-def test_a_third_scan_at_once_is_429_with_a_message():
-    from scorer.web import ratelimits as limits
-    with limits.one_of_few_scans(), limits.one_of_few_scans():
-        with pytest.raises(limits.Busy, match="other photos"):
-            with limits.one_of_few_scans():
+def test_photos_are_read_one_at_a_time_a_few_wait_and_the_rest_are_refused():
+    """A worker reads one photo at a time; the next ones wait their turn (a table scanning its
+    planets together) up to a few; past those, or past the wait, a message (429)."""
+    import threading
+    import time
+
+    from scorer.web.ratelimits import Busy, ScanPlaces
+    places = ScanPlaces(reading=1, waiting=1, wait=2.0)
+    events: list[str] = []
+    first_reading, first_done = threading.Event(), threading.Event()
+
+    def first():
+        with places.one():
+            first_reading.set()
+            first_done.wait(5)
+            events.append("first read")
+
+    def second():
+        with places.one():
+            events.append("second read")
+
+    a = threading.Thread(target=first)
+    a.start()
+    assert first_reading.wait(5)
+    b = threading.Thread(target=second)
+    b.start()
+    time.sleep(0.2)                          # the second photo is waiting its turn ...
+    assert events == [] and places.full()
+    with pytest.raises(Busy, match="other photos"):
+        with places.one():                   # ... and a third has no place: refused at once
+            pass
+    first_done.set()
+    a.join(5)
+    b.join(5)
+    assert events == ["first read", "second read"]
+    assert not places.full()
+    # a photo that waited its whole time without a turn is refused
+    hasty = ScanPlaces(reading=1, waiting=1, wait=0.2)
+    with hasty.one():
+        start = time.perf_counter()
+        with pytest.raises(Busy):
+            with hasty.one():
                 pass
-    with limits.one_of_few_scans():  # places come back
-        pass
+        assert 0.15 < time.perf_counter() - start < 2.0
+
+
+def test_a_photo_past_the_scan_places_is_refused_before_its_upload_is_parsed(client, monkeypatch):
+    """With every scan place taken, ``POST /scan`` answers the page with the message, 429, and
+    the score page's camera button gets the message in that player's card, without the multipart
+    body being parsed (a flood of refused photos costs a look at a semaphore, not a parse)."""
+    from werkzeug.wrappers import Request
+
+    from scorer.web.ratelimits import ScanPlaces
+    places = client.application.extensions["scan_places"] = ScanPlaces(reading=1, waiting=0)
+    parsed = []
+    real = Request._load_form_data
+    monkeypatch.setattr(Request, "_load_form_data", lambda self: (parsed.append(self.path), real(self))[1])
+    photo = {"photo": (io.BytesIO(b"\xff\xd8" + b"x" * 5000), "p.jpg", "image/jpeg")}
+    with places.one():
+        page = client.post("/scan", data=photo, content_type="multipart/form-data")
+        card = client.post("/score/scan", data={"photo-2": (io.BytesIO(b"\xff\xd8" + b"x" * 5000), "p.jpg"),
+                                                "players-2-name": "Cy"},
+                           content_type="multipart/form-data", headers={"HX-Request": "true", "HX-Trigger-Name": "photo-2"})
+    assert page.status_code == 429 and "reading other photos" in page.get_data(as_text=True)
+    assert card.status_code == 200
+    assert 'id="players-2-error" hx-swap-oob="true"' in card.get_data(as_text=True)
+    assert "reading other photos" in card.get_data(as_text=True)
+    assert parsed == []
+    # a place free again: the same post is parsed (and, having no CSRF token, told the form expired)
+    again = client.post("/scan", data={"photo": (io.BytesIO(b"\xff\xd8" + b"x" * 5000), "p.jpg")},
+                        content_type="multipart/form-data")
+    assert again.status_code == 400 and parsed == ["/scan"]

@@ -97,3 +97,10 @@ def test_the_picture_is_served_and_is_the_pages_preview(client, app):
     assert re.search(rf'<meta property="og:image" content="http://[^"/]+/tables/{table_id}/picture.png">', page)
     assert f'download="make-me-a-planet-{table_id}.png"' in page
     assert client.get("/tables/nope/picture.png").status_code == 404
+    # shown in the page as a lossless WebP: the same pixels in fewer bytes
+    shown = client.get(f"/tables/{table_id}/picture.webp")
+    assert shown.status_code == 200 and shown.mimetype == "image/webp" and shown.data[8:12] == b"WEBP"
+    assert len(shown.data) < 0.75 * len(r.data)
+    as_png, as_webp = (Image.open(io.BytesIO(d)).convert("RGB") for d in (r.data, shown.data))
+    assert as_png.size == as_webp.size and as_png.tobytes() == as_webp.tobytes()
+    assert f'<img class="results-picture" src="/tables/{table_id}/picture.webp"' in page

@@ -94,6 +94,7 @@ def test_a_three_player_table_scored_by_three_photos(live_server, page, shot):
     from playwright.sync_api import expect
 
     from scorer.contract import score_request
+    from vision.bench import content_key
     photos = [PHOTOS / f"p0{k}.jpg" for k in (1, 2, 3)]
     truth = [json.loads(p.with_suffix(".json").read_text())["cells"] for p in photos]
     names = ["Ann", "Ben", "Cy"]
@@ -104,7 +105,9 @@ def test_a_three_player_table_scored_by_three_photos(live_server, page, shot):
         expect(page.locator(f"#players-{i} .planet.edit")).to_be_visible(timeout=30_000)
         expect(page.locator(f"#players-{i}-cells-15")).to_have_value(rows[3][3] or "", timeout=30_000)
         read = [page.input_value(f"#players-{i}-cells-{p}") or None for p in range(16)]
-        assert read == [v for row in rows for v in row], f"photo {photo.name} misread"
+        # twins (the same contents, e.g. the two Vain Man tiles) may come back as either id (issue 8)
+        assert [content_key(c) for c in read] == [content_key(v) for row in rows for v in row], \
+            f"photo {photo.name} misread"
         expect(page.locator(f"#players-{i}-name")).to_have_value(name)  # the rest of the card is kept
     no_horizontal_scroll(page)
     shot(page, "three-photos")

@@ -162,3 +162,35 @@ def test_add_another_planet_appends_to_the_table(plain):
     assert re.search(r'name="players-1-cells-5" id="players-1-cells-5" value="C11"', html)
     assert plain.get("/scan/nope-not-an-id").status_code == 404
     assert plain.get("/scan/AAAAAAAAAAAA/photo.jpg").status_code == 404
+
+
+def test_forgetting_old_scans_passes_over_one_another_worker_just_forgot(tmp_path, monkeypatch):
+    """Two workers keep scans in one folder and forget the oldest at the same moment: a scan that
+    vanishes between the listing and its look is passed over (it was a 500 in the flood bench)."""
+    import os
+    from pathlib import Path
+
+    from scorer.web import scan as scan_module
+    for k in range(scan_module.KEEP + 5):
+        folder = tmp_path / f"scan{k:04d}"
+        folder.mkdir()
+        os.utime(folder, (1_000_000 + k, 1_000_000 + k))
+    gone = tmp_path / "scan0002"
+    real_stat = Path.stat
+
+    def stat(self, *args, **kwargs):
+        if self == gone:
+            raise FileNotFoundError(self)
+        return real_stat(self, *args, **kwargs)
+    monkeypatch.setattr(Path, "stat", stat)
+    scan_module._forget_the_oldest(tmp_path)
+    left = sorted(p.name for p in tmp_path.iterdir())
+    assert len(left) == scan_module.KEEP + 1   # the newest KEEP, and the one that could not be looked at
+    assert left[-1] == f"scan{scan_module.KEEP + 4:04d}" and "scan0000" not in left and "scan0002" in left
+
+
+def test_the_instance_folder_can_be_set_from_the_environment(tmp_path):
+    from scorer.settings import Settings
+    settings = Settings.load(environ={"PLANET_INSTANCE": str(tmp_path / "elsewhere")})
+    assert settings.instance_path == tmp_path / "elsewhere"
+    assert settings.database_url == f"sqlite:///{tmp_path / 'elsewhere' / 'planet.sqlite3'}"

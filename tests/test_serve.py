@@ -15,6 +15,7 @@ import pytest
 import requests
 
 from conftest import free_port
+from scorer.flood_bench import scan_phone
 
 ROOT = Path(__file__).resolve().parents[1]
 SCORE = {"players": [{"name": "Ann", "counts": {"characters": ["king"], "volcano": 1}}]}
@@ -26,7 +27,7 @@ def server(tmp_path):
     out = open(tmp_path / "serve.out", "wb")
     proc = subprocess.Popen(
         [sys.executable, "-m", "scorer", "serve", "--host", "127.0.0.1", "--port", str(port),
-         "--database", f"sqlite:///{tmp_path / 'serve.sqlite3'}", "--client-timeout", "2"],
+         "--database", f"sqlite:///{tmp_path / 'serve.sqlite3'}", "--client-timeout", "2", "--workers", "1"],
         cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
         env={**os.environ, "PYTHONPATH": str(ROOT), "SECRET_KEY": "test"})
     base = f"http://127.0.0.1:{port}"
@@ -73,3 +74,47 @@ def test_silent_and_slow_sockets_neither_stop_answers_nor_stay_open(server):
         # closed, or told off (408, or 400 when the JSON reader sees the body cut short)
         assert answer == b"" or re.match(rb"HTTP/1.1 40[08] ", answer), answer[:80]
         sock.close()
+
+
+def worst_case_photo() -> bytes:
+    """The worst photo a phone can send: an all-black PNG at the 16 MP cap (decoded whole, and
+    looked at to the end for a planet that is not there)."""
+    import cv2
+    import numpy as np
+    ok, png = cv2.imencode(".png", np.zeros((4000, 4000, 3), np.uint8))
+    assert ok
+    return png.tobytes()
+
+
+def test_a_photo_being_read_does_not_hold_the_others(server):
+    """Gevent serves a worker's connections on one loop: the photo is read in a native thread
+    (``scorer/web/cpu.py``), so the score API answers while it works. Read on the loop (the
+    mutation: call ``work`` directly in ``off_the_loop``), every probe waits for the photo."""
+    import threading
+    _port, base, _printed = server
+    photo = worst_case_photo()
+    answers: list[int] = []
+
+    def scan():
+        phone, token = scan_phone(base)
+        r = phone.post(f"{base}/scan", data={"csrf_token": token}, files={"photo": ("p.png", photo, "image/png")},
+                       timeout=60, allow_redirects=False)
+        answers.append(r.status_code)
+
+    scans = [threading.Thread(target=scan) for _ in range(2)]
+    for t in scans:
+        t.start()
+    time.sleep(0.4)          # both photos uploaded and being read
+    waits = []
+    while any(t.is_alive() for t in scans):
+        start = time.perf_counter()
+        r = requests.post(f"{base}/api/score", json=SCORE, timeout=30)
+        waits.append(time.perf_counter() - start)
+        assert r.status_code == 200
+        time.sleep(0.05)
+    for t in scans:
+        t.join()
+    assert answers == [422, 422], answers   # "no planet in this photo", said to a person
+    print(f"\n/api/score while 2 photos were read: {len(waits)} probes, slowest {max(waits) * 1000:.0f} ms")
+    assert len(waits) >= 3, waits            # the probes ran while the photos were read
+    assert max(waits) < 1.0, waits           # read on the loop: the slowest waited seconds

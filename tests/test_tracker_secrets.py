@@ -10,6 +10,8 @@ import re
 
 import pytest
 
+from conftest import mentions
+
 from scorer.catalog import CHARACTER_NAMES, catalog
 from scorer.planet import POSITIONS_OF
 from scorer.draft import legal
@@ -55,7 +57,7 @@ def names_only_of(bad, g):
 
 
 def leaks_in(text, bad, g):
-    hits = [t for t in bad if re.search(rf"\b{t}\b", text)]
+    hits = [t for t in bad if mentions(text, t)]
     hits += [n for n in names_only_of(bad, g) if re.search(r"(?<!Turkish )" + re.escape(n), text)]
     return hits
 

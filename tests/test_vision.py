@@ -91,7 +91,7 @@ SAMPLE_PHOTOS = photos(SAMPLES)
 def test_there_are_enough_sample_photos():
     planets = [p for p in SAMPLE_PHOTOS if load_truth(p.with_suffix(".json")) is not None]
     empties = [p for p in SAMPLE_PHOTOS if load_truth(p.with_suffix(".json")) is None]
-    assert len(planets) >= 30 and len(empties) >= 5
+    assert len(planets) >= 16 and len(empties) >= 4
 
 
 def test_sample_truths_are_legal_planets():
@@ -185,6 +185,23 @@ def test_unusable_inputs_are_refused(name, tmp_path):
         assert r.returncode == 2
         out = json.loads(r.stdout)
         assert out["ok"] is False and out["error"]
+
+
+def test_a_large_image_that_is_not_a_jpeg_is_refused_before_it_is_decoded():
+    """A PNG is decoded whole (no DCT scaling): past 16 MP it is refused from its header, in
+    milliseconds, whatever its pixels (the flood photo of issue #15: 7000×7000 all black, 1.8 GB
+    of server memory for four read at once); at 16 MP it is still read."""
+    import time
+    from vision.imageio import MAX_FULL_DECODE_PIXELS
+    assert MAX_FULL_DECODE_PIXELS == 16_000_000
+    big = cv2.imencode(".png", np.zeros((4001, 4000, 3), np.uint8))[1].tobytes()
+    start = time.perf_counter()
+    reading = recognize(big)
+    assert time.perf_counter() - start < 0.5
+    assert not reading.ok and "4000×4001" in reading.error and "16 megapixels" in reading.error
+    at_cap = cv2.imencode(".png", np.zeros((4000, 4000, 3), np.uint8))[1].tobytes()
+    reading = recognize(at_cap)
+    assert not reading.ok and "16 megapixels" not in reading.error  # read, and no planet in it
 
 
 def test_missing_file_exits_2(tmp_path):

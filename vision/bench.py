@@ -190,7 +190,7 @@ def main(argv=None) -> int:
     root = Path(__file__).resolve().parent.parent / "sample_photos"
     print("== shipped art: sample_photos/ ==")
     lines = [summary("shipped", report(root, verbose), None)]
-    for name in ("box2", "box2-heldout"):
+    for name in ("box2", "box2-heldout", "box2-heldout2"):
         if not (root / name).is_dir():
             continue
         with tempfile.TemporaryDirectory() as tmp:

@@ -13,8 +13,9 @@ quarter turn clockwise for each step clockwise round the planet (``vision.layout
 Tile backs differ by stack: the character backs show stars and a comet, the others are pieces
 of a second (orange) planet.
 
-Two variations (``variant`` "A" and "B"): B has other colours, another planet size and other
-icon layouts; it is used only for the held-out photos. Pure Pillow, deterministic.
+Three variations (``variant`` "A", "B" and "C"): B and C have other colours, another planet
+size and other icon layouts (C: a thicker card edge, bigger icons); they are used only for the
+held-out photos. Pure Pillow, deterministic.
 """
 from __future__ import annotations
 
@@ -43,6 +44,7 @@ class Palette:
     back_planet: tuple
     back_sky: tuple
     icon_scale: float
+    edge_width: float = .012  # the card's white edge, part of the tile's side
 
 
 PALETTES = {
@@ -52,6 +54,10 @@ PALETTES = {
     "B": Palette(space=(60, 28, 50), ground=(214, 190, 140), ground2=(196, 170, 120),
                  rim=(130, 100, 60), edge=(245, 245, 240), radius=1.8,
                  back_planet=(90, 160, 220), back_sky=(20, 40, 40), icon_scale=.85),
+    # the second held-out material (seed 23): a pale day sky, a red-brown planet, a thick edge
+    "C": Palette(space=(150, 196, 226), ground=(170, 96, 70), ground2=(150, 84, 62),
+                 rim=(90, 50, 40), edge=(250, 240, 200), radius=1.95,
+                 back_planet=(120, 200, 110), back_sky=(70, 40, 90), icon_scale=1.1, edge_width=.03),
 }
 
 INK = (30, 28, 40)
@@ -221,7 +227,7 @@ def _icon_boxes(n, x0, y0, x1, y1):
 
 
 def _card_edge(d, pal: Palette):
-    w = int(W * .012)
+    w = int(W * pal.edge_width)
     d.rectangle((0, 0, W - 1, W - 1), outline=pal.edge, width=w)
 
 
@@ -234,6 +240,8 @@ def _tile(stack: str, character: str | None, items: tuple, variant: str) -> Imag
     icons = [it for it, n in items for _ in range(n)]
     if variant == "B":
         icons = icons[::-1]
+    elif variant == "C":
+        icons = icons[1:] + icons[:1]
     # where the ground is, in the tile's own coordinates
     if stack == "center":
         box = (.08, .08, .92, .92)

@@ -13,6 +13,10 @@ import numpy as np
 from scorer.i18n import _
 
 MAX_PIXELS = 50_000_000  # refuse bigger images before decoding them (decompression bombs)
+# PNG, WebP ...: decoded whole (no DCT scaling as for JPEG), ~3 bytes a pixel and copies after. A
+# phone's camera writes JPEG; a screenshot is under 4 MP. At this cap 4 photos read at once (two
+# workers) stay under 1 GB of server memory (python -m scorer.flood_bench); at 50 MP they took 1.8 GB.
+MAX_FULL_DECODE_PIXELS = 16_000_000
 MAX_BYTES = 60_000_000
 
 
@@ -125,8 +129,10 @@ def decode(data: bytes, min_side: int = 1000) -> tuple[np.ndarray, float]:
             # another format: ask Pillow for the size without decoding the pixels
             size = _pil_size(data)
         w, h = size
-        if w * h > MAX_PIXELS:
-            raise UnusableImage(_("The photo is too large (%(w)d×%(h)d pixels; at most 50 megapixels).", w=w, h=h))
+        if w * h > MAX_FULL_DECODE_PIXELS:
+            raise UnusableImage(_("The image is too large (%(w)d×%(h)d pixels): an image that is not a JPEG "
+                                  "can have at most 16 megapixels. A phone camera's photo (JPEG) can be larger.",
+                                  w=w, h=h))
     flags = cv2.IMREAD_IGNORE_ORIENTATION | {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2,
                                              4: cv2.IMREAD_REDUCED_COLOR_4, 8: cv2.IMREAD_REDUCED_COLOR_8}[reduce]
     try:
@@ -162,6 +168,8 @@ def _pil_size(data: bytes) -> tuple[int, int]:
 
 
 def _pil_orientation(data: bytes) -> int:
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and b"eXIf" not in data:
+        return 1  # a PNG without an EXIF chunk (Pillow would decode every pixel to look for one)
     import io
     from PIL import Image
     try:

@@ -26,7 +26,8 @@ from . import tuning
 from .box import SAMPLE_PX, Box, Sample
 from .imageio import UnusableImage
 from .layout import STACK_AT
-from .stages import Outline, Photo, cut_cells, decode_photo, edge_map, find_outlines, frame_tile, lattice_contrast
+from .stages import (Outline, Photo, cut_cells, decode_photo, edge_map, find_outlines, frame_tile, lattice_contrast,
+                     one_thread)
 
 NO_LAYOUT = N_("I could not find 16 tiles laid in a 4×4 square in this photo. Lay them as the plan "
              "shows, take the photo from straight above with the first row at the top, and try again.")
@@ -159,6 +160,12 @@ def learn(data: bytes, grid: dict, box: Box | None = None) -> Lesson:
         photo = decode_photo(data, min_side=tuning.LEARN_SIDE)
     except UnusableImage as exc:
         return Lesson(ok=False, box=box, error=str(exc))
+    with one_thread():
+        return _learn_photo(photo, cells, box)
+
+
+def _learn_photo(photo: Photo, cells: list, box: Box) -> Lesson:
+    """The lesson of a decoded teaching photo: find the layout, check it, cut its tiles."""
     outline = find_layout(photo)
     if outline is None:
         return Lesson(ok=False, box=box, error=_(NO_LAYOUT))

@@ -1,9 +1,10 @@
 """Read a planet of a learned box: the stages of ``vision/stages.py``, then classify.
 
-``read_box(data, exemplars) -> Reading``. Stages: decode_photo → find_outlines → (per
-outline) cut_cells → align_cells → match → classify (each cell against the exemplars its
-position allows; one id at most once per planet, the back may repeat; twins with identical
-contents may come back as either id) → the best outline, or no planet.
+``read_box(data, exemplars) -> Reading``. Stages: decode_photo → outlines_in_turn → (per
+outline, until one reads surely) cut_cells → align_cells → match → classify (each cell against
+the exemplars its position allows; one id at most once per planet, the back may repeat; twins
+with identical contents may come back as either id) → refit_outline through the tiles found,
+and read again while that reads better → the best reading, or no planet.
 """
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from .reading import NO_PLANET, Reading
 from scorer.i18n import _
 from .layout import STACK_AT
 from .stages import (STACKS, Aligned, Cells, Outline, Photo, align_cells, chroma, cut_cells, decode_photo,
-                     find_outlines, match, matched_filters, stack_looks)
+                     match, matched_filters, one_thread, outlines_in_turn, refit_outline, stack_looks)
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,7 @@ class Exemplars:
     stacks: tuple           # per row: its stack (a back: the stack it was learned in)
     contents: tuple         # per row: what it shows (twins share it)
     looks: dict             # stack -> [(angle, grey template)] (faces and backs)
-    filters: list           # per row: matched filters (stages.matched_filters)
+    filters: np.ndarray     # per row: matched filters (stages.matched_filters), (n, angles, D)
     rows_of: dict           # stack -> rows allowed there
     means: dict             # stack -> the mean colour look of its faces (CELL_PX² × 3)
     backs: dict             # stack -> (rows of its backs, their chromas, its faces' chroma)
@@ -109,47 +110,74 @@ def assign(scores: np.ndarray, rows: np.ndarray, back_rows: set, top: int = 6):
     return chosen[best], float(total[best])
 
 
-def classify(cells: Cells, aligned: Aligned, ex: Exemplars, outline: Outline, turn: int) -> Verdict:
-    stacks = [STACK_AT[q] for q in range(16)]
-    sims = match(aligned, ex.filters, ex.rows_of, ex.means, ex.backs)      # (16, n)
+def _assign_all(sims: np.ndarray, ex: Exemplars) -> list[int]:
+    """Per cell, its exemplar row: the best assignment per stack (each id once, backs repeat)."""
     back_rows = {i for i, n in enumerate(ex.names) if n == "back"}
     rows = [0] * 16
     for stack in STACKS:
-        allowed = np.array([i for i, s in enumerate(ex.stacks) if s == stack
-                            and (stack != "character" or ex.names[i] != "back")], np.int64)
-        pos = [q for q in range(16) if stacks[q] == stack]
+        allowed = np.array(ex.rows_of[stack], np.int64)
+        pos = [q for q in range(16) if STACK_AT[q] == stack]
         if len(allowed) == 0:
             continue
         picked, _ = assign(sims[pos][:, allowed], allowed, back_rows)
         for q, r in zip(pos, picked):
             rows[q] = int(r)
+    return rows
+
+
+def _runner_up(sims: np.ndarray, ex: Exemplars, q: int, row: int) -> int | None:
+    """The best row with other contents than ``row`` that may lie at ``q``."""
+    others = [j for j in ex.rows_of[STACK_AT[q]] if ex.contents[j] != ex.contents[row] and sims[q, j] > -1]
+    return max(others, key=lambda j: sims[q, j]) if others else None
+
+
+def classify(cells: Cells, aligned: Aligned, ex: Exemplars, outline: Outline, turn: int) -> Verdict:
+    sims = match(aligned, ex.filters, ex.rows_of, ex.means, ex.backs)      # (16, n)
+    rows = _assign_all(sims, ex)
     chosen = np.array([sims[q, rows[q]] for q in range(16)], np.float32)
     margins = np.zeros(16, np.float32)
     for q in range(16):
-        other = [sims[q, j] for j, s in enumerate(ex.stacks) if s == stacks[q]
-                 and ex.contents[j] != ex.contents[rows[q]] and (stacks[q] != "character" or ex.names[j] != "back")]
-        margins[q] = chosen[q] - (max(other) if other else -1.0)
+        b = _runner_up(sims, ex, q, rows[q])
+        margins[q] = chosen[q] - (sims[q, b] if b is not None else -1.0)
     return Verdict(tuple(rows), chosen, margins, aligned.fits, outline, turn)
 
 
-def read_outline(photo: Photo, outline: Outline, ex: Exemplars) -> Verdict:
-    """Cut, align, describe and classify one outline (every quarter turn when tiles lie upright)."""
-    best = None
+def read_outline(photo: Photo, outline: Outline, ex: Exemplars, refit: int = tuning.REFITS) -> Verdict:
+    """Cut, align, describe and classify one outline (every quarter turn when tiles lie upright);
+    then read again through where the tiles were found (``refit`` times at most) while that
+    moves the outline and reads better."""
+    best, found = None, None
     for turn in ((None,) if ex.outward else (0, 1, 2, 3)):
         cells = cut_cells(photo, outline, turn)
-        v = classify(cells, align_cells(cells, ex.looks), ex, outline, turn or 0)
+        aligned = align_cells(cells, ex.looks)
+        v = classify(cells, aligned, ex, outline, turn or 0)
         if best is None or v.score > best.score:
-            best = v
+            best, found = v, refit_outline(outline, cells, aligned)
+    if refit and found is not None and best.score < tuning.REFIT_BELOW and _moved(outline, found) > tuning.REFIT_MOVE:
+        again = read_outline(photo, found, ex, refit - 1)
+        if again.score > best.score:
+            return again
     return best
 
 
+def _moved(a: Outline, b: Outline) -> float:
+    """How far ``b``'s corners lie from ``a``'s, as a part of a cell."""
+    side = float(np.sqrt(max(1.0, cv2.contourArea(a.corners.astype(np.float32))))) / 4
+    return float(np.linalg.norm(a.corners - b.corners, axis=1).max()) / side
+
+
 def read_photo(photo: Photo, ex: Exemplars) -> Verdict | None:
-    """The best reading over the candidate outlines (None: no outline at all)."""
+    """The best reading over the candidate outlines, read one by one until one reads as surely
+    as a planet does (None: no outline at all)."""
     best = None
-    for outline in find_outlines(photo)[:tuning.READ_OUTLINES]:
+    for n, outline in enumerate(outlines_in_turn(photo)):
+        if n == tuning.READ_OUTLINES:
+            break
         v = read_outline(photo, outline, ex)
         if best is None or v.score > best.score:
             best = v
+        if best.score >= tuning.READ_SURE:
+            break
     return best
 
 
@@ -194,7 +222,8 @@ def read_box(data: bytes, ex: Exemplars) -> Reading:
         photo = decode_photo(data)
     except UnusableImage as exc:
         return Reading(ok=False, error=str(exc))
-    v = read_photo(photo, ex)
+    with one_thread():   # no-op when recognize() already holds it
+        v = read_photo(photo, ex)
     if not is_planet(v):
         return Reading(ok=False, error=_(NO_PLANET),
                        score=float(np.mean(v.sims)) if v is not None else 0.0)

@@ -40,9 +40,10 @@ from .reading import NO_PLANET, TOO_SMALL, Reading
 from scorer.i18n import _ as translate
 from .outline import _masks, _order, _quads_from_mask  # noqa: F401
 from .index import CELL, HI, describe_coarse, describe_turns, get_index, similarity
+from .stages import one_thread
 
 from .tuning import (CELL_MATCH, DOUBT, GOOD, MARGIN, MARGIN_DOUBT, PLANET_CELLS, PLANET_MIN,
-                     READS, SCALES, SEARCH, WORK)
+                     READS, SCALES, SEARCH, SHIPPED_SIDE, WORK, FINE_BELOW, GROWN, TRIES)
 
 
 
@@ -360,7 +361,7 @@ def _ref_templates(index, row: int, k: int, scale: float = 1.0) -> list:
     return t
 
 
-def _second_pass(straight, index, first, centres, quad, angles, tries: int = 3):
+def _second_pass(straight, index, first, centres, quad, angles, tries: int = TRIES):
     """Look for each tile again with the pictures of the few tiles it most resembles (and the
     back): sharper place and turn than the generic outline. Each reference keeps its best score
     over these placements; then the rules are applied again."""
@@ -482,7 +483,8 @@ def recognize(data: bytes, reference_dir=None, *, reference=None) -> Reading:
     reference_dir = reference if reference is not None else reference_dir
     t0 = time.perf_counter()
     try:
-        return _recognize(data, reference_dir, t0)
+        with one_thread():
+            return _recognize(data, reference_dir, t0)
     except FileNotFoundError as exc:  # no reference images at all
         logging.getLogger(__name__).error("vision: %s", exc)
         error = "The tile pictures are missing, so photos cannot be read. Ask whoever runs the app."
@@ -502,7 +504,7 @@ def _recognize(data: bytes, reference_dir, t0: float) -> Reading:
         from .reader import exemplars_in, read_box
         return done(read_box(data, exemplars_in(reference_dir)))
     try:
-        img, reduce = decode(data, min_side=720)
+        img, reduce = decode(data, min_side=SHIPPED_SIDE)
     except UnusableImage as exc:
         return done(Reading(ok=False, error=str(exc)))
     h, w = img.shape[:2]
@@ -527,10 +529,10 @@ def _recognize(data: bytes, reference_dir, t0: float) -> Reading:
     wh, ww = work.shape[:2]
     quads.append(np.array([[0, 0], [ww - 1, 0], [ww - 1, wh - 1], [0, wh - 1]], np.float32))
     # rank the outlines cheaply; the found outline may cover only part of the planet (or a
-    # bit of table too), so the best few are also tried grown and shrunk about their centre
+    # bit of table too), so the best (GROWN) are also tried grown and shrunk about their centre
     first = sorted(((_quick(pyr, q / f, index), i, q) for i, q in enumerate(quads)), key=lambda t: -t[0])
     more = []
-    for _, i, q in first[:3]:
+    for _, i, q in first[:GROWN]:
         c = q.mean(axis=0)
         for g in SCALES:
             v = (q - c) * g + c
@@ -552,19 +554,18 @@ def _recognize(data: bytes, reference_dir, t0: float) -> Reading:
     if (best is None or best["score"] < PLANET_MIN
             or int((np.asarray(best["sims"]) >= CELL_MATCH).sum()) < PLANET_CELLS):
         return done(Reading(ok=False, error=translate(NO_PLANET), score=best["score"] if best else 0.0))
-    # a small planet in a photo decoded reduced: read it again from a finer decode (and tell
-    # same-looking tiles apart by their ids there)
+    # a small planet read poorly in a photo decoded reduced: read it again from a finer decode
+    # (and tell same-looking tiles apart by their ids there; a good reading keeps either id of
+    # twins, issue 8, and costs no second decode)
     side = float(np.sqrt(max(1.0, cv2.contourArea(np.asarray(best["quad"], np.float32)))))
-    if reduce > 1 and side < 4 * CELL * 1.15:
+    if reduce > 1 and side < 4 * CELL * 1.15 and best["score"] < FINE_BELOW:
         try:
             fine, r2 = decode(data, min_side=int(min(h, w) * 1.9))
         except UnusableImage:
             fine, r2 = None, reduce
         if fine is not None and r2 < reduce:
             g = reduce / r2
-            again = None
-            if best["score"] < 0.85:
-                again = _read(_pyramid(fine), np.asarray(best["quad"], np.float32) * g, index, refine=1)
+            again = _read(_pyramid(fine), np.asarray(best["quad"], np.float32) * g, index, refine=1)
             if again is not None and again["score"] > best["score"]:
                 best = again
             else:

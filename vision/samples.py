@@ -1,6 +1,6 @@
 """Synthetic test photos of planets on a table, with their truth.
 
-``python -m vision.samples OUTDIR [--seed N] [--count N] [--empty N] [--big N]`` writes
+``python -m vision.samples OUTDIR [--seed N] [--count N] [--empty N] [--small N]`` writes
 ``pNN.jpg`` + ``pNN.json`` (the planet grid, SPEC §2) and ``nNN.jpg`` + ``nNN.json``
 (``{"planet": null}``: photos without a planet).
 
@@ -8,7 +8,8 @@ Each photo varies what a phone photo of a hand-laid planet varies: tiles shifted
 little with gaps (or laid edge to edge, as ``python -m vision render`` draws them), the whole
 planet turned by any angle, the camera tilted up to 30°, the planet filling 30–90% of the
 frame's short side, uneven light and a shadow, blur, sensor noise, JPEG quality, table
-backgrounds (wood, cloth, felt, noise, stone), and some 12-megapixel photos stored sideways with
+backgrounds (wood, cloth, felt, noise, stone). Photos are the size phones save (7–12 MP, as
+soft at the pixel as a phone's lens and noise reduction leave them), some stored sideways with
 an EXIF orientation tag. Truths are legal planets: built by taking tiles in a random order, so
 baobabs flip face down in threes as in the game.
 """
@@ -221,8 +222,11 @@ def take_photo(rng, grid, w, h, *, hand=True, angle=0.0, tilt=0.0, fill=.6, bg="
         truth["corners"] = [[round(float(x), 1), round(float(y), 1)] for x, y in dst]
         truth["gap"] = round(float((side - 2 * margin) / 4 / t - 1), 4)
     H = cv2.getPerspectiveTransform(src, dst)
-    # the table at a quarter of the size, then scaled up (fast at 12 MP)
-    bg_img = table(rng, h // 2, w // 2, bg)
+    # the table at a quarter of the pixels (at most ~1000 px wide), then scaled up: fast at
+    # 12 MP, and as smooth at a phone's pixel scale as a phone photo's (a phone's lens and its
+    # noise reduction leave no pixel-sharp texture)
+    k = max(2, max(w, h) // 1000)
+    bg_img = table(rng, h // k, w // k, bg)
     bg_img = cv2.resize(bg_img, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32)
     warped = cv2.warpPerspective(plane, H, (w, h), flags=cv2.INTER_LINEAR, borderValue=(0, 0, 0, 0))
     alpha = warped[..., 3].astype(np.float32) / 255
@@ -234,10 +238,38 @@ def take_photo(rng, grid, w, h, *, hand=True, angle=0.0, tilt=0.0, fill=.6, bg="
     img = warped[..., :3].astype(np.float32) * alpha[..., None] + bg_img * (1 - alpha[..., None])
     img *= lighting(rng, h, w, light)[..., None]
     img *= rng.uniform(.9, 1.1, 3)[None, None, :]  # white balance
+    phone = max(w, h) >= PHONE_SIDE
+    if phone:  # a phone's lens and demosaicing: nothing is sharp to the pixel
+        blur = float(np.hypot(blur, SOFTNESS * w / 1600))
     if blur > 0:
         img = cv2.GaussianBlur(img, (0, 0), blur)
-    img += rng.normal(0, noise, img.shape).astype(np.float32)
+    img += _grain(rng, noise, img.shape, phone)
     return np.clip(img, 0, 255).astype(np.uint8)
+
+
+PHONE_SIDE = 2400   # a photo this wide or more is a phone's full-size photo
+SOFTNESS = 1.0      # a phone photo's softness (blur in px at 1600 wide)
+GRAIN = 0.3         # what a phone's noise reduction leaves of the sensor noise
+# Phone photo sizes (long side × short side), what phones save: 12 MP now and then, mostly 7–8 MP
+# (a sample set must stay small in the repository: ~0.35 MB a photo).
+PHONE_SIZES = ((4000, 3000), (3264, 2448)) + ((3000, 2250),) * 6
+
+
+def _grain(rng, noise: float, shape: tuple, phone: bool) -> np.ndarray:
+    """Sensor noise; a phone's noise reduction leaves it as a grain of a few pixels (as big, in
+    the photo, as one pixel's noise in a 1000-px-wide photo)."""
+    if not phone:
+        return rng.normal(0, noise, shape).astype(np.float32)
+    h, w = shape[:2]
+    k = max(2, max(w, h) // 1000)
+    small = rng.normal(0, noise * GRAIN, (h // k, w // k, shape[2])).astype(np.float32)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def phone_size(rng, portrait: bool) -> tuple[int, int]:
+    """(w, h) of a phone photo, held upright (``portrait``) or sideways."""
+    long, short = PHONE_SIZES[int(rng.integers(len(PHONE_SIZES)))]
+    return (short, long) if portrait else (long, short)
 
 
 # --------------------------------------------------------------------------------------------
@@ -302,20 +334,21 @@ def save_jpeg(path: Path, bgr: np.ndarray, quality: int, orientation: int = 1) -
     exif = Image.Exif()
     if orientation != 1:
         exif[0x0112] = orientation
-    im.save(path, "JPEG", quality=quality, exif=exif.tobytes() if orientation != 1 else b"")
+    im.save(path, "JPEG", quality=quality, optimize=True, exif=exif.tobytes() if orientation != 1 else b"")
 
 
 BACKGROUNDS = ("wood", "cloth", "felt", "noise", "stone")
 
 
-def make_samples(outdir, seed=1, count=32, empty=6, big=4) -> list[Path]:
+def make_samples(outdir, seed=1, count=32, empty=6, small=0) -> list[Path]:
+    """Phone photos (7–12 MP, some stored sideways with an EXIF tag); the first ``small`` are
+    1600×1200 instead (a photo sent through a chat app)."""
     rng = np.random.default_rng(seed)
     out = Path(outdir)
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for i in range(count):
-        is_big = i < big
-        w, h = (4000, 3000) if is_big else ((1600, 1200) if i % 3 else (1200, 1600))
+        w, h = (1600, 1200) if i < small else phone_size(rng, portrait=i % 3 == 0)
         grid = random_planet(rng, backs=True if i % 4 == 1 else None)
         # conditions: cycle through them so each appears, with random strengths
         angle = float(rng.choice([0, 90, 180, 270])) + (rng.uniform(-180, 180) if i % 3 == 0 else rng.uniform(-4, 4))
@@ -323,25 +356,33 @@ def make_samples(outdir, seed=1, count=32, empty=6, big=4) -> list[Path]:
         fill = float(rng.uniform(.3, .9))
         if i % 3 == 0:  # a turned square takes more room
             fill = min(fill, .7)
+        bg = BACKGROUNDS[i % len(BACKGROUNDS)]
         photo = take_photo(
             rng, grid, w, h, hand=(i % 5 != 4), angle=angle, tilt=tilt, fill=fill,
-            bg=BACKGROUNDS[i % len(BACKGROUNDS)] if not (is_big and BACKGROUNDS[i % len(BACKGROUNDS)] == "noise") else "stone", light=float(rng.uniform(.1, .7)),
+            bg="stone" if bg == "noise" and max(w, h) >= PHONE_SIDE else bg, light=float(rng.uniform(.1, .7)),
             blur=float(rng.choice([0, 0, .8, 1.5, 2.5])) * (w / 1600), noise=float(rng.uniform(1, 6)))
-        q = int(rng.integers(80, 86)) if is_big else int(rng.integers(60, 95))
-        orient = int(rng.choice([6, 8, 3])) if is_big and i % 2 == 0 else 1
+        q = int(rng.integers(60, 93))
+        orient = int(rng.choice([6, 8, 3])) if max(w, h) >= PHONE_SIDE and i % 4 == 0 else 1
         path = out / f"p{i + 1:02d}.jpg"
         save_jpeg(path, photo, q, orient)
         (out / f"p{i + 1:02d}.json").write_text(json.dumps(grid) + "\n")
         written.append(path)
     kinds = ("wood", "blank", "noise", "face", "text", "cloth", "felt")
     for i in range(empty):
-        w, h = 1600, 1200
-        photo = empty_photo(rng, w, h, kinds[i % len(kinds)])
+        photo = phone_empty(rng, *phone_size(rng, portrait=False), kinds[i % len(kinds)])
         path = out / f"n{i + 1:02d}.jpg"
-        save_jpeg(path, photo, 85)
+        save_jpeg(path, photo, int(rng.integers(60, 93)))
         (out / f"n{i + 1:02d}.json").write_text(json.dumps({"planet": None}) + "\n")
         written.append(path)
     return written
+
+
+def phone_empty(rng, w: int, h: int, kind: str) -> np.ndarray:
+    """A phone photo without a planet: drawn at about 1000 px wide (its noise included) and
+    scaled up, as soft as a phone photo."""
+    k = max(1, max(w, h) // (250 if kind == "noise" else 1000))
+    small = empty_photo(rng, w // k, h // k, kind)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
 def main(argv=None):
@@ -350,9 +391,9 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--count", type=int, default=32)
     ap.add_argument("--empty", type=int, default=6)
-    ap.add_argument("--big", type=int, default=4, help="how many 12-megapixel photos")
+    ap.add_argument("--small", type=int, default=0, help="how many 1600×1200 photos (the rest: phone size)")
     a = ap.parse_args(argv)
-    for p in make_samples(a.outdir, a.seed, a.count, a.empty, a.big):
+    for p in make_samples(a.outdir, a.seed, a.count, a.empty, a.small):
         print(p)
 
 

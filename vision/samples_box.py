@@ -1,15 +1,17 @@
 """Photos of the second box (``vision/boxart.py``): its six teaching photos and test photos.
 
-``python -m vision.samples_box OUTDIR [--seed N] [--variant A|B] [--count N] [--empty N] [--big N]``
+``python -m vision.samples_box OUTDIR [--seed N] [--variant A|B|C] [--count N] [--empty N] [--small N]``
 writes ``OUTDIR/teach/tNN.jpg`` + ``.json`` (the box plan's six layouts, ``vision.plan``:
 upright, a few degrees turned and tilted, as a person teaching the box takes them) and
 ``OUTDIR/test/pNN.jpg`` + ``.json`` (legal planets under every condition of ``vision.samples``:
-any angle, tilt up to 30°, loose tiles, shadows, blur, JPEG 60–92, some 12 MP) and
+any angle, tilt up to 30°, loose tiles, shadows, blur, JPEG 60–92, phone sizes 7–12 MP) and
 ``OUTDIR/test/nNN.jpg`` (no planet: ``{"planet": null}``).
 
-Variant B is the held-out material: the box drawn in its other colours and layout (``boxart``
-variant B), and photos taken another way (other tables: paper, floor tiles, linen; a vignette;
-motion blur instead of focus blur).
+Variants B and C are held-out material — B: ``sample_photos/box2-heldout`` (seed 7), C:
+``sample_photos/box2-heldout2`` (seed 23, made after all tuning). The box is drawn in other
+colours and layouts (``boxart`` variants B, C) and the photos are taken another way — B: other
+tables (paper, floor tiles, linen), a vignette, motion blur instead of focus blur; C: any
+table, a lamp's warm colour cast and a glare.
 """
 from __future__ import annotations
 
@@ -23,7 +25,7 @@ import numpy as np
 
 from .boxart import tile_as_laid
 from .plan import teaching_plan
-from .samples import BACKGROUNDS, empty_photo, random_planet, save_jpeg, take_photo
+from .samples import BACKGROUNDS, phone_empty, phone_size, random_planet, save_jpeg, take_photo
 
 
 def tile_source(variant: str):
@@ -50,12 +52,28 @@ def _style_b(rng, photo: np.ndarray) -> np.ndarray:
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
+def _style_c(rng, photo: np.ndarray) -> np.ndarray:
+    """The second held-out camera: a lamp's warm light (a colour cast the white balance left
+    in) and a soft highlight from it, glare on part of the planet."""
+    h, w = photo.shape[:2]
+    img = photo.astype(np.float32) * np.array([rng.uniform(.7, .85), rng.uniform(.9, 1.0), 1.1], np.float32)
+    yy, xx = np.mgrid[0:h:8, 0:w:8].astype(np.float32)
+    cx, cy = rng.uniform(.2, .8) * w, rng.uniform(.2, .8) * h
+    glare = np.exp(-(((xx - cx) / (.25 * w)) ** 2 + ((yy - cy) / (.25 * h)) ** 2)) * rng.uniform(20, 45)
+    img += cv2.resize(glare, (w, h))[..., None]
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
 def _photo(rng, grid, w, h, variant, truth=None, **kw):
     if variant == "B":  # the held-out tables
         kw["bg"] = str(rng.choice(["paper", "floor", "linen"]))
+    elif variant == "C":  # any table of either
+        kw["bg"] = str(rng.choice(["paper", "floor", "linen", "wood", "cloth", "felt", "stone"]))
     photo = take_photo(rng, grid, w, h, tile=tile_source(variant), truth=truth, **kw)
     if variant == "B":
         photo = _style_b(rng, photo)
+    elif variant == "C":
+        photo = _style_c(rng, photo)
     return photo
 
 
@@ -74,30 +92,30 @@ def make_teaching(out: Path, rng, variant: str) -> list[Path]:
     return written
 
 
-def make_tests(out: Path, rng, variant: str, count: int, empty: int, big: int) -> list[Path]:
+def make_tests(out: Path, rng, variant: str, count: int, empty: int, small: int) -> list[Path]:
+    """Phone photos (``samples.PHONE_SIZES``); the first ``small`` are 1280×960 instead."""
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for i in range(count):
-        is_big = i < big
-        w, h = (4000, 3000) if is_big else ((1280, 960) if i % 3 else (960, 1280))
+        w, h = ((1280, 960) if i % 3 else (960, 1280)) if i < small else phone_size(rng, portrait=i % 3 == 0)
         grid = random_planet(rng, backs=True if i % 4 == 1 else None)
         angle = float(rng.choice([0, 90, 180, 270])) + (rng.uniform(-180, 180) if i % 3 == 0 else rng.uniform(-4, 4))
         fill = float(rng.uniform(.3, .9)) if i % 3 else float(rng.uniform(.3, .7))
         truth: dict = {}
         photo = _photo(rng, grid, w, h, variant, truth, hand=(i % 5 != 4), angle=angle,
                        tilt=float(rng.uniform(0, 30)) if i % 2 == 0 else float(rng.uniform(0, 10)),
-                       fill=fill, bg=BACKGROUNDS[i % 5] if not is_big else "stone",
-                       light=float(rng.uniform(.1, .7)), blur=float(rng.choice([0, 0, .8, 1.5, 2.5])) * (w / 1600),
+                       fill=fill, bg=BACKGROUNDS[i % 5] if BACKGROUNDS[i % 5] != "noise" else "stone",
+                       light=float(rng.uniform(.1, .7)), blur=float(rng.choice([0, 0, .8, 1.5, 2.5])) * (max(w, h) / 1600),
                        noise=float(rng.uniform(1, 6)))
-        q = int(rng.integers(60, 70)) if is_big else int(rng.integers(60, 93))
+        q = int(rng.integers(60, 93))
         path = out / f"p{i + 1:02d}.jpg"
-        save_jpeg(path, photo, q, int(rng.choice([6, 8, 3])) if is_big else 1)
+        save_jpeg(path, photo, q, int(rng.choice([6, 8, 3])) if i % 4 == 0 and i >= small else 1)
         (out / f"p{i + 1:02d}.json").write_text(json.dumps({**grid, **truth}) + "\n")
         written.append(path)
     kinds = ("wood", "blank", "noise", "face", "text", "cloth", "felt")
     for i in range(empty):
         path = out / f"n{i + 1:02d}.jpg"
-        save_jpeg(path, empty_photo(rng, 1280, 960, kinds[i % len(kinds)]), 80)
+        save_jpeg(path, phone_empty(rng, *phone_size(rng, portrait=False), kinds[i % len(kinds)]), int(rng.integers(60, 93)))
         (out / f"n{i + 1:02d}.json").write_text(json.dumps({"planet": None}) + "\n")
         written.append(path)
     return written
@@ -107,14 +125,14 @@ def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m vision.samples_box")
     ap.add_argument("outdir")
     ap.add_argument("--seed", type=int, default=2)
-    ap.add_argument("--variant", choices=("A", "B"), default="A")
+    ap.add_argument("--variant", choices=("A", "B", "C"), default="A")
     ap.add_argument("--count", type=int, default=32)
     ap.add_argument("--empty", type=int, default=7)
-    ap.add_argument("--big", type=int, default=2)
+    ap.add_argument("--small", type=int, default=0, help="how many 1280×960 photos (the rest: phone size)")
     a = ap.parse_args(argv)
     rng = np.random.default_rng(a.seed)
     out = Path(a.outdir)
-    for p in make_teaching(out / "teach", rng, a.variant) + make_tests(out / "test", rng, a.variant, a.count, a.empty, a.big):
+    for p in make_teaching(out / "teach", rng, a.variant) + make_tests(out / "test", rng, a.variant, a.count, a.empty, a.small):
         print(p)
 
 

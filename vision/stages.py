@@ -1,6 +1,7 @@
 """The stages that read a learned box's planet, used the same way when teaching and reading.
 
-    decode_photo → find_outline → cut_cells → align_cells → match → classify (reader.py)
+    decode_photo → outlines_in_turn (find_outlines when teaching) → cut_cells → align_cells
+    → match → classify (reader.py) → refit_outline → cut_cells …
 
 Each stage takes and returns frozen values:
 
@@ -12,13 +13,15 @@ Each stage takes and returns frozen values:
 - ``Cells``: the 16 cells cut from the straightened planet with a pad round each, each turned
   as its stack's tiles lie at the stack's first position (a box whose tiles face outwards).
 - ``Aligned``: each tile found in its cell (shift and small turn) against the look its stack
-  shares, cut at ``CELL_PX``, with how well that look fitted.
+  shares, cut at ``CELL_PX``, with how well that look fitted and where its centre was found
+  (``refit_outline`` puts the lattice through those centres).
 
 The exemplars (``Exemplars``, from a ``Box``) are cut from the teaching photos by the same
 stages, so a cell and an exemplar are cut, turned, aligned and described identically.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import cv2
@@ -48,12 +51,29 @@ class Outline:
 class Cells:
     windows: np.ndarray   # (16, W, W, 3) uint8, W = CELL_PX + 2 * pad, in canonical turn
     pad: int
+    turns: tuple          # per cell: quarter turns (np.rot90) from the straightened planet
 
 
 @dataclass(frozen=True)
 class Aligned:
     tiles: np.ndarray     # (16, CELL_PX, CELL_PX, 3) float32, in canonical turn
     fits: np.ndarray      # (16,) how well each cell matched its stack's shared look
+    centres: np.ndarray   # (16, 2) where each tile's centre was found in its (turned) window
+
+
+# --- 0. one thread for the small matrix products -------------------------------------------
+
+_POOL = None
+
+
+def one_thread():
+    """A context in which numpy's BLAS runs on one thread: the reader's matrix products are
+    small, and BLAS threads spinning on a busy server made them 10–40× slower."""
+    global _POOL
+    if _POOL is None:
+        from threadpoolctl import ThreadpoolController
+        _POOL = ThreadpoolController()
+    return _POOL.limit(limits=1, user_api="blas")
 
 
 # --- 1. decode ----------------------------------------------------------------------------
@@ -111,23 +131,39 @@ def lattice_contrast(edges: np.ndarray, quad: np.ndarray) -> float:
     return float(np.median([a / (b + 1.0) for i in (1, 2, 3) for a, b in zip(strength(i), strength(i + .5))]))
 
 
+_LINE_PTS = np.argwhere(_LINES)[:, ::-1].astype(np.float32)           # (x, y) on the lattice lines
+_INSIDE_PTS = np.argwhere(_INSIDE)[::2, ::-1].astype(np.float32)      # every other pixel inside
+_FIT_PTS = np.concatenate([_LINE_PTS, _INSIDE_PTS])
+
+
+def lattice_fits(edges: np.ndarray, quads: np.ndarray) -> np.ndarray:
+    """``lattice_fit`` of many outlines at once (``quads``: (k, 4, 2)): the points of the
+    straightened lattice are mapped into the photo and the edges sampled there, one remap."""
+    Hs = np.stack([cv2.getPerspectiveTransform(_SQUARE, q.astype(np.float32)) for q in quads]).astype(np.float32)
+    x, y = _FIT_PTS[:, 0], _FIT_PTS[:, 1]
+    h = [Hs[:, r, 0, None] * x + Hs[:, r, 1, None] * y + Hs[:, r, 2, None] for r in range(3)]   # (k, P) each
+    v = cv2.remap(edges, h[0] / h[2], h[1] / h[2], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    n = len(_LINE_PTS)
+    return v[:, :n].mean(axis=1) / (v[:, n:].mean(axis=1) + 1.0)
+
+
 def fit_outline(edges: np.ndarray, quad: np.ndarray) -> Outline:
-    """Nudge the corners until the lattice lines lie on the tiles' edges."""
+    """Nudge the corners until the lattice lines lie on the tiles' edges: each round tries every
+    corner moved one step each way and keeps the best, until none is better."""
     quad = quad.astype(np.float32).copy()
-    best = lattice_fit(edges, quad)
+    best = float(lattice_fits(edges, quad[None])[0])
     side = float(np.sqrt(max(1.0, cv2.contourArea(quad))))
+    moves = np.zeros((16, 4, 2), np.float32)
+    for k, (i, axis, d) in enumerate((i, axis, d) for i in range(4) for axis in (0, 1) for d in (-1, 1)):
+        moves[k, i, axis] = d
     for step in tuning.FIT_STEPS:
-        improved = True
-        while improved:
-            improved = False
-            for i in range(4):
-                for axis in (0, 1):
-                    for d in (-1, 1):
-                        trial = quad.copy()
-                        trial[i, axis] += d * step * side
-                        sc = lattice_fit(edges, trial)
-                        if sc > best + 1e-4:
-                            best, quad, improved = sc, trial, True
+        while True:
+            trials = quad[None] + moves * (step * side)
+            fits = lattice_fits(edges, trials)
+            k = int(np.argmax(fits))
+            if fits[k] <= best + 1e-4:
+                break
+            best, quad = float(fits[k]), trials[k]
     return Outline(quad, best)
 
 
@@ -156,10 +192,20 @@ def candidate_quads(img: np.ndarray, upright: bool = False) -> list[np.ndarray]:
 def find_outlines(photo: Photo, upright: bool = False) -> list[Outline]:
     """The candidate outlines, each fitted to the lattice, best fit first."""
     edges = edge_map(photo.image)
-    found = []
-    for q in candidate_quads(photo.image, upright)[:tuning.CANDIDATES]:
-        found.append(fit_outline(edges, q))
-    return sorted(found, key=lambda o: -o.fit)
+    return sorted((fit_outline(edges, q) for q in candidate_quads(photo.image, upright)[:tuning.CANDIDATES]),
+                  key=lambda o: -o.fit)
+
+
+def outlines_in_turn(photo: Photo) -> Iterator[Outline]:
+    """The candidate outlines one by one, each fitted when asked for, in the order of how well
+    the lattice lies on the photo's edges before fitting (one batch): a reader that is sure
+    of the first stops there."""
+    quads = candidate_quads(photo.image)[:tuning.CANDIDATES]
+    if not quads:
+        return
+    edges = edge_map(photo.image)
+    for k in np.argsort(-lattice_fits(edges, np.stack(quads)), kind="stable"):
+        yield fit_outline(edges, quads[k])
 
 
 # --- 3. cut the cells ---------------------------------------------------------------------
@@ -180,11 +226,36 @@ def cut_cells(photo: Photo, outline: Outline, turn: int | None = None, size: int
     straight = cv2.warpPerspective(img, H, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     w = size + 2 * pad
     windows = []
+    turns = tuple(TURNS[q] if turn is None else turn for q in range(16))
     for q in range(16):
         r, c = divmod(q, 4)
-        win = straight[r * size:r * size + w, c * size:c * size + w]
-        windows.append(np.rot90(win, TURNS[q] if turn is None else turn))
-    return Cells(np.ascontiguousarray(np.stack(windows)), pad)
+        windows.append(np.rot90(straight[r * size:r * size + w, c * size:c * size + w], turns[q]))
+    return Cells(np.ascontiguousarray(np.stack(windows)), pad, turns)
+
+
+def refit_outline(outline: Outline, cells: Cells, aligned: Aligned, size: int = tuning.CELL_PX) -> Outline | None:
+    """The outline through where the tiles were found: each tile's centre, found by aligning
+    it in its cell, taken back into the photo, and the lattice that best goes through them
+    (RANSAC: a tile read poorly does not pull it). None when too few tiles agree."""
+    pad = cells.pad
+    n = size + 2 * pad
+    dst = np.float32([[pad, pad], [pad + 4 * size, pad], [pad + 4 * size, pad + 4 * size], [pad, pad + 4 * size]])
+    back = np.linalg.inv(cv2.getPerspectiveTransform(outline.corners.astype(np.float32), dst))
+    found, ideal = [], []
+    for q in range(16):
+        x, y = aligned.centres[q]
+        for _ in range(cells.turns[q] % 4):      # undo np.rot90 (a quarter turn anticlockwise)
+            x, y = n - 1 - y, x
+        r, c = divmod(q, 4)
+        found.append((c * size + x, r * size + y))
+        ideal.append((c + .5, r + .5))
+    pts = cv2.perspectiveTransform(np.float32(found)[None], back)[0]
+    side = float(np.sqrt(max(1.0, cv2.contourArea(outline.corners.astype(np.float32))))) / 4
+    H, inliers = cv2.findHomography(np.float32(ideal), pts, cv2.RANSAC, tuning.REFIT_TOLERANCE * side)
+    if H is None or inliers is None or int(inliers.sum()) < tuning.REFIT_MIN_TILES:
+        return None
+    corners = cv2.perspectiveTransform(np.float32([[0, 0], [4, 0], [4, 4], [0, 4]])[None], H)[0]
+    return Outline(corners.astype(np.float32), outline.fit)
 
 
 # --- 4. align each tile in its cell -------------------------------------------------------
@@ -222,7 +293,7 @@ def align_cells(cells: Cells, looks: dict) -> Aligned:
     at CELL_PX, upright in the canonical turn."""
     size, pad = tuning.CELL_PX, cells.pad
     i = int(round(size * tuning.ALIGN_INNER))
-    tiles, fits = [], []
+    tiles, fits, centres = [], [], []
     prior = None
     for q in range(16):
         win = cells.windows[q]
@@ -244,7 +315,8 @@ def align_cells(cells: Cells, looks: dict) -> Aligned:
         tile = cv2.warpAffine(win, M, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         tiles.append(tile.astype(np.float32))
         fits.append(mx)
-    return Aligned(np.stack(tiles), np.array(fits, np.float32))
+        centres.append((cx, cy))
+    return Aligned(np.stack(tiles), np.array(fits, np.float32), np.float32(centres))
 
 
 # --- 5. compare each aligned tile with the exemplars ----------------------------------------
@@ -274,41 +346,85 @@ def _inner(size: int) -> int:
     return tuning.MATCH_SLACK + int(size * tuning.DESC_INNER)
 
 
-def matched_filters(tiles: list, stacks: list, means: dict) -> list:
+def _pool(img: np.ndarray) -> np.ndarray:
+    """Half the size, each pixel the mean of 2×2 (after a blur of DESC_BLUR nothing finer is
+    left, and a quarter of the pixels to compare)."""
+    h, w = img.shape[0] // 2, img.shape[1] // 2
+    return img[:2 * h, :2 * w].reshape(h, 2, w, 2, -1).mean(axis=(1, 3))
+
+
+def _normed(v: np.ndarray) -> np.ndarray:
+    """(k, h, w, 3) pictures as rows less each channel's mean, scaled to unit length: the terms
+    of a normalized correlation (``cv2.TM_CCOEFF_NORMED``) as one matrix."""
+    v = v - v.mean(axis=(1, 2), keepdims=True)
+    v = v.reshape(len(v), -1)
+    return (v / (np.linalg.norm(v, axis=1, keepdims=True) + 1e-6)).astype(np.float32)
+
+
+def matched_filters(tiles: list, stacks: list, means: dict) -> np.ndarray:
     """Per exemplar: its small things less those its stack shares, inner part, at each turn of
-    ``MATCH_ANGLES`` — a matched filter that answers to what tells it from its stack's others."""
+    ``MATCH_ANGLES``, pooled and normalized — a matched filter that answers to what tells it
+    from its stack's others. Returns (exemplars, angles, D) float32."""
     size = tuning.CELL_PX
     i = _inner(size)
     out = []
     for t, st in zip(tiles, stacks):
         d = (_detail(t * gain(means[st], t)) - _detail(means[st])).astype(np.float32)
-        out.append([np.ascontiguousarray(_turned(d, a)[i:size - i, i:size - i]) for a in tuning.MATCH_ANGLES])
-    return out
+        out.append(_normed(np.stack([_pool(_turned(d, a)[i:size - i, i:size - i]) for a in tuning.MATCH_ANGLES])))
+    return np.stack(out)
 
 
-def match(aligned: Aligned, filters: list, rows_of: dict, means: dict, backs: dict) -> np.ndarray:
+def _windows(d: np.ndarray, m: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every m×m window of each of ``d`` (k, h, w, 3) as rows, as they are: (k, windows, D),
+    and each window's length once each channel's mean is taken off (box sums), (k, windows).
+    Against a filter whose channels have mean 0, a window's dot product is the same with or
+    without its means: the normalized correlation is the raw product over that length."""
+    k, h, w, _ = d.shape
+    win = np.lib.stride_tricks.sliding_window_view(d, (m, m), axis=(1, 2))      # (k, a, b, 3, m, m)
+    rows = win.transpose(0, 1, 2, 4, 5, 3).reshape(k, -1, m * m * 3)
+    s1, s2 = _box_sums(d, m), _box_sums(d * d, m)                              # (k, a, b, 3)
+    var = np.maximum(s2 - s1 * s1 / (m * m), 0).sum(axis=3).reshape(k, -1)
+    return rows, np.sqrt(var) + 1e-6
+
+
+def _box_sums(d: np.ndarray, m: int) -> np.ndarray:
+    """Sums over every m×m window of each of ``d`` (k, h, w, c), from its integral image."""
+    ii = np.pad(d.astype(np.float64).cumsum(1).cumsum(2), ((0, 0), (1, 0), (1, 0), (0, 0)))
+    return ii[:, m:, m:] - ii[:, :-m, m:] - ii[:, m:, :-m] + ii[:, :-m, :-m]
+
+
+def match(aligned: Aligned, filters: np.ndarray, rows_of: dict, means: dict, backs: dict) -> np.ndarray:
     """(16, n) similarity of each aligned tile with each exemplar its position allows: the best
-    normalized correlation of the exemplar's matched filter within ``MATCH_SLACK`` pixels. Face
-    down or up is told first by colour (``backs``: stack -> (rows of its backs, their chromas,
-    its faces' chroma)): the other kind's rows stay at -1."""
+    normalized correlation of the exemplar's matched filter (``filters``: (n, angles, D)) within
+    ``MATCH_SLACK`` pixels (in steps of 2), every cell of a stack against all its exemplars as
+    one matrix product. Face down or up is told first by colour (``backs``: stack -> (rows of
+    its backs, their chromas, its faces' chroma)): the other kind's rows stay at -1."""
     size, sl = tuning.CELL_PX, tuning.MATCH_SLACK
     i = _inner(size)
+    m = (size - 2 * i) // 2
+    cut = slice(i - sl, size - i + sl)
     sims = np.full((16, len(filters)), -1.0, np.float32)
-    for q in range(16):
-        st = STACK_AT[q]
-        t = aligned.tiles[q]
-        m = means[st]
-        d = (_detail(t * gain(m, t)) - _detail(m))[i - sl:size - i + sl, i - sl:size - i + sl]
-        d = np.ascontiguousarray(d, dtype=np.float32)
+    for st, rows in rows_of.items():
+        cells = [q for q in range(16) if STACK_AT[q] == st]
+        if not rows or not cells:
+            continue
+        mean_detail = _detail(means[st])[cut, cut]
         back_rows, back_chromas, face_chroma = backs.get(st, ((), (), None))
-        c = chroma(t)
-        face_down = bool(back_rows) and (min(float(np.abs(c - b).sum()) for b in back_chromas)
-                                         < float(np.abs(c - face_chroma).sum()))
-        for j in rows_of[st]:
-            if (j in back_rows) != face_down:
-                continue
-            sims[q, j] = max(float(cv2.minMaxLoc(cv2.matchTemplate(d, f, cv2.TM_CCOEFF_NORMED))[1])
-                             for f in filters[j])
+        ds, down = [], []
+        for q in cells:
+            t = aligned.tiles[q]
+            ds.append(_pool(_detail(t)[cut, cut] * gain(means[st], t) - mean_detail))   # the blur is linear
+            c = chroma(t)
+            down.append(bool(back_rows) and (min(float(np.abs(c - b).sum()) for b in back_chromas)
+                                             < float(np.abs(c - face_chroma).sum())))
+        r = np.array(rows)
+        F = filters[r].reshape(-1, filters.shape[-1])            # (rows × angles, D)
+        W, length = _windows(np.stack(ds).astype(np.float32), m)  # (cells, windows, D), (cells, windows)
+        S = (W.reshape(-1, W.shape[-1]) @ F.T).reshape(len(cells), W.shape[1], len(r), -1)
+        best = (S / length[:, :, None, None]).max(axis=(1, 3))
+        is_back = np.array([j in back_rows for j in rows])
+        for k, q in enumerate(cells):
+            sims[q, r] = np.where(is_back == down[k], best[k], -1.0)
     return sims
 
 

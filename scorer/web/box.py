@@ -26,6 +26,7 @@ from ..catalog import CHARACTER_NAMES, ITEM_NAMES, ITEMS, STACK_NAMES, catalog
 from ..i18n import _
 from ..limits import MAX_UPLOAD_BYTES
 from ..planet import STACK_AT
+from .cpu import off_the_loop
 from .extensions import csrf, get_db
 from .learned import InUse, box_in_use
 
@@ -155,7 +156,7 @@ def _learn(n: int, data: bytes) -> tuple[str, int] | None:
     mine = {_key(name, p) for p, name in enumerate(cells) if name}
     # a retake replaces this layout: what it taught before must not judge the new photo
     others = Box(samples={k: s for k, s in used.box.samples.items() if k not in mine}) if used else Box()  # type: ignore[attr-defined]
-    lesson = learn(data, {"cells": [list(cells[r * 4:r * 4 + 4]) for r in range(4)]}, others)
+    lesson = off_the_loop(learn, data, {"cells": [list(cells[r * 4:r * 4 + 4]) for r in range(4)]}, others)
     if not lesson.ok or lesson.box is None:
         return lesson.error or _("This photo could not be learned. Please take it again."), 422
     try:

@@ -266,12 +266,14 @@ def import_message(added: int, skipped: int) -> str:
 # a table's picture, and what the results page offers after the game
 
 
-@bp.get("/tables/<table_id>/picture.png")
-def table_picture(table_id: str):
+@bp.get("/tables/<table_id>/picture.png", defaults={"kind": "png"})
+@bp.get("/tables/<table_id>/picture.webp", defaults={"kind": "webp"})
+def table_picture(table_id: str, kind: str):
+    """The results picture: PNG to share and for link previews, WebP to show in the page."""
     row = load_table(plays_db(), table_id[:40])
     if row is None:
         abort(404)
-    response = Response(picture(row.result, utc(row.created).strftime("%Y-%m-%d")), mimetype="image/png")
+    response = Response(picture(row.result, utc(row.created).strftime("%Y-%m-%d"), kind), mimetype=f"image/{kind}")
     response.headers["Cache-Control"] = "public, max-age=86400"
     return response
 
@@ -281,8 +283,9 @@ def after_game(table_id: str) -> dict:
     """What the results page shows after the game: the picture and the BG Stats link."""
     play = play_for_table(plays_db(), table_id)
     return {
-        "picture": url_for("history.table_picture", table_id=table_id),
-        "picture_abs": absolute_url("history.table_picture", table_id=table_id),
+        "picture": url_for("history.table_picture", table_id=table_id, kind="png"),
+        "shown": url_for("history.table_picture", table_id=table_id, kind="webp"),
+        "picture_abs": absolute_url("history.table_picture", table_id=table_id, kind="png"),
         "filename": f"make-me-a-planet-{table_id}.png",
         "bgstats": bgstats_link(play) if play else None,
         "history": url_for("history.history"),

@@ -27,6 +27,7 @@ from .forms import (
 from ..planet import planet_from_take_order
 from .extensions import csrf, get_db
 from .planet_view import planet
+from .ratelimits import busy_message, when_scans_full
 from .scan import read_photo
 from ..i18n import N_, _
 from .security import absolute_url
@@ -257,12 +258,22 @@ def score_post():
     return redirect(url_for("pages.table", table_id=table_id), code=303)
 
 
+def _camera_busy():
+    """A camera button's photo refused before its upload is parsed: the message in that player's
+    card (the button's name says which), nothing else changed."""
+    m = re.fullmatch(r"photo-([0-9])", request.headers.get("HX-Trigger-Name", ""))
+    if m is None:
+        return None
+    return render_template("partials/scan_busy.html", slot=f"players-{m.group(1)}", message=busy_message())
+
+
 @bp.post("/score/scan")
+@when_scans_full(_camera_busy)
 def score_scan():
     """A camera button on the score page (htmx): the photo read into that player's planet, and the
     player's card, the live score and every error slot sent back out of band."""
-    data = normalise(request.form)
     m = re.fullmatch(r"photo-([0-9])", request.headers.get("HX-Trigger-Name", ""))
+    data = normalise(request.form)
     i = int(m.group(1)) if m else count_players(data)
     data, error = scan_into(data, i) if i < count_players(data) else (data, _("Choose a player first."))
     form = ScoreForm(formdata=data)

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from contextlib import contextmanager
 from typing import Any
 
-from flask import Flask, request
+from flask import Flask, current_app, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 
@@ -33,15 +33,63 @@ LIMITS: dict[str, tuple[str, Callable[[], bool] | None]] = {
     "scan.scan_post": ("12/minute;300/day", None),
 }
 PREFIX_LIMITS = {"box.": ("30/minute;300/day", lambda: request.method != "POST")}
-SCANS_AT_ONCE = 2   # photo readings running at once in one worker; more wait their turn elsewhere
+# Photos in one worker: read one at a time (two workers on two cores: two at once, and the
+# score API kept p95 129 ms beside a flood of them where two a worker gave 835 ms, with more
+# photos read), a few more waiting their turn (a table scanning its planets together), the
+# rest refused at once with a message. python -m scorer.flood_bench measures it.
+SCANS_AT_ONCE = 1
+SCANS_WAITING = 6
+SCAN_WAIT = 15.0    # seconds a photo may wait for its turn before it is refused
 
 limiter = Limiter(key_func=get_remote_address, storage_uri="memory://", headers_enabled=True)
-_scans = threading.BoundedSemaphore(SCANS_AT_ONCE)
+
+
+class Busy(Exception):
+    """Too much CPU work at once in this worker (answered 429 with a message)."""
+
+
+def busy_message() -> str:
+    return _("The app is reading other photos right now. Try again in a few seconds.")
+
+
+class ScanPlaces:
+    """A worker's places for photos: ``reading`` read at once, ``waiting`` more wait their turn
+    (at most ``wait`` seconds), any more are refused at once. Made per app, in the worker that
+    uses it (a gevent lock made before the fork and waited on after it would hold the worker)."""
+
+    def __init__(self, reading: int = SCANS_AT_ONCE, waiting: int = SCANS_WAITING, wait: float = SCAN_WAIT):
+        self.reading = threading.BoundedSemaphore(reading)
+        self.queue = threading.BoundedSemaphore(reading + waiting)
+        self.wait = wait
+
+    def full(self) -> bool:
+        """No place left, to read or to wait: a photo posted now would be refused."""
+        if not self.queue.acquire(blocking=False):
+            return True
+        self.queue.release()
+        return False
+
+    @contextmanager
+    def one(self) -> Any:
+        """Hold a place to read one photo, waiting for it if need be, or raise ``Busy``."""
+        if not self.queue.acquire(blocking=False):
+            raise Busy(busy_message())
+        try:
+            if not self.reading.acquire(timeout=self.wait):
+                raise Busy(busy_message())
+            try:
+                yield
+            finally:
+                self.reading.release()
+        finally:
+            self.queue.release()
 
 
 def install(app: Flask, enabled: bool) -> None:
     app.config.setdefault("RATELIMIT_ENABLED", enabled)
     limiter.init_app(app)
+    app.extensions["scan_places"] = ScanPlaces()
+    app.before_request_funcs.setdefault(None, []).insert(0, _refuse_when_scans_full)  # first of all
     for endpoint, view in list(app.view_functions.items()):
         rule = LIMITS.get(endpoint) or next((v for p, v in PREFIX_LIMITS.items() if endpoint.startswith(p)), None)
         if rule is not None:
@@ -49,16 +97,31 @@ def install(app: Flask, enabled: bool) -> None:
             app.view_functions[endpoint] = limiter.limit(limit, exempt_when=exempt)(view)
 
 
-class Busy(Exception):
-    """Too much CPU work at once in this worker (answered 429 with a message)."""
+def scans_full() -> bool:
+    """Every scan place of this worker is taken: a photo posted now would be refused. Asked before
+    the upload is parsed, so a flood of refused photos costs no form parsing (the server only
+    drains their bytes); ``one_of_few_scans`` still decides for the photos that get past."""
+    return bool(current_app.extensions["scan_places"].full())
 
 
-@contextmanager
+def when_scans_full(answer: Callable[[], Any]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Mark a view that reads a photo: with every scan place of the worker taken, ``answer()`` is
+    sent instead (unless it gives None), before anything parses the upload, the CSRF check
+    included (a refusal changes nothing, so it needs no token)."""
+    def mark(view: Callable[..., Any]) -> Callable[..., Any]:
+        view.when_scans_full = answer  # type: ignore[attr-defined]
+        return view
+    return mark
+
+
+def _refuse_when_scans_full() -> Any:
+    view = current_app.view_functions.get(request.endpoint or "")
+    answer = getattr(view, "when_scans_full", None)
+    if answer is not None and request.method == "POST" and scans_full():
+        return answer()
+    return None
+
+
 def one_of_few_scans() -> Any:
-    """Hold one of this worker's few scan places, or raise ``Busy`` at once."""
-    if not _scans.acquire(blocking=False):
-        raise Busy(_("The app is reading other photos right now. Try again in a few seconds."))
-    try:
-        yield
-    finally:
-        _scans.release()
+    """This worker's place to read one photo (a context manager), or ``Busy``."""
+    return current_app.extensions["scan_places"].one()

@@ -32,7 +32,8 @@ from .extensions import csrf, get_db
 from .forms import active_square, apply_action, doubtful_squares, find_action, normalise
 from .learned import scan_reference
 from .planet_view import planet
-from .ratelimits import Busy, one_of_few_scans
+from .cpu import off_the_loop
+from .ratelimits import Busy, busy_message, one_of_few_scans, when_scans_full
 
 bp = Blueprint("scan", __name__)
 PREFIX = "players-0-cells"  # the score page's field names: "add to a table" posts straight to it
@@ -77,19 +78,38 @@ def stored(scan_id: str) -> bool:
 def keep(data: bytes, reading) -> str:
     """The photo (shrunk to 900 px for the page) and its reading, under a new id; the oldest go
     when more than KEEP are kept."""
-    from PIL import Image, ImageOps
     scan_id = secrets.token_urlsafe(9)
     folder = scans_dir() / scan_id
     folder.mkdir(parents=True)
-    with Image.open(io.BytesIO(data)) as im:
-        im = ImageOps.exif_transpose(im).convert("RGB")
-        im.thumbnail((900, 900))
-        im.save(folder / "photo.jpg", "JPEG", quality=80)
+    off_the_loop(_shrink_photo, data, folder / "photo.jpg")
     doubtful = [p for p in range(16) if reading.doubtful[p]]
     (folder / "reading.json").write_text(json.dumps({"cells": list(reading.cells), "doubtful": doubtful}))
-    for old in sorted(scans_dir().iterdir(), key=lambda p: p.stat().st_mtime)[:-KEEP]:
-        shutil.rmtree(old, ignore_errors=True)
+    _forget_the_oldest(scans_dir())
     return scan_id
+
+
+def _shrink_photo(data: bytes, to: Path) -> None:
+    """The photo for the review page: upright, 900 px, a JPEG decoded at the scale it needs (a
+    12 MP photo decoded whole here took longer than reading the planet)."""
+    from PIL import Image, ImageOps
+    with Image.open(io.BytesIO(data)) as im:
+        im.draft("RGB", (900, 900))
+        im = ImageOps.exif_transpose(im).convert("RGB")
+        im.thumbnail((900, 900))
+        im.save(to, "JPEG", quality=80)
+
+
+def _forget_the_oldest(folder: Path) -> None:
+    """Keep the newest KEEP scans. Another worker may be forgetting the same ones at this moment:
+    a scan gone before it is looked at is simply passed over."""
+    kept = []
+    for scan in folder.iterdir():
+        try:
+            kept.append((scan.stat().st_mtime, scan))
+        except FileNotFoundError:
+            continue
+    for _mtime, old in sorted(kept)[:-KEEP]:
+        shutil.rmtree(old, ignore_errors=True)
 
 
 def load(scan_id: str) -> dict:
@@ -133,6 +153,7 @@ def scan():
 # a message, so a stale page keeps the planet being checked instead of ending on an error page.
 @bp.post("/scan")
 @csrf.exempt
+@when_scans_full(lambda: _page(PhotoForm(formdata=None), busy_message(), 429))
 def scan_post():
     form = PhotoForm()
     if not form.validate_on_submit():  # only the CSRF token can fail here
@@ -159,7 +180,7 @@ def read_photo(upload):
     try:
         from vision.recognize import recognize
         with one_of_few_scans():
-            reading = recognize(data, reference=scan_reference())  # the learned box, if there is one
+            reading = off_the_loop(recognize, data, scan_reference())  # the learned box, if there is one
     except Busy as busy:
         return None, str(busy), 429
     except Exception:  # the recognizer promises a Reading; never let a surprise become a 500
