@@ -205,11 +205,12 @@ class Games:
                 select(TrackerMove.version, TrackerMove.move_json)
                 .where(TrackerMove.game_id == game_id, TrackerMove.version > base.version)
                 .order_by(TrackerMove.version)).all()
-            table_id = base.table_id
-            if table_id is None and (rows or base.state.finished):
-                table_id = conn.execute(
-                    select(TrackerGame.table_id).where(TrackerGame.id == game_id)).scalar()
-        if not rows and cached is not None and table_id == cached.table_id:
+            table_id, tokens = base.table_id, base.tokens
+            if cached is not None:  # a seat's link re-issued through another process changes the tokens
+                game = conn.execute(select(TrackerGame.table_id, TrackerGame.tokens_json)
+                                    .where(TrackerGame.id == game_id)).one()
+                table_id, tokens = game.table_id, tuple(json.loads(game.tokens_json))
+        if not rows and cached is not None and table_id == cached.table_id and tokens == cached.tokens:
             return cached
         entries: list[dict[str, object]] = []
         for expected, (version, move_json) in enumerate(rows, start=base.version + 1):
@@ -218,7 +219,7 @@ class Games:
                 raise RuntimeError(f"game {game_id}: move log has a gap at version {expected}")
             entries.append(json.loads(move_json))
         state = advance(base.state, entries)
-        return self._remember(replace(base, table_id=table_id, log=base.log + tuple(entries), state=state))
+        return self._remember(replace(base, table_id=table_id, tokens=tokens, log=base.log + tuple(entries), state=state))
 
     # -- writing ----------------------------------------------------------------------------------
     def play(self, game_id: str, version: int | None, move: object, seat: int | None = None) -> Loaded:
@@ -250,14 +251,19 @@ class Games:
             return self._append(loaded, Undo().as_json(), take_back(loaded.state))
 
     # -- seats' links -------------------------------------------------------------------------
-    def claim(self, game_id: str, seat: int, claim: str | None) -> str | None:
-        """The phone holding ``claim`` may use this seat's link: the claim itself when it is the
-        seat's (or a new one when nobody has opened the seat yet), else None."""
+    def claim(self, game_id: str, seat: int, claim: str | None, token: str) -> str | None:
+        """The phone holding ``claim`` may use this seat's link ``token``: the claim itself when it
+        is the seat's (or a new one when nobody has opened the seat yet and ``token`` is the
+        seat's link as stored now: not an old link re-issued through another process), else None."""
         with self.db.engine.connect() as conn:  # every page of a seat's phone asks: no ORM here
             held = conn.execute(select(SeatClaim.claim_hash).where(
                 SeatClaim.game_id == game_id, SeatClaim.seat == seat)).scalar()
+            current = None if held is not None else conn.execute(
+                select(TrackerGame.tokens_json).where(TrackerGame.id == game_id)).scalar()
         if held is not None:
             return claim if claim and secrets.compare_digest(held, _claim_hash(claim)) else None
+        if current is None or not secrets.compare_digest(json.loads(current)[seat], token):
+            return None
         new = secrets.token_urlsafe(24)
         try:
             with self._write_lock, self.db.Session.begin() as session:

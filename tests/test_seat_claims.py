@@ -8,6 +8,7 @@ import pytest
 
 from scorer.draft import legal
 from scorer.errors import IllegalMove
+from test_live import two_apps  # noqa: F401, F811 (a fixture)
 from test_tracker_pages import csrf, start
 
 
@@ -74,9 +75,10 @@ def test_only_the_host_can_make_a_new_link(app, client, own_game):
 def test_two_phones_at_the_same_moment_one_gets_the_seat(app, own_game):
     gid, _links = own_game
     games = app.extensions["games"]
-    first, second = games.claim(gid, 0, None), games.claim(gid, 0, None)
+    token = games.load(gid).tokens[0]
+    first, second = games.claim(gid, 0, None, token), games.claim(gid, 0, None, token)
     assert first and second is None
-    assert games.claim(gid, 0, first) == first and games.claim(gid, 0, "guess") is None
+    assert games.claim(gid, 0, first, token) == first and games.claim(gid, 0, "guess", token) is None
 
 
 def test_take_backs_cannot_grow_a_game_without_bound(app, client):
@@ -97,3 +99,26 @@ def test_take_backs_cannot_grow_a_game_without_bound(app, client):
 def test_the_two_player_page_says_what_the_start_player_can_work_out(client):
     page = client.get("/games/new").text
     assert "With 2 players the start player draws three tiles" in page
+
+
+def test_a_new_link_made_through_one_server_process_holds_on_another(two_apps):  # noqa: F811
+    """Two server processes on one database: the host re-issues Cy's link through the first while
+    the second has the game cached. On the second, the lost phone's old link is refused even
+    though its claim is gone, and the new link opens the seat (it once kept the old tokens)."""
+    first, second = two_apps
+    host = first.test_client()
+    gid = start(host, ["Ann", "Ben", "Cy"], mode="own", hidden=True)
+    links = links_of(host.get(f"/games/{gid}").text)
+    lost_phone, new_phone = second.test_client(), second.test_client()
+    assert lost_phone.get(links[2]).status_code == 200       # Cy's phone, served by the second
+    page = host.get(f"/games/{gid}")
+    assert host.post(f"/games/{gid}/seats/2/new-link", data={"csrf_token": csrf(page.text)}).status_code == 303
+    new_link = next(link for link in links_of(host.get(f"/games/{gid}").text) if link not in links)
+    games = first.extensions["games"]
+    loaded = games.load(gid)
+    games.play(gid, loaded.version, legal(loaded.state, loaded.state.to_act)[0].as_json())
+    news = lost_phone.get(f"{links[2]}/live?v={loaded.version}")   # the board's news, old link
+    assert news.status_code in (403, 404) and 'id="board"' not in news.text
+    assert lost_phone.get(links[2]).status_code in (403, 404)  # refused, on the second process too
+    assert new_phone.get(new_link).status_code == 200         # the new link works there
+    assert lost_phone.get(new_link).status_code == 403

@@ -47,7 +47,7 @@ def _check_claim() -> Response | None:
     if seat is None:
         return None
     held = request.cookies.get(_cookie(loaded.id, seat))
-    claim = get_games().claim(loaded.id, seat, held)
+    claim = get_games().claim(loaded.id, seat, held, str(token))
     if claim is None:
         message = _("This seat is already open on another phone. If that was not you, ask the host "
                     "for a new link: the host's page has “New link” beside each player.")
