@@ -1,6 +1,6 @@
 """A scan flood: ``python -m scorer.flood_bench [--scans 32] [--seconds 30]``.
 
-``python -m scorer serve`` (2 gevent workers, SQLite) is started here; ``--scans`` phones upload
+``python -m scorer serve`` (SQLite, its default workers: one) is started here; ``--scans`` phones upload
 worst-case photos to ``POST /scan`` in a loop, each asking again as soon as it is answered: the
 issue's 47 KB all-black 7000×7000 PNG (just under the pixel cap; no planet in it, so it is read
 to the end) and a 12-megapixel phone JPEG of a planet. Meanwhile ``POST /api/score`` is asked
@@ -29,6 +29,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from .load_bench import ROOT, start_servers, stop_servers
+from .serve import default_workers
 from .tracker_bench import percentile
 
 SCORE = {"players": [{"name": "Ann", "counts": {"characters": ["king", "lamplighter"], "volcano": 2}},
@@ -153,13 +154,15 @@ def main(argv=None) -> int:
     p.add_argument("--scans", type=int, default=32, help="phones uploading at once (default 32)")
     p.add_argument("--seconds", type=float, default=30.0)
     p.add_argument("--rate", type=float, default=10.0, help="/api/score probes a second (default 10)")
-    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--workers", type=int, default=None, help="worker processes (default: as serve, 1 on SQLite)")
     p.add_argument("--rate-limits", action="store_true", help="keep the per-client rate limits on")
     args = p.parse_args(argv)
     os.environ["PLANET_RATE_LIMITS"] = "on" if args.rate_limits else "off"
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["PLANET_INSTANCE"] = tmp  # the kept scans go with it, not into the checkout's instance/
-        started = start_servers(f"sqlite:///{Path(tmp) / 'flood.sqlite3'}", 1, args.workers, Path(tmp))
+        database = f"sqlite:///{Path(tmp) / 'flood.sqlite3'}"
+        args.workers = args.workers or default_workers(database)
+        started = start_servers(database, 1, args.workers, Path(tmp))
         try:
             outcome = run(args, started[0][1], started)
         finally:
