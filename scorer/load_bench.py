@@ -1,7 +1,7 @@
 """Open-loop load bench of game night: ``python -m scorer.load_bench [--tables 1000] [--search]``.
 
 Tables of 3-5 players, each player on their own phone, play the end of a draft through
-``python -m scorer serve`` started here (SQLite, 2 workers by default; ``--database`` a
+``python -m scorer serve`` started here (SQLite, one worker by default as ``serve``; ``--database`` a
 PostgreSQL URL and ``--servers 2`` for two server processes on one database):
 
 - Phones: each seat's phone opens its page once (the join, not measured), then keeps the
