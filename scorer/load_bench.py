@@ -107,7 +107,6 @@ class Stats:
 # -- servers ---------------------------------------------------------------------------------------
 
 def start_servers(database: str, servers: int, workers: int, log_dir: Path) -> list[tuple[subprocess.Popen, str]]:
-    import requests
     started = []
     for k in range(servers):
         port = free_port()
@@ -120,17 +119,25 @@ def start_servers(database: str, servers: int, workers: int, log_dir: Path) -> l
         log.close()
         started.append((proc, f"http://127.0.0.1:{port}"))
     for proc, base in started:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                requests.get(f"{base}/api/games/none", timeout=2)
-                break
-            except requests.RequestException:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    stop_servers(started)
-                    raise SystemExit(f"a server did not start; see {log_dir}") from None
-                time.sleep(0.2)
+        if not answering(proc, base):
+            stop_servers(started)
+            raise SystemExit(f"a server did not start; see {log_dir}")
     return started
+
+
+def answering(proc: subprocess.Popen, base: str, seconds: float = 60.0) -> bool:
+    """Wait until the server started as ``proc`` answers at ``base``; False if it exits first or
+    ``seconds`` pass."""
+    import requests
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            requests.get(f"{base}/api/games/none", timeout=2)
+            return True
+        except requests.RequestException:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                return False
+            time.sleep(0.2)
 
 
 def stop_servers(started: list[tuple[subprocess.Popen, str]]) -> None:

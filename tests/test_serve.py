@@ -16,6 +16,7 @@ import requests
 
 from conftest import free_port
 from scorer.flood_bench import scan_phone
+from scorer.load_bench import answering
 
 ROOT = Path(__file__).resolve().parents[1]
 SCORE = {"players": [{"name": "Ann", "counts": {"characters": ["king"], "volcano": 1}}]}
@@ -31,14 +32,7 @@ def server(tmp_path):
         cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
         env={**os.environ, "PYTHONPATH": str(ROOT), "SECRET_KEY": "test"})
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            requests.get(f"{base}/api/games/none", timeout=2)
-            break
-        except requests.RequestException:
-            assert proc.poll() is None and time.monotonic() < deadline, (tmp_path / "serve.out").read_text()
-            time.sleep(0.2)
+    assert answering(proc, base), (tmp_path / "serve.out").read_text()
     yield port, base, tmp_path / "serve.out"
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()

@@ -261,10 +261,16 @@ def score_post():
 def _camera_busy():
     """A camera button's photo refused before its upload is parsed: the message in that player's
     card (the button's name says which), nothing else changed."""
-    m = re.fullmatch(r"photo-([0-9])", request.headers.get("HX-Trigger-Name", ""))
-    if m is None:
+    i = _camera_player()
+    if i is None:
         return None
-    return render_template("partials/scan_busy.html", slot=f"players-{m.group(1)}", message=busy_message())
+    return render_template("partials/scan_busy.html", slot=f"players-{i}", message=busy_message())
+
+
+def _camera_player() -> int | None:
+    """Whose camera button sent the photo (htmx names the input, ``photo-<i>``), if it says."""
+    m = re.fullmatch(r"photo-([0-9])", request.headers.get("HX-Trigger-Name", ""))
+    return int(m.group(1)) if m else None
 
 
 @bp.post("/score/scan")
@@ -272,9 +278,9 @@ def _camera_busy():
 def score_scan():
     """A camera button on the score page (htmx): the photo read into that player's planet, and the
     player's card, the live score and every error slot sent back out of band."""
-    m = re.fullmatch(r"photo-([0-9])", request.headers.get("HX-Trigger-Name", ""))
     data = normalise(request.form)
-    i = int(m.group(1)) if m else count_players(data)
+    i = _camera_player()
+    i = count_players(data) if i is None else i
     data, error = scan_into(data, i) if i < count_players(data) else (data, _("Choose a player first."))
     form = ScoreForm(formdata=data)
     result, errors = evaluate(form)
