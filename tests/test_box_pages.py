@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from scorer.box_store import box_stamp
+from scorer.catalog import catalog
 
 ROOT = Path(__file__).resolve().parents[1]
 TEACH = ROOT / "sample_photos" / "box2" / "teach"
@@ -181,3 +182,67 @@ def test_the_plan_uses_all_80_tiles_once():
     assert plan()[5] == ("back",) * 16
     truth = [json.loads((TEACH / f"t{n:02d}.json").read_text())["cells"] for n in range(1, 7)]
     assert [tuple(c for row in g for c in row) for g in truth] == list(plan())
+
+
+def review_of(response) -> tuple[str, list]:
+    """The scan's id and the 16 cells of its review page."""
+    page = response.get_data(as_text=True)
+    scan_id = re.search(r'name="scan" value="([^"]+)"', page).group(1)
+    cells = [re.search(rf'name="players-0-cells-{p}"[^>]*value="([^"]*)"', page).group(1) for p in range(16)]
+    return scan_id, cells
+
+
+def remember(client, scan_id: str, cells: list):
+    form = {f"players-0-cells-{p}": c for p, c in enumerate(cells)}
+    return client.post(f"/scan/{scan_id}/remember", data={**form, "players-0-name": "Ann", "scan": scan_id})
+
+
+def test_remember_the_tiles_i_corrected(app, plain):
+    for n in range(1, 7):
+        assert send(plain, n, photo(n)).status_code == 303, n
+    r = scan(plain, TEST / "p01.jpg")
+    assert 'id="remember"' in text(r) and "Remember the tiles I corrected" in text(r)
+    scan_id, cells = review_of(r)
+    before = stamp(app)
+
+    r = remember(plain, scan_id, cells)                      # nothing corrected
+    assert r.status_code == 422 and "nothing to remember" in text(r) and stamp(app) == before
+
+    q = 5                                                    # a centre: any centre tile may lie there
+    spare = next(t.id for t in catalog() if t.stack == "center" and t.id not in cells)
+    old_picture = plain.get(f"/box/tile/{spare}.png").data
+    corrected = list(cells)
+    corrected[q] = spare
+    r = remember(plain, scan_id, corrected)
+    assert r.status_code == 200, text(r)
+    assert "Your box remembered 1 tile as it looks in this photo" in text(r)
+    assert stamp(app) == (before[0], before[1] + 1)
+    assert plain.get(f"/box/tile/{spare}.png").data != old_picture       # its picture is the new one
+    assert review_of(r)[1] == corrected                      # the check goes on where it was
+    r = remember(plain, scan_id, corrected)                  # pressed again: already remembered
+    assert r.status_code == 422 and stamp(app) == (before[0], before[1] + 1)
+
+    _other_id, other = review_of(scan(plain, TEST / "p03.jpg"))
+    after = stamp(app)
+    r = remember(plain, scan_id, other)                      # another planet's tiles on this photo
+    assert r.status_code == 422 and "Only" in text(r) and stamp(app) == after
+
+    app.config["WTF_CSRF_ENABLED"] = True                    # a stale page: no valid token
+    r = remember(app.test_client(), scan_id, cells)
+    assert r.status_code == 400 and "expired" in text(r) and stamp(app) == after
+    app.config["WTF_CSRF_ENABLED"] = False
+
+    assert plain.post(f"/scan/{'x' * 12}/remember").status_code == 404
+    assert plain.post("/box/forget").status_code == 303
+    r = remember(plain, scan_id, corrected)
+    assert r.status_code == 409 and "No learned box" in text(r)
+    assert 'id="remember"' not in text(plain.get(f"/scan/{scan_id}"))  # no box: no button
+
+
+def test_a_scan_read_with_the_shipped_drawings_offers_no_remembering(plain):
+    r = scan(plain, ROOT / "sample_photos" / "p01.jpg")
+    assert r.status_code == 200 and 'id="remember"' not in text(r)
+    scan_id, cells = review_of(r)
+    cells[5] = "C20" if cells[5] != "C20" else "C19"
+    r = remember(plain, scan_id, cells)
+    assert r.status_code == 409 and "No learned box" in text(r)

@@ -2,6 +2,8 @@
 
 ``learn(photo: bytes, grid: dict, box: Box) -> Lesson`` never raises for a bad photo: the Lesson
 says ``ok=False`` with a message for a person, and the box is left as it was.
+``learn_from_scan(photo, cells, positions, box) -> Lesson``: a scan the player checked teaches
+the tiles at ``positions`` as they look in it ("remember these tiles"); same promise.
 
 Stages — the reader's own (``vision/stages.py``), so a tile is cut the same way when it is
 learned and when it is read:
@@ -29,6 +31,9 @@ from .layout import STACK_AT
 from .stages import (Outline, Photo, cut_cells, decode_photo, edge_map, find_outlines, frame_tile, lattice_contrast,
                      one_thread)
 
+NOT_AGAIN = N_("I could not find the planet in this photo again, so nothing was remembered.")
+NOT_THIS_PLANET = N_("Only %(n)d of the 16 tiles in this photo look like the planet as you checked "
+                     "it, so nothing was remembered. Remember tiles only from the photo they were read from.")
 NO_LAYOUT = N_("I could not find 16 tiles laid in a 4×4 square in this photo. Lay them as the plan "
              "shows, take the photo from straight above with the first row at the top, and try again.")
 
@@ -119,10 +124,11 @@ def _covered(mask: np.ndarray, quad: np.ndarray) -> float:
 
 # --- 3. cut the tiles ----------------------------------------------------------------------
 
-def cut_tiles(photo: Photo, outline: Outline) -> list[np.ndarray]:
-    """Each tile as it lies (upright in the photo), SAMPLE_PX square: each cell the reader cuts,
-    narrowed to the tile's own square (``frame_tile``: loose tiles leave table in their cell)."""
-    cells = cut_cells(photo, outline, turn=0, size=SAMPLE_PX)
+def cut_tiles(photo: Photo, outline: Outline, turn: int = 0) -> list[np.ndarray]:
+    """Each tile as it lies (upright in the photo; a planet of upright art read turned:
+    ``turn`` quarter turns), SAMPLE_PX square: each cell the reader cuts, narrowed to the
+    tile's own square (``frame_tile``: loose tiles leave table in their cell)."""
+    cells = cut_cells(photo, outline, turn=turn, size=SAMPLE_PX)
     return [np.ascontiguousarray(frame_tile(w, SAMPLE_PX)[0]) for w in cells.windows]
 
 
@@ -162,6 +168,39 @@ def learn(data: bytes, grid: dict, box: Box | None = None) -> Lesson:
         return Lesson(ok=False, box=box, error=str(exc))
     with one_thread():
         return _learn_photo(photo, cells, box)
+
+
+def learn_from_scan(data: bytes, cells: list, positions, box: Box) -> Lesson:
+    """Learn the tiles at ``positions`` of a scan the player checked: ``cells`` are its 16
+    names (tile ids, "back" or None) as confirmed, in the order the scan was read in. The photo
+    is read again with ``box``; it must be the same planet (``SCAN_AGREE`` cells agree), and
+    each tile is cut where that reading found it, as a teaching photo's are. The box is
+    unchanged unless the Lesson is ok."""
+    cells = list(cells)
+    problem = check_grid({"cells": [cells[r * 4:r * 4 + 4] for r in range(4)]}) if len(cells) == 16 else "16"
+    if problem or not box.samples:
+        return Lesson(ok=False, box=box, error=_(NOT_AGAIN))
+    try:
+        photo = decode_photo(data, min_side=tuning.SCAN_SIDE)
+    except UnusableImage as exc:
+        return Lesson(ok=False, box=box, error=str(exc))
+    from .reader import _content, exemplars_of, is_planet, read_photo
+    with one_thread():
+        ex = exemplars_of(box.references(), box.outward())
+        v = read_photo(photo, ex)
+        if v is None or not is_planet(v):
+            return Lesson(ok=False, box=box, error=_(NOT_AGAIN))
+        agree = sum(1 for q, r in enumerate(v.rows)
+                    if cells[q] is not None and ex.contents[r] == _content(cells[q]))
+        if agree < tuning.SCAN_AGREE:
+            return Lesson(ok=False, box=box, error=_(NOT_THIS_PLANET, n=agree))
+        tiles = cut_tiles(photo, v.outline, v.turn)
+    samples = []
+    for p in sorted(set(positions)):
+        if 0 <= p < 16 and cells[p] is not None:
+            ok, png = cv2.imencode(".png", tiles[p])
+            samples.append(Sample(cells[p], p, png.tobytes()))
+    return Lesson(ok=True, box=box.add(samples), learned=tuple(samples), cells=tuple(cells))
 
 
 def _learn_photo(photo: Photo, cells: list, box: Box) -> Lesson:

@@ -13,6 +13,8 @@ Vision entry points used: ``vision.plan.teaching_plan``, ``vision.learn.learn`` 
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
@@ -127,16 +129,25 @@ def teach(n: int):
     problem = _photo_problem(data)
     if problem:
         return _layout_page(n, problem, 422)
-    if not _learning.acquire(blocking=False):
-        return _layout_page(n, _("The app is already learning another photo. Wait a few seconds "
-                                 "and send this one again; nothing was lost."), 429)
-    try:
+    with learning() as free:
+        if not free:
+            return _layout_page(n, _("The app is already learning another photo. Wait a few seconds "
+                                     "and send this one again; nothing was lost."), 429)
         refused = _learn(n, data)
-    finally:
-        _learning.release()
     if refused:
         return _layout_page(n, *refused)
     return redirect(url_for("box.layout", n=n, learned=1), code=303)
+
+
+@contextmanager
+def learning() -> Iterator[bool]:
+    """One lesson at a time in a worker: yields False (at once) when another is under way."""
+    free = _learning.acquire(blocking=False)
+    try:
+        yield free
+    finally:
+        if free:
+            _learning.release()
 
 
 def _photo_problem(data: bytes) -> str | None:

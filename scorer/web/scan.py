@@ -1,5 +1,8 @@
 """Scan a planet: a photo in, the planet read by ``vision.recognize``, checked by the player on
-the grid editor (doubtful cells outlined), then scored alone or added to a table.
+the grid editor (doubtful cells outlined), then scored alone or added to a table. With a learned
+box in use, "Remember the tiles I corrected" teaches the box how those tiles look in this photo
+(``vision.learn.learn_from_scan``; only corrected tiles: remembering tiles that were read right
+from a tilted photo made later readings worse).
 
 Thin: the upload is checked for size here, everything about the image (type, truncation,
 decompression bombs, no planet in sight) is the recognizer's to refuse, with a message that is
@@ -7,6 +10,7 @@ shown as it is.
 """
 from __future__ import annotations
 
+import functools
 import io
 import json
 import re
@@ -22,15 +26,16 @@ from flask_wtf.file import FileField
 from wtforms import StringField
 from wtforms.validators import Length
 
+from ..box_store import StaleBox, save_box_bytes
 from ..contract import score_request
 from ..errors import InputError
-from ..i18n import _
+from ..i18n import N_, _
 from ..db import save_table
 from ..planet import BACK
 from ..limits import MAX_PLAYERS, MAX_UPLOAD_BYTES
 from .extensions import csrf, get_db
 from .forms import active_square, apply_action, doubtful_squares, find_action, normalise
-from .learned import scan_reference
+from .learned import box_in_use, scan_reference
 from .planet_view import planet
 from .cpu import off_the_loop
 from .ratelimits import Busy, busy_message, one_of_few_scans, when_scans_full
@@ -39,6 +44,8 @@ bp = Blueprint("scan", __name__)
 PREFIX = "players-0-cells"  # the score page's field names: "add to a table" posts straight to it
 MIN_BYTES = 100
 KEEP = 200  # readings kept under their own address
+NO_BOX = N_("No learned box is in use, so there is nothing to remember the tiles in.")
+LEARN_COPY = "learn.jpg"  # with a learned box in use: the photo as the box may learn from it
 
 
 class PhotoForm(FlaskForm):
@@ -54,13 +61,16 @@ def _page(form=None, error=None, status=200):
                            max_mb=MAX_UPLOAD_BYTES // (1024 * 1024)), status
 
 
-def _review(cells, doubtful=(), name="", error=None, cell_errors=None, status=200, active=None, scan_id=""):
+def _review(cells, doubtful=(), name="", error=None, cell_errors=None, status=200, active=None, scan_id="",
+            remembered=None):
     grid = planet(cells, prefix=PREFIX, active=active, doubtful=doubtful, errors=cell_errors,
                   label=_("The planet as read"))
     scan_id = scan_id if stored(scan_id) else ""
     return render_template("scan_review.html", grid=grid, form=ReviewForm(formdata=None, name=name),
                            name=name, error=error, scan_id=scan_id, table=session.get("table") or [],
-                           doubtful_count=sum(1 for c in grid.cells if c.doubtful)), status
+                           doubtful_count=sum(1 for c in grid.cells if c.doubtful),
+                           can_remember=_learnable(scan_id),
+                           remembered=remembered), status
 
 
 # ---------------------------------------------------------------------------------------------
@@ -75,28 +85,41 @@ def stored(scan_id: str) -> bool:
     return bool(re.fullmatch(r"[A-Za-z0-9_-]{12}", scan_id or "")) and (scans_dir() / scan_id).is_dir()
 
 
-def keep(data: bytes, reading) -> str:
+def keep(data: bytes, reading, learnable: bool = False) -> str:
     """The photo (shrunk to 900 px for the page) and its reading, under a new id; the oldest go
-    when more than KEEP are kept."""
+    when more than KEEP are kept. ``learnable`` (read with a learned box): a copy the box can
+    learn corrected tiles from is kept too (``vision.tuning.SCAN_SIDE``, about 0.4 MB)."""
     scan_id = secrets.token_urlsafe(9)
     folder = scans_dir() / scan_id
     folder.mkdir(parents=True)
     off_the_loop(_shrink_photo, data, folder / "photo.jpg")
+    if learnable:
+        from vision.tuning import SCAN_SIDE
+        off_the_loop(_shrink_photo, data, folder / LEARN_COPY, SCAN_SIDE, 92)
     doubtful = [p for p in range(16) if reading.doubtful[p]]
     (folder / "reading.json").write_text(json.dumps({"cells": list(reading.cells), "doubtful": doubtful}))
     _forget_the_oldest(scans_dir())
     return scan_id
 
 
-def _shrink_photo(data: bytes, to: Path) -> None:
+def _shrink_photo(data: bytes, to: Path, short_side: int | None = None, quality: int = 80) -> None:
     """The photo for the review page: upright, 900 px, a JPEG decoded at the scale it needs (a
-    12 MP photo decoded whole here took longer than reading the planet)."""
+    12 MP photo decoded whole here took longer than reading the planet). ``short_side``: shrunk
+    to that short side instead (never enlarged)."""
     from PIL import Image, ImageOps
     with Image.open(io.BytesIO(data)) as im:
-        im.draft("RGB", (900, 900))
+        if short_side is None:
+            box = (900, 900)
+        else:
+            f = min(1.0, short_side / max(1, min(im.size)))
+            box = (max(1, round(im.size[0] * f)), max(1, round(im.size[1] * f)))
+        im.draft("RGB", box)
         im = ImageOps.exif_transpose(im).convert("RGB")
-        im.thumbnail((900, 900))
-        im.save(to, "JPEG", quality=80)
+        if short_side is not None:
+            f = min(1.0, short_side / max(1, min(im.size)))
+            box = (max(1, round(im.size[0] * f)), max(1, round(im.size[1] * f)))
+        im.thumbnail(box)
+        im.save(to, "JPEG", quality=quality)
 
 
 def _forget_the_oldest(folder: Path) -> None:
@@ -110,6 +133,11 @@ def _forget_the_oldest(folder: Path) -> None:
             continue
     for _mtime, old in sorted(kept)[:-KEEP]:
         shutil.rmtree(old, ignore_errors=True)
+
+
+def _learnable(scan_id: str) -> bool:
+    """Can this kept scan teach the box in use? (It was read with a learned box, one is in use.)"""
+    return bool(scan_id) and (scans_dir() / scan_id / LEARN_COPY).is_file() and box_in_use() is not None
 
 
 def load(scan_id: str) -> dict:
@@ -163,7 +191,8 @@ def scan_post():
     if reading is None:
         return _page(form, error, status)
     upload.stream.seek(0)
-    return redirect(url_for("scan.review", scan_id=keep(upload.read(MAX_UPLOAD_BYTES), reading)), code=303)
+    kept = keep(upload.read(MAX_UPLOAD_BYTES), reading, learnable=box_in_use() is not None)
+    return redirect(url_for("scan.review", scan_id=kept), code=303)
 
 
 def read_photo(upload):
@@ -191,6 +220,58 @@ def read_photo(upload):
     if not reading.ok:
         return None, reading.error, 422
     return reading, None, 200
+
+
+@bp.post("/scan/<scan_id>/remember")
+@csrf.exempt   # checked below, so a stale page keeps the planet being checked
+def remember(scan_id: str):
+    """"Remember the tiles I corrected": the learned box learns the tiles the player changed from
+    the reading, as they look in this photo; the page stays on the planet, saying what was
+    learned. Nothing changes unless the whole lesson is stored."""
+    kept = load(scan_id)
+    cells = [(request.form.get(f"{PREFIX}-{p}") or "").strip()[:8] or None for p in range(16)]
+    name = (request.form.get("players-0-name") or "").strip()[:40]
+    doubtful = doubtful_squares(request.form, 0)
+    again = functools.partial(_review, cells, doubtful, name, scan_id=scan_id)
+    if not ReviewForm().validate_on_submit():
+        return again(_("This form had expired. Check the planet and try again."), status=400)
+    if not _learnable(scan_id):
+        return again(_(NO_BOX), status=409)
+    corrected = [p for p in range(16) if cells[p] != kept["cells"][p] and cells[p] is not None]
+    if not corrected:
+        return again(_("You corrected no tile, so there is nothing to remember. Change a tile that "
+                       "was read wrong first."), status=422)
+    problem = _remember(scan_id, cells, corrected)
+    if problem:
+        return again(problem[0], status=problem[1])
+    kept["cells"] = cells   # remembered: pressing again has nothing new to learn
+    (scans_dir() / scan_id / "reading.json").write_text(json.dumps(kept))
+    used = box_in_use()
+    version = f"{used.stamp.id}.{used.stamp.version}" if used else ""
+    return again(remembered=[{"key": f"back-{p}" if cells[p] == BACK else cells[p], "position": p,
+                              "version": version} for p in corrected])
+
+
+def _remember(scan_id: str, cells: list, corrected: list) -> tuple[str, int] | None:
+    """Teach the box in use the ``corrected`` tiles of this scan; (message, status) when not."""
+    from vision.learn import learn_from_scan
+    from .box import learning
+    used = box_in_use()
+    copy = scans_dir() / scan_id / LEARN_COPY
+    if used is None or not copy.is_file():
+        return _(NO_BOX), 409
+    with learning() as free:
+        if not free:
+            return _("The app is already learning another photo. Wait a few seconds and try again; "
+                     "nothing was lost."), 429
+        lesson = off_the_loop(learn_from_scan, copy.read_bytes(), cells, corrected, used.box)
+    if not lesson.ok or lesson.box is None:
+        return lesson.error or _("This photo could not be learned."), 422
+    try:
+        save_box_bytes(get_db(), lesson.box.to_bytes(), used.stamp)
+    except StaleBox:
+        return _("The box was changed from another phone meanwhile. Try again."), 409
+    return None
 
 
 @bp.post("/scan/score")
