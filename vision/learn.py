@@ -173,34 +173,50 @@ def learn(data: bytes, grid: dict, box: Box | None = None) -> Lesson:
 def learn_from_scan(data: bytes, cells: list, positions, box: Box) -> Lesson:
     """Learn the tiles at ``positions`` of a scan the player checked: ``cells`` are its 16
     names (tile ids, "back" or None) as confirmed, in the order the scan was read in. The photo
-    is read again with ``box``; it must be the same planet (``SCAN_AGREE`` cells agree), and
-    each tile is cut where that reading found it, as a teaching photo's are. The box is
-    unchanged unless the Lesson is ok."""
+    is read again with ``box`` as the scan was; it must be the same planet (``SCAN_AGREE``
+    cells agree). Each tile is cut, as a teaching photo's are, from a finer decode
+    (``SCAN_SIDE``), where a reading of it found the tiles. The box is unchanged unless the
+    Lesson is ok."""
     cells = list(cells)
     problem = check_grid({"cells": [cells[r * 4:r * 4 + 4] for r in range(4)]}) if len(cells) == 16 else "16"
     if problem or not box.samples:
         return Lesson(ok=False, box=box, error=_(NOT_AGAIN))
     try:
-        photo = decode_photo(data, min_side=tuning.SCAN_SIDE)
+        photo = decode_photo(data)                               # as the scan was read
+        fine = decode_photo(data, min_side=tuning.SCAN_SIDE)     # as the tiles are cut
     except UnusableImage as exc:
         return Lesson(ok=False, box=box, error=str(exc))
-    from .reader import _content, exemplars_of, is_planet, read_photo
+    from .reader import exemplars_of, is_planet, read_photo
     with one_thread():
         ex = exemplars_of(box.references(), box.outward())
         v = read_photo(photo, ex)
         if v is None or not is_planet(v):
             return Lesson(ok=False, box=box, error=_(NOT_AGAIN))
-        agree = sum(1 for q, r in enumerate(v.rows)
-                    if cells[q] is not None and ex.contents[r] == _content(cells[q]))
+        agree = _agreeing(v, ex, cells)
         if agree < tuning.SCAN_AGREE:
             return Lesson(ok=False, box=box, error=_(NOT_THIS_PLANET, n=agree))
-        tiles = cut_tiles(photo, v.outline, v.turn)
+        # the tiles are cut where a reading of the finer decode found them (a tile cut a pixel or
+        # two off its place is a worse picture of it: cut through the outline found in the scan's
+        # decode, a remembered tile was then read in none of 6 other photos, 4 of 6 so), unless
+        # that reading is of another planet than the one checked
+        finer = read_photo(fine, ex)
+        if finer is not None and finer.turn == v.turn and _agreeing(finer, ex, cells) >= tuning.SCAN_AGREE:
+            outline = finer.outline
+        else:
+            outline = Outline((v.outline.corners * (photo.scale / fine.scale)).astype(np.float32), v.outline.fit)
+        tiles = cut_tiles(fine, outline, v.turn)
     samples = []
     for p in sorted(set(positions)):
         if 0 <= p < 16 and cells[p] is not None:
             ok, png = cv2.imencode(".png", tiles[p])
             samples.append(Sample(cells[p], p, png.tobytes()))
     return Lesson(ok=True, box=box.add(samples), learned=tuple(samples), cells=tuple(cells))
+
+
+def _agreeing(v, ex, cells: list) -> int:
+    """How many cells of a reading show what the checked planet shows there."""
+    from .reader import _content
+    return sum(1 for q, r in enumerate(v.rows) if cells[q] is not None and ex.contents[r] == _content(cells[q]))
 
 
 def _learn_photo(photo: Photo, cells: list, box: Box) -> Lesson:

@@ -59,12 +59,15 @@ LEARN_COVERED = 0.5    # every cell's middle must be at least this much not-tabl
 LEARN_SIDE = 600      # decode teaching photos with a short side of at least this
 WRONG_LAYOUT_CELLS = 6  # sure cells read as tiles learned from another layout: the wrong photo
 WRONG_LAYOUT_SIM = 0.7  # … read with at least this similarity (box photos: t01 again as t02: most ≥ 0.8)
-# Remembering tiles from a checked scan (learn.learn_from_scan): the photo is read again with the
-# box and must agree with the planet as the player confirmed it on this many cells (contents),
-# else it is not the same planet (a scan's reading is of the same photo: box2 test photos
-# agreed on 15–16 of 16; a planet confirmed from another photo agreed on ≤ 3).
+# Remembering tiles from a checked scan (learn.learn_from_scan): the kept copy (SCAN_SIDE, JPEG 92)
+# is read again with the box as the scan was and must agree with the planet as the player
+# confirmed it on this many cells (contents), else it is not the same planet. Measured on the
+# test photos of box2, box2-heldout and box2-heldout2 (read with their own boxes): the same photo
+# agreed on 15–16 of 16 cells; the next photo's planet on at most 5. Read at SCAN_SIDE, the same
+# photos agreed on 13–16 but one (9 of 16, box2-heldout): its tiles are then cut through the
+# outline of the first reading.
 SCAN_AGREE = 10
-SCAN_SIDE = 1200       # a scan kept for remembering, and read for it: short side (tiles ≥ 75 px)
+SCAN_SIDE = 1200       # a scan kept for remembering, and its tiles cut from it: short side (tiles ≥ 75 px)
 
 # --- the stages of reading a learned box (vision/stages.py, vision/reader.py) --------------
 # Measured on box photos (sample_photos/box2: teach + test) and shipped photos only.
