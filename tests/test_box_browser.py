@@ -1,4 +1,5 @@
-"""Teach the app a box on a phone (390×844), then scan a planet of that box and score it.
+"""Teach the app a box on a phone (390×844), then scan a planet of that box and score it; bad
+teaching photos (no planet, the wrong layout, not an image) are refused on the way.
 
 Taps, counted: per layout 2 (take the photo, "Next"), plus the first "Start"; the planet scan as
 on the scan page. Learning takes several seconds a photo, so the waits are long."""
@@ -52,12 +53,19 @@ def test_teach_a_box_then_scan_and_score_a_planet_of_it(live_server, page, shot)
     no_horizontal_scroll(page)
     shot(page, "plan-1")
     for n in range(1, 7):
-        if n == 2:   # a photo with no planet on it: refused, layout 1 kept
-            page.set_input_files("#photo", str(BOX2 / "test" / "n01.jpg"))
-            page.wait_for_selector("#scan-error", timeout=LEARN_WAIT)
-            assert "4×4" in page.inner_text("#scan-error")
-            assert "1 of 6 layouts learned" in page.inner_text("main")
-            shot(page, "refused")
+        # bad photos, each refused with its reason, and nothing learned before is lost: no planet
+        # on it, the photo of layout 1 again, a file that is not an image
+        bad = {2: (str(BOX2 / "test" / "n01.jpg"), "4×4"),
+               3: (str(BOX2 / "teach" / "t01.jpg"), "already learned from another layout"),
+               4: ({"name": "planet.jpg", "mimeType": "image/jpeg", "buffer": b"not a photo, only words " * 20},
+                   "image")}
+        if n in bad:
+            upload, words = bad[n]
+            page.set_input_files("#photo", upload)
+            expect(page.locator("#scan-error")).to_contain_text(words, timeout=LEARN_WAIT)
+            assert f"{n - 1} of 6 layouts learned" in page.inner_text("main")
+            if n == 2:
+                shot(page, "refused")
         page.set_input_files("#photo", str(BOX2 / "teach" / f"t{n:02d}.jpg"))   # uploads by itself
         taps += 1
         page.wait_for_selector("#box-learned", timeout=LEARN_WAIT)
