@@ -66,17 +66,17 @@ def _texture_mask(lab: np.ndarray, ring: np.ndarray) -> np.ndarray:
     h, w = lab.shape[:2]
     f = lab.astype(np.float32)
     win = max(5, int(min(h, w) / 32)) | 1
-    m = cv2.blur(f, (win, win))
-    sq = cv2.blur(f * f, (win, win))
-    sd = np.sqrt(np.maximum(sq - m * m, 0))
-    feats = np.concatenate([
-        m[..., :1] * 0.35, m[..., 1:3],                       # light counts less than colour
-        sd[..., :1] * 0.7, sd[..., 1:3] * 0.7,
-    ], axis=2)
     step = max(2, int(win * 0.75))
     ys = np.arange(step // 2, h, step)
     xs = np.arange(step // 2, w, step)
-    grid = feats[ys][:, xs]                                   # (gy, gx, 6)
+    # each block's mean and spread, computed at the blocks' centres only
+    m = cv2.blur(f, (win, win))[ys][:, xs]
+    sq = cv2.blur(f * f, (win, win))[ys][:, xs]
+    sd = np.sqrt(np.maximum(sq - m * m, 0))
+    grid = np.concatenate([
+        m[..., :1] * 0.35, m[..., 1:3],                       # light counts less than colour
+        sd[..., :1] * 0.7, sd[..., 1:3] * 0.7,
+    ], axis=2)                                                # (gy, gx, 6)
     gy, gx = grid.shape[:2]
     border = np.zeros((gy, gx), bool)
     b = max(1, int(round(0.04 * min(h, w) / step)))
