@@ -258,8 +258,9 @@ def _quick(img, quad: np.ndarray, index) -> float:
         rot = np.rot90(grid, k).reshape(-1)
         tot = 0.0
         for stack, rows in allowed.items():
-            for p in positions[stack] if len(rows) else ():
-                tot += C[rot[p], rows * 4 + (k + tt[p]) % 4].max()
+            pos = np.asarray(positions[stack], np.int64)
+            if len(rows) and len(pos):   # each position's best allowed reference, at once
+                tot += float(C[rot[pos][:, None], rows[None, :] * 4 + ((k + tt[pos]) % 4)[:, None]].max(axis=1).sum())
         best = max(best, tot)
     return float(best / 16)
 
@@ -432,10 +433,13 @@ def _second_pass(straight, index, first, centres, quad, angles, tries: int = TRI
             for q in now:  # the size whose picture fits best
                 if fits[q] > best_f[q]:
                     best_p[q], best_f[q] = patches[q], fits[q]
+        by_turn: dict = {}
         for q in sorted(now):
-            kq = turn_of_cell[q]
-            Dk = similarity(_describe_cells([best_p[q]], index, (kq,), [q]), index.desc)[0]
-            D2[q * 4 + kq] = np.maximum(D2[q * 4 + kq], Dk)
+            by_turn.setdefault(turn_of_cell[q], []).append(q)
+        for kq, qs in by_turn.items():   # the cells lying at one turn described at once
+            Dk = similarity(_describe_cells([best_p[q] for q in qs], index, (kq,), qs), index.desc)
+            for q, d in zip(qs, Dk):
+                D2[q * 4 + kq] = np.maximum(D2[q * 4 + kq], d)
     second = _classify(None, first["fits"], index, quad, D=D2, only_k=k)
     return second if second["total"] >= first["total"] else first
 
