@@ -22,6 +22,7 @@ stages, so a cell and an exemplar are cut, turned, aligned and described identic
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import cv2
@@ -66,14 +67,24 @@ class Aligned:
 _POOL = None
 
 
-def one_thread():
-    """A context in which numpy's BLAS runs on one thread: the reader's matrix products are
-    small, and BLAS threads spinning on a busy server made them 10–40× slower."""
+@contextmanager
+def one_thread() -> Iterator[None]:
+    """A context in which numpy's BLAS and OpenCV run on one thread: the reader's matrix
+    products and images are small, and BLAS threads spinning on a busy server made them 10–40×
+    slower; OpenCV's own threads cost more than they gave on a shared 2-core machine
+    (``tuning.CV_THREADS``). Nested uses are no-ops."""
     global _POOL
     if _POOL is None:
         from threadpoolctl import ThreadpoolController
         _POOL = ThreadpoolController()
-    return _POOL.limit(limits=1, user_api="blas")
+    before = cv2.getNumThreads()
+    if tuning.CV_THREADS:
+        cv2.setNumThreads(tuning.CV_THREADS)
+    try:
+        with _POOL.limit(limits=1, user_api="blas"):
+            yield
+    finally:
+        cv2.setNumThreads(before)
 
 
 # --- 1. decode ----------------------------------------------------------------------------

@@ -30,6 +30,7 @@ TRIES = 1              # tiles (besides the back) each cell is looked for again 
 # of the best face's (0.3: the same cells; 0.15 lost one cell of p02 and 2 of the validation set).
 REREAD_MOVE = 0.1
 BACK_NEAR = 0.3
+CV_THREADS = 0         # OpenCV threads while reading (0: OpenCV's default)
 READS = 4              # full readings of the best-ranked outlines, until one is GOOD
 GOOD = 0.7             # a reading this good needs no second candidate
 FINE_BELOW = 0.85      # a small planet read less well than this is read again from a finer decode
