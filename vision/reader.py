@@ -22,7 +22,7 @@ from scorer.i18n import _
 from .layout import STACK_AT
 from .stages import (STACKS, Aligned, Cells, Outline, Photo, align_cells, cell_detail, chroma, cut_cells,
                      decode_photo, exemplar_details, match, matched_filters, one_thread, outlines_in_turn,
-                     refit_outline, stack_looks, tell_apart)
+                     refit_outline, stack_looks, tell_apart, turned_details)
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,7 @@ class Exemplars:
     contents: tuple         # per row: what it shows (twins share it)
     looks: dict             # stack -> [(angle, grey template)] (faces and backs)
     filters: np.ndarray     # per row: matched filters (stages.matched_filters), (n, angles, D)
-    details: np.ndarray     # per row: its small things less its stack's (stages.exemplar_details)
+    turned: np.ndarray      # per row: its small things less its stack's, turned (stages.turned_details)
     rows_of: dict           # stack -> rows allowed there
     means: dict             # stack -> the mean colour look of its faces (CELL_PX² × 3)
     backs: dict             # stack -> (rows of its backs, their chromas, its faces' chroma)
@@ -89,7 +89,7 @@ def exemplars_of(references, outward: bool) -> Exemplars:
              for s in STACKS if s in means}
     details = exemplar_details(tiles, stacks, means)
     return Exemplars(tuple(names), tuple(stacks), tuple(_content(n) for n in names), stack_looks(groups),
-                     matched_filters(details), details, rows_of, means, backs, outward)
+                     matched_filters(details), turned_details(details), rows_of, means, backs, outward)
 
 
 @lru_cache(maxsize=8)
@@ -165,7 +165,7 @@ def tell_lookalikes(v: Verdict, ex: Exemplars) -> Verdict:
         if b is None or ex.names[a] == "back" or ex.names[b] == "back":
             continue
         cell = cell_detail(aligned.tiles[q], ex.means[STACK_AT[q]])
-        pairs[q] = min(tuning.PAIR_CAP, tell_apart(cell, ex.details[a], ex.details[b]))
+        pairs[q] = min(tuning.PAIR_CAP, tell_apart(cell, ex.turned[a], ex.turned[b]))
     return replace(v, pairs=pairs)
 
 

@@ -389,25 +389,44 @@ def matched_filters(details: np.ndarray) -> np.ndarray:
                      for d in details])
 
 
+_MEAN_DETAILS: dict = {}
+
+
+def _mean_detail(mean: np.ndarray, cut: slice) -> np.ndarray:
+    """``_detail(mean)[cut, cut]``, kept per stack's mean (the same for every cell and reading)."""
+    hit = _MEAN_DETAILS.get(id(mean))
+    if hit is None or hit[0] is not mean:
+        if len(_MEAN_DETAILS) > 64:
+            _MEAN_DETAILS.clear()
+        hit = _MEAN_DETAILS[id(mean)] = (mean, _detail(mean)[cut, cut])
+    return hit[1]
+
+
 def cell_detail(tile: np.ndarray, mean: np.ndarray) -> np.ndarray:
     """An aligned tile's small things less its stack's, light matched to the stack's, inner part
     with the slack round it (what ``match`` compares the matched filters with), full size."""
     size, sl = tuning.CELL_PX, tuning.MATCH_SLACK
     i = _inner(size)
     cut = slice(i - sl, size - i + sl)
-    return (_detail(tile)[cut, cut] * gain(mean, tile) - _detail(mean)[cut, cut]).astype(np.float32)
+    return (_detail(tile)[cut, cut] * gain(mean, tile) - _mean_detail(mean, cut)).astype(np.float32)
 
 
 # --- 5b. tell look-alikes apart ------------------------------------------------------------
 
-def _placed(cell: np.ndarray, detail: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Exemplar ``detail`` (inner part) placed where it fits ``cell`` best (shift and a turn of
-    ``MATCH_ANGLES``, full size): the exemplar on a canvas the cell's size, and where it lies."""
-    size = detail.shape[0]
+def turned_details(details: np.ndarray) -> np.ndarray:
+    """Each exemplar's detail (``exemplar_details``) at each turn of ``MATCH_ANGLES``, inner
+    part: (exemplars, angles, m, m, 3) float32, what ``tell_apart`` places on a cell."""
+    size = details.shape[1]
     i = _inner(size)
+    return np.stack([[_turned(d, a)[i:size - i, i:size - i] for a in tuning.MATCH_ANGLES] for d in details])
+
+
+def _placed(cell: np.ndarray, turned: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """An exemplar (``turned_details``: at each turn) placed where it fits ``cell`` best (shift and
+    a turn of ``MATCH_ANGLES``, full size): the exemplar on a canvas the cell's size, and where
+    it lies."""
     best = None
-    for a in tuning.MATCH_ANGLES:
-        t = _turned(detail, a)[i:size - i, i:size - i]
+    for t in turned:
         _, mx, _, loc = cv2.minMaxLoc(cv2.matchTemplate(cell, t, cv2.TM_CCOEFF_NORMED))
         if best is None or mx > best[0]:
             best = (mx, t, loc)
@@ -433,7 +452,8 @@ def tell_apart(cell: np.ndarray, first: np.ndarray, second: np.ndarray) -> float
     own (exemplars come from different teaching photos and are not registered to each other
     to the pixel, so their own difference is mostly edges), the places where the two placed
     pictures differ are weighted (blurred difference, squared), and the cell is correlated
-    with each there. In [-2, 2]; > 0: ``first``."""
+    with each there. ``first``, ``second``: as ``turned_details`` gives them. In [-2, 2]; > 0:
+    ``first``."""
     a, wa = _placed(cell, first)
     b, wb = _placed(cell, second)
     both = wa & wb
