@@ -169,10 +169,12 @@ def tell_lookalikes(v: Verdict, ex: Exemplars) -> Verdict:
     return replace(v, pairs=pairs)
 
 
-def read_outline(photo: Photo, outline: Outline, ex: Exemplars, refit: int = tuning.REFITS) -> Verdict:
+def read_outline(photo: Photo, outline: Outline, ex: Exemplars, refit: int = tuning.REFITS,
+                 before: float | None = None) -> Verdict:
     """Cut, align, describe and classify one outline (every quarter turn when tiles lie upright);
     then read again through where the tiles were found (``refit`` times at most) while that
-    moves the outline and reads better."""
+    moves the outline and reads better (``before``: the score of the reading this one refits;
+    a refit that gained less than ``REFIT_GAIN`` on it is not refitted again)."""
     best, found = None, None
     for turn in ((None,) if ex.outward else (0, 1, 2, 3)):
         cells = cut_cells(photo, outline, turn)
@@ -180,8 +182,10 @@ def read_outline(photo: Photo, outline: Outline, ex: Exemplars, refit: int = tun
         v = classify(cells, aligned, ex, outline, turn or 0)
         if best is None or v.score > best.score:
             best, found = v, refit_outline(outline, cells, aligned)
-    if refit and found is not None and best.score < tuning.REFIT_BELOW and _moved(outline, found) > tuning.REFIT_MOVE:
-        again = read_outline(photo, found, ex, refit - 1)
+    gained = before is None or best.score >= before + tuning.REFIT_GAIN
+    if (refit and gained and found is not None and best.score < tuning.REFIT_BELOW
+            and _moved(outline, found) > tuning.REFIT_MOVE):
+        again = read_outline(photo, found, ex, refit - 1, best.score)
         if again.score > best.score:
             return again
     return best
