@@ -100,6 +100,11 @@ def _combos(k: int) -> np.ndarray:
 def assign(scores: np.ndarray, rows: np.ndarray, back_rows: set, top: int = 6):
     """Best assignment of exemplar rows to the 4 positions of one stack (each row once, a back
     any number of times). ``scores`` is (4, len(rows)). Returns (chosen rows, total)."""
+    first = np.argmax(scores, axis=1)              # each position's best: the answer when no id repeats
+    picked = rows[first]
+    faces = [int(r) for r in picked if int(r) not in back_rows]
+    if len(set(faces)) == len(faces):
+        return picked, float(scores[np.arange(len(first)), first].sum())
     k = min(top, len(rows))
     order = np.argsort(-scores, axis=1)[:, :k]
     combos = _combos(k)
