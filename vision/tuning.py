@@ -4,8 +4,13 @@
 size since issue 8's speed round) and a validation set of ~250 photos made the same way with
 other seeds. "Box photos": ``sample_photos/box2/`` (the second box, ``python -m
 vision.samples_box``, seed 2, variant A; phone size since the speed round, 1280-px before).
-Nothing here was fitted on the held-out sets ``sample_photos/box2-heldout/`` (seed 7, variant B)
-or ``sample_photos/box2-heldout2/`` (seed 23, variant C, made after the last constant here).
+Until issue 8's doubt and speed round nothing was fitted on the held-out sets
+``sample_photos/box2-heldout/`` (seed 7, variant B) or ``sample_photos/box2-heldout2/`` (seed 23,
+variant C). From that round on both are *seen*: the constants marked "doubt round" or "speed
+round" were measured on box2, box2-heldout and box2-heldout2 (and the shipped photos plus a
+seed-5 validation set, ``python -m vision.samples DIR --seed 5 --count 24 --empty 2``). Nothing
+here was fitted on ``sample_photos/box2-heldout3/`` (seed 41, variant D), made before that round
+and read only by the final bench.
 """
 from __future__ import annotations
 
@@ -30,7 +35,7 @@ TRIES = 1              # tiles (besides the back) each cell is looked for again 
 # of the best face's (0.3: the same cells; 0.15 lost one cell of p02 and 2 of the validation set).
 REREAD_MOVE = 0.1
 BACK_NEAR = 0.3
-CV_THREADS = 0         # OpenCV threads while reading (0: OpenCV's default)
+CV_THREADS = 1         # OpenCV threads while reading (0: OpenCV's default). Shipped photos at load ~7: median 7.2-8.5x a full decode on one thread, 10.0-10.5x on two; at load ~2 the same (4.8-4.9x)
 READS = 4              # full readings of the best-ranked outlines, until one is GOOD
 GOOD = 0.7             # a reading this good needs no second candidate
 FINE_BELOW = 0.85      # a small planet read less well than this is read again from a finer decode
