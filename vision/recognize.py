@@ -207,9 +207,8 @@ def _cells(straight: np.ndarray, index, templates=None, centres0=None, search=SE
             xb, yb = min(half.shape[1], x0 + hc + 2 * hs), min(half.shape[0], y0 + hc + 2 * hs)
             win = half[ya:yb, xa:xb]
             hy, hx = win.shape[0] - hc + 1, win.shape[1] - hc + 1
-            yy, xx = np.mgrid[0:hy, 0:hx]
             ix, iy = (x0 + hs) - xa, (y0 + hs) - ya
-            prior = 0.004 * np.sqrt((xx - ix) ** 2 + (yy - iy) ** 2)
+            prior = _prior(hy, hx, ix, iy)
             best = None
             if hy <= 0 or hx <= 0:
                 patches.append(np.zeros((CELL, CELL, 3), np.uint8))
@@ -241,6 +240,34 @@ def _cells(straight: np.ndarray, index, templates=None, centres0=None, search=SE
     return patches, np.array(centres, np.float32), np.array(fits, np.float32), turns
 
 
+@lru_cache(maxsize=256)
+def _prior(hy: int, hx: int, ix: int, iy: int) -> np.ndarray:
+    """What a place (y, x) costs in a window of hy×hx places whose ideal place is (iy, ix)."""
+    yy, xx = np.mgrid[0:hy, 0:hx]
+    prior = 0.004 * np.sqrt((xx - ix) ** 2 + (yy - iy) ** 2)
+    prior.flags.writeable = False
+    return prior
+
+
+@lru_cache(maxsize=8)
+def _quick_cells(names: tuple, stacks: tuple | None, turns: tuple) -> list:
+    """Per quarter turn k of the planet: per stack, the straightened cells and the columns of
+    the coarse similarities (reference i turned by k' at i*4+k') its positions take."""
+    allowed, positions, _ = _rules(names, stacks)
+    tt = np.array(turns, np.int64)
+    grid = np.arange(16).reshape(4, 4)
+    out = []
+    for k in range(4):
+        rot = np.rot90(grid, k).reshape(-1)
+        per = []
+        for stack, rows in allowed.items():
+            pos = np.asarray(positions[stack], np.int64)
+            if len(rows) and len(pos):
+                per.append((rot[pos][:, None], rows[None, :] * 4 + ((k + tt[pos]) % 4)[:, None]))
+        out.append(per)
+    return out
+
+
 def _quick(img, quad: np.ndarray, index) -> float:
     """How much a candidate outline looks like a 4×4 planet of tiles: each cell cut where the
     outline puts it (no search) and compared with the references, best quarter turn, without
@@ -250,18 +277,11 @@ def _quick(img, quad: np.ndarray, index) -> float:
     patches = [straight[m + r * c2:m + (r + 1) * c2, m + c * c2:m + (c + 1) * c2]
                for r in range(4) for c in range(4)]
     C = similarity(describe_coarse(patches), index.coarse)   # (16, n*4): ref i turn k at i*4+k
-    allowed, positions, _ = _rules_of(index)
-    tt = _turns_of(index)
-    grid = np.arange(16).reshape(4, 4)
+    turns = tuple(int(t) for t in _turns_of(index))
     best = -np.inf
-    for k in range(4):
-        rot = np.rot90(grid, k).reshape(-1)
-        tot = 0.0
-        for stack, rows in allowed.items():
-            pos = np.asarray(positions[stack], np.int64)
-            if len(rows) and len(pos):   # each position's best allowed reference, at once
-                tot += float(C[rot[pos][:, None], rows[None, :] * 4 + ((k + tt[pos]) % 4)[:, None]].max(axis=1).sum())
-        best = max(best, tot)
+    for per in _quick_cells(tuple(index.names), tuple(index.stacks) if index.stacks else None, turns):
+        # each position's best allowed reference, per stack at once
+        best = max(best, sum(float(C[cells, cols].max(axis=1).sum()) for cells, cols in per))
     return float(best / 16)
 
 
