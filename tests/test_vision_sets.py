@@ -20,16 +20,24 @@ ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_photos"
 BOX2 = SAMPLES / "box2"
 PY = sys.executable
+# box2-heldout3 (seed 41, variant D), measured once by the final bench of issue 8's doubt and
+# speed round and never tuned on: 142/480 cells, 0/30 scored, 4/4 refused, 6 wrong cells not
+# marked doubtful, 39/142 right cells doubtful — far under issue 8's bar: learning found no 4×4
+# layout in three of its six teaching photos (t02, t03, t06), so half the box was never learned.
+HELDOUT3_FLOORS = {"cells": 0.29, "scored": 0.0, "refused": 1.0, "wrong_not_doubtful": 6, "doubtful": 0.3}
 
 # Per second-box set: its floors and how many planets / photos without one it holds. box2 (tuned
-# on) meets issue 8's bar (FLOORS). The held-out sets' floors are what the reader reached on
-# them, measured once and not tuned to (`python -m vision.bench`, see vision/README.md):
-# box2-heldout 220/256 cells, 8/16 scored; box2-heldout2 249/256 cells, 11/16 scored; both 4/4
-# refused and 0 wrong cells not marked doubtful.
+# on) meets issue 8's bar (FLOORS, right cells doubtful 36/478). The held-out sets' floors are
+# what the reader reached on them (`python -m vision.bench`, see vision/README.md): box2-heldout
+# 220/256 cells, 8/16 scored, 26/220 right cells doubtful; box2-heldout2 249/256 cells, 11/16
+# scored, 65/249 doubtful — both seen (tuned on) since issue 8's doubt round; box2-heldout3
+# measured once by the final bench of that round, never tuned on. All 4/4 refused and 0 wrong
+# cells not marked doubtful.
 BOX_SETS = {
     "box2": (FLOORS, 30, 4),
-    "box2-heldout": ({"cells": 0.85, "scored": 0.5, "refused": 1.0, "wrong_not_doubtful": 0}, 16, 4),
-    "box2-heldout2": ({"cells": 0.97, "scored": 0.68, "refused": 1.0, "wrong_not_doubtful": 0}, 16, 4),
+    "box2-heldout": ({"cells": 0.85, "scored": 0.5, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.14}, 16, 4),
+    "box2-heldout2": ({"cells": 0.97, "scored": 0.68, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.3}, 16, 4),
+    "box2-heldout3": (HELDOUT3_FLOORS, 30, 4),
 }
 
 
@@ -167,3 +175,94 @@ def test_a_planet_never_gets_one_id_twice_but_backs_repeat():
     assert picked.tolist() == [7, 9, 3, 5] and abs(total - 2.2) < 1e-9   # the best of 5×4×3×2
     picked, _ = assign(scores, rows, back_rows={7})        # row 7 a back: it may lie everywhere
     assert picked.tolist() == [7, 7, 7, 7]
+
+
+def test_the_bench_reads_every_second_box_set_the_suite_checks():
+    from vision.bench import BOX_SETS as BENCH_SETS
+    assert set(BENCH_SETS) == set(BOX_SETS)
+    assert all((SAMPLES / name / "teach").is_dir() and (SAMPLES / name / "test").is_dir() for name in BENCH_SETS)
+
+
+def test_twins_are_never_each_others_runner_up():
+    """reader._runner_up: the margin (and so doubt) is taken to the best tile with *other*
+    contents; a twin scoring second must not make a cell doubtful."""
+    import numpy as np
+    from types import SimpleNamespace
+    from vision.reader import _runner_up
+    ex = SimpleNamespace(rows_of={"center": [0, 1, 2]}, contents=(("c", 1), ("c", 1), ("c", 2)))
+    sims = np.full((16, 3), -1.0)
+    sims[5] = [.9, .88, .5]          # position 5 is a center: row 1 is row 0's twin
+    assert _runner_up(sims, ex, 5, 0) == 2
+    ex.contents = (("c", 1), ("c", 3), ("c", 2))   # not twins: row 1 is the runner-up
+    assert _runner_up(sims, ex, 5, 0) == 1
+
+
+def test_the_runner_up_test_looks_where_two_tiles_differ():
+    """stages.tell_apart: two exemplars alike but for one small item; a cell showing the first
+    (shifted a little, noisy) is told to be the first, and one showing the second the second,
+    though both whole pictures correlate almost equally with either."""
+    import numpy as np
+    from vision import tuning
+    from vision.stages import (_inner, _placed, _weighted_ncc, cell_detail, exemplar_details, tell_apart,
+                               turned_details)
+    size, sl = tuning.CELL_PX, tuning.MATCH_SLACK
+    rng = np.random.default_rng(3)
+    base = np.full((size, size, 3), 120, np.float32)
+    base[8:20, 6:40] = (40, 160, 60)                 # what both show
+    base[26:40, 28:42] = (200, 60, 60)
+    a, b = base.copy(), base.copy()
+    a[28:36, 8:16] = (250, 250, 250)                 # a small white sheep …
+    b[28:36, 8:16] = (60, 60, 60)                    # … or a dark one
+    mean = np.full_like(base, 120)
+    tiles = turned_details(exemplar_details([a, b], ["center", "center"], {"center": mean}))
+    for shown, sign in ((a, 1), (b, -1)):
+        cell = np.roll(shown, (2, -1), axis=(0, 1)) + rng.normal(0, 6, shown.shape).astype(np.float32)
+        d = cell_detail(cell, mean)
+        assert d.shape[0] == size - 2 * _inner(size) + 2 * sl
+        told = sign * tell_apart(d, tiles[0], tiles[1])
+        (pa, wa), (pb, wb) = _placed(d, tiles[0]), _placed(d, tiles[1])
+        whole = sign * (_weighted_ncc(d, pa, (wa & wb).astype(np.float32)) - _weighted_ncc(d, pb, (wa & wb).astype(np.float32)))
+        assert told > 0.2 and told > 2 * whole    # where they differ says far more than the whole picture
+
+
+def test_the_shipped_reader_matches_the_tile_outline_over_the_whole_planet_as_cell_by_cell():
+    """recognize._cells: the generic outline matched once over the straightened planet per turn
+    gives what matching it in each cell's window gives (``only`` forces the cell-by-cell path)."""
+    import cv2
+    import numpy as np
+    from vision.index import get_index
+    from vision.recognize import SIDE, _cells
+    index = get_index(None)
+    img = cv2.imread(str(SAMPLES / "p01.jpg"))
+    straight = cv2.resize(img[:min(img.shape[:2]), :min(img.shape[:2])], (SIDE, SIDE), interpolation=cv2.INTER_AREA)
+    p1, c1, f1, t1 = _cells(straight, index)
+    p2, c2, f2, t2 = _cells(straight, index, only=set(range(16)))
+    assert np.allclose(f1, f2, atol=1e-4) and np.allclose(c1, c2) and t1 == t2
+    assert all(np.array_equal(a, b) for a, b in zip(p1, p2))
+
+
+def test_assign_takes_each_positions_best_when_no_id_repeats_and_the_combinations_otherwise():
+    import itertools
+    import numpy as np
+    from vision.reader import assign
+    rng = np.random.default_rng(8)
+    rows = np.arange(10, 16)
+    for _ in range(200):
+        scores = rng.random((4, 6))
+        picked, total = assign(scores, rows, back_rows={15})
+        best = max((sum(scores[p, j] for p, j in enumerate(c)), c) for c in itertools.product(range(6), repeat=4)
+                   if len({j for j in c if rows[j] != 15}) == len([j for j in c if rows[j] != 15]))
+        assert abs(total - best[0]) < 1e-9
+        assert sorted(int(r) for r in picked if r != 15) == sorted({int(r) for r in picked if r != 15})
+
+
+def test_reading_runs_opencv_on_one_thread_and_gives_the_threads_back():
+    import cv2
+    from vision.stages import one_thread
+    before = cv2.getNumThreads()
+    with one_thread():
+        assert cv2.getNumThreads() == 1
+        with one_thread():
+            assert cv2.getNumThreads() == 1
+        assert cv2.getNumThreads() == 1
+    assert cv2.getNumThreads() == before

@@ -13,9 +13,10 @@ quarter turn clockwise for each step clockwise round the planet (``vision.layout
 Tile backs differ by stack: the character backs show stars and a comet, the others are pieces
 of a second (orange) planet.
 
-Three variations (``variant`` "A", "B" and "C"): B and C have other colours, another planet
-size and other icon layouts (C: a thicker card edge, bigger icons); they are used only for the
-held-out photos. Pure Pillow, deterministic.
+Four variations (``variant`` "A" to "D"): B, C and D have other colours, another planet
+size and other icon layouts (C: a thicker card edge, bigger icons; D: icons outlined in ink, a
+dark card edge, a softer rounder planet edge with a glow, backs of stripes and rings); they are
+used only for the held-out photos. Pure Pillow, deterministic.
 """
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ import random
 from dataclasses import dataclass
 from functools import lru_cache
 
+import cv2
 import numpy as np
 from PIL import Image, ImageDraw
 
@@ -45,6 +47,10 @@ class Palette:
     back_sky: tuple
     icon_scale: float
     edge_width: float = .012  # the card's white edge, part of the tile's side
+    rim_width: float = .07    # the planet's rim band, in tiles
+    halo: float = 0.0         # a glow outside the rim (an atmosphere), in tiles: a rounder, softer edge
+    icon_line: float = 0.0    # a dark outline round each icon, part of the icon's size
+    backs: str = "planet"     # the backs' design: "planet" (A, B, C) or "rings" (D)
 
 
 PALETTES = {
@@ -58,6 +64,13 @@ PALETTES = {
     "C": Palette(space=(150, 196, 226), ground=(170, 96, 70), ground2=(150, 84, 62),
                  rim=(90, 50, 40), edge=(250, 240, 200), radius=1.95,
                  back_planet=(120, 200, 110), back_sky=(70, 40, 90), icon_scale=1.1, edge_width=.03),
+    # the third held-out material (seed 41): a teal night, a lilac planet with a wide pale rim
+    # and a glow round it (a rounder, softer edge), a dark card edge, icons outlined in ink,
+    # backs of stripes and rings instead of planets
+    "D": Palette(space=(16, 56, 64), ground=(178, 150, 208), ground2=(162, 134, 196),
+                 rim=(236, 228, 246), edge=(46, 42, 40), radius=1.72,
+                 back_planet=(222, 96, 120), back_sky=(24, 34, 80), icon_scale=.92, edge_width=.02,
+                 rim_width=.13, halo=.12, icon_line=.07, backs="rings"),
 }
 
 INK = (30, 28, 40)
@@ -205,9 +218,16 @@ def _scene(pos: int, pal: Palette, seed: str, sky, ground, rim, ground2=None) ->
     if ground2 is not None:  # gentle bands of terrain, so a tile's piece has a texture
         band = (np.sin((gx * 2.1 + gy * 1.3) * math.pi) > 0.4)[..., None]
         g = np.where(band, np.array(ground2, np.float32), g)
+    if pal.halo > 0:  # an atmosphere: the rim's colour fading out into the sky
+        a = np.clip(1 - (dist - pal.radius) / pal.halo, 0, 1)[..., None] * (dist >= pal.radius)[..., None]
+        img = img * (1 - .7 * a) + np.array(rim, np.float32) * .7 * a
     img = np.where(inside[..., None], g, img)
-    rim_band = inside & (dist > pal.radius - 0.07)
-    img[rim_band] = rim
+    rim_band = inside & (dist > pal.radius - pal.rim_width)
+    if pal.halo > 0:  # shaded: brightest at the very edge
+        t = np.clip((dist - (pal.radius - pal.rim_width)) / pal.rim_width, 0, 1)[..., None]
+        img = np.where(rim_band[..., None], g * (1 - t) + np.array(rim, np.float32) * t, img)
+    else:
+        img[rim_band] = rim
     return Image.fromarray(img.astype(np.uint8))
 
 
@@ -242,6 +262,8 @@ def _tile(stack: str, character: str | None, items: tuple, variant: str) -> Imag
         icons = icons[::-1]
     elif variant == "C":
         icons = icons[1:] + icons[:1]
+    elif variant == "D":
+        icons = icons[2:] + icons[:2]
     # where the ground is, in the tile's own coordinates
     if stack == "center":
         box = (.08, .08, .92, .92)
@@ -256,9 +278,21 @@ def _tile(stack: str, character: str | None, items: tuple, variant: str) -> Imag
         boxes = _icon_boxes(len(icons), x0, y0, x1, y1)
     else:
         boxes = _icon_boxes(len(icons), x0, y0, x1, y1)
+    if pal.icon_line > 0:  # icons drawn on their own layer, then outlined in ink
+        layer = Image.new("RGBA", (W, W), (0, 0, 0, 0))
+        ld = ImageDraw.Draw(layer)
     for (ix, iy, s), it in zip(boxes, icons):
         s2 = s * sc
-        ICONS[it](d, ix + (s - s2) / 2, iy + (s - s2) / 2, s2)
+        ICONS[it](ld if pal.icon_line > 0 else d, ix + (s - s2) / 2, iy + (s - s2) / 2, s2)
+    if pal.icon_line > 0 and boxes:
+        alpha = np.asarray(layer)[..., 3]
+        r = max(1, int(boxes[0][2] * sc * pal.icon_line))
+        ring = cv2.dilate(alpha, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+        base = np.asarray(img).astype(np.float32)
+        base[ring > 0] = INK
+        img = Image.fromarray(base.astype(np.uint8))
+        img.paste(layer, (0, 0), layer)
+        d = ImageDraw.Draw(img)
     _card_edge(d, pal)
     return img.resize((SIZE, SIZE), Image.LANCZOS)
 
@@ -266,6 +300,8 @@ def _tile(stack: str, character: str | None, items: tuple, variant: str) -> Imag
 @lru_cache(maxsize=16)
 def _back(stack: str, variant: str) -> Image.Image:
     pal = PALETTES[variant]
+    if pal.backs == "rings":
+        return _back_rings(stack, pal)
     if stack == "character":
         img = Image.new("RGB", (W, W), pal.back_sky)
         d = ImageDraw.Draw(img)
@@ -280,6 +316,26 @@ def _back(stack: str, variant: str) -> Image.Image:
         for _ in range(4):  # craters
             cx, cy = rnd.uniform(.3, .9) * W, rnd.uniform(.55, .9) * W
             _ell(d, cx, cy, W * .07, W * .05, fill=tuple(int(c * .8) for c in pal.back_planet))
+    _card_edge(d, pal)
+    return img.resize((SIZE, SIZE), Image.LANCZOS)
+
+
+def _back_rings(stack: str, pal: Palette) -> Image.Image:
+    """Variant D's backs: diagonal stripes, as many as the stack's number, under a crescent moon
+    (characters) or a ringed planet (the others), in each stack's own shade."""
+    k = {"character": 0, "uphill": 1, "downhill": 2, "center": 3}[stack]
+    shade = tuple(int(c * (1 - .15 * k)) for c in pal.back_planet)
+    img = Image.new("RGB", (W, W), pal.back_sky)
+    d = ImageDraw.Draw(img)
+    for j in range(3 + 2 * k):
+        o = (j + .5) / (3 + 2 * k) * 2 * W
+        d.line((o - W, 0, o, W), fill=tuple(int(c * .55) for c in shade), width=int(W * .03))
+    if stack == "character":
+        _ell(d, W * .5, W * .5, W * .3, W * .3, fill=(245, 235, 190))
+        _ell(d, W * .62, W * .42, W * .26, W * .26, fill=pal.back_sky)
+    else:
+        _ell(d, W * .5, W * .5, W * .42, W * .12, outline=(245, 235, 190), width=int(W * .03))
+        _ell(d, W * .5, W * .5, W * .22, W * .22, fill=shade)
     _card_edge(d, pal)
     return img.resize((SIZE, SIZE), Image.LANCZOS)
 

@@ -139,9 +139,9 @@ def check_layout(cells: list, box: Box, photo: Photo, outline: Outline) -> str |
     read here (the photo of another layout, taken again by mistake)."""
     if not box.tiles():
         return None
-    from .reader import confidence, exemplars_of, read_outline
+    from .reader import confidence, exemplars_of, read_outline, tell_lookalikes
     ex = exemplars_of(box.references(), box.outward())
-    v = read_outline(photo, outline, ex)
+    v = tell_lookalikes(read_outline(photo, outline, ex), ex)
     mine = {c for c in cells if c not in (None, "back")}
     sure = (confidence(v) >= tuning.DOUBT) & (v.sims >= tuning.WRONG_LAYOUT_SIM)
     known = [ex.names[r] for r, s in zip(v.rows, sure) if s and ex.names[r] not in mine and ex.names[r] != "back"]

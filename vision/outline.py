@@ -66,17 +66,17 @@ def _texture_mask(lab: np.ndarray, ring: np.ndarray) -> np.ndarray:
     h, w = lab.shape[:2]
     f = lab.astype(np.float32)
     win = max(5, int(min(h, w) / 32)) | 1
-    m = cv2.blur(f, (win, win))
-    sq = cv2.blur(f * f, (win, win))
-    sd = np.sqrt(np.maximum(sq - m * m, 0))
-    feats = np.concatenate([
-        m[..., :1] * 0.35, m[..., 1:3],                       # light counts less than colour
-        sd[..., :1] * 0.7, sd[..., 1:3] * 0.7,
-    ], axis=2)
     step = max(2, int(win * 0.75))
     ys = np.arange(step // 2, h, step)
     xs = np.arange(step // 2, w, step)
-    grid = feats[ys][:, xs]                                   # (gy, gx, 6)
+    # each block's mean and spread, computed at the blocks' centres only
+    m = cv2.blur(f, (win, win))[ys][:, xs]
+    sq = cv2.blur(f * f, (win, win))[ys][:, xs]
+    sd = np.sqrt(np.maximum(sq - m * m, 0))
+    grid = np.concatenate([
+        m[..., :1] * 0.35, m[..., 1:3],                       # light counts less than colour
+        sd[..., :1] * 0.7, sd[..., 1:3] * 0.7,
+    ], axis=2)                                                # (gy, gx, 6)
     gy, gx = grid.shape[:2]
     border = np.zeros((gy, gx), bool)
     b = max(1, int(round(0.04 * min(h, w) / step)))
@@ -86,11 +86,17 @@ def _texture_mask(lab: np.ndarray, ring: np.ndarray) -> np.ndarray:
     allf = grid.reshape(-1, 6)
     if len(bf) > 600:  # enough border blocks to know the table
         bf = bf[np.linspace(0, len(bf) - 1, 600).astype(int)]
-    d2 = (allf * allf).sum(1)[:, None] + (bf * bf).sum(1)[None, :] - 2 * allf @ bf.T
-    d2 = np.maximum(d2, 0)
-    # the 3rd nearest border block: a few planet blocks touching the border don't count
+    d2 = allf @ (-2 * bf.T)                                   # squared distances, in place
+    d2 += (allf * allf).sum(1)[:, None]
+    d2 += (bf * bf).sum(1)[None, :]
+    np.maximum(d2, 0, out=d2)
+    # the 3rd nearest border block: a few planet blocks touching the border don't count (the
+    # nearest taken away twice, then the nearest left: np.partition's kth, in less time)
     kth = min(2, bf.shape[0] - 1)
-    dist = np.sqrt(np.partition(d2, kth, axis=1)[:, kth]).reshape(gy, gx)
+    rows = np.arange(len(d2))
+    for _ in range(kth):
+        d2[rows, d2.argmin(axis=1)] = np.inf
+    dist = np.sqrt(d2.min(axis=1)).reshape(gy, gx)
     inb = dist[border]
     p90 = float(np.percentile(inb, 90))
     k = max(3, int(0.03 * min(h, w))) | 1

@@ -9,7 +9,7 @@ and read again while that reads better → the best reading, or no planet.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import cv2
@@ -20,8 +20,9 @@ from .imageio import UnusableImage
 from .reading import NO_PLANET, Reading
 from scorer.i18n import _
 from .layout import STACK_AT
-from .stages import (STACKS, Aligned, Cells, Outline, Photo, align_cells, chroma, cut_cells, decode_photo,
-                     match, matched_filters, one_thread, outlines_in_turn, refit_outline, stack_looks)
+from .stages import (STACKS, Aligned, Cells, Outline, Photo, align_cells, cell_detail, chroma, cut_cells,
+                     decode_photo, exemplar_details, match, matched_filters, one_thread, outlines_in_turn,
+                     refit_outline, stack_looks, tell_apart, turned_details)
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,7 @@ class Exemplars:
     contents: tuple         # per row: what it shows (twins share it)
     looks: dict             # stack -> [(angle, grey template)] (faces and backs)
     filters: np.ndarray     # per row: matched filters (stages.matched_filters), (n, angles, D)
+    turned: np.ndarray      # per row: its small things less its stack's, turned (stages.turned_details)
     rows_of: dict           # stack -> rows allowed there
     means: dict             # stack -> the mean colour look of its faces (CELL_PX² × 3)
     backs: dict             # stack -> (rows of its backs, their chromas, its faces' chroma)
@@ -45,8 +47,11 @@ class Verdict:
     sims: np.ndarray        # per cell: similarity with its tile
     margins: np.ndarray     # per cell: to the best tile with other contents allowed there
     fits: np.ndarray        # per cell: how well its stack's look fitted
+    pairs: np.ndarray       # per cell: its tile against the runner-up where the two differ (stages.tell_apart)
     outline: Outline
     turn: int
+    runners: tuple = ()     # per cell: the runner-up's row (None: no other contents allowed)
+    aligned: Aligned | None = None  # the tiles as aligned (for tell_twins_apart)
 
     @property
     def score(self) -> float:
@@ -82,8 +87,9 @@ def exemplars_of(references, outward: bool) -> Exemplars:
     backs = {s: (frozenset(j for j in rows_of[s] if names[j] == "back"),
                  tuple(chroma(tiles[j]) for j in rows_of[s] if names[j] == "back"), chroma(means[s]))
              for s in STACKS if s in means}
+    details = exemplar_details(tiles, stacks, means)
     return Exemplars(tuple(names), tuple(stacks), tuple(_content(n) for n in names), stack_looks(groups),
-                     matched_filters(tiles, stacks, means), rows_of, means, backs, outward)
+                     matched_filters(details), turned_details(details), rows_of, means, backs, outward)
 
 
 @lru_cache(maxsize=8)
@@ -94,6 +100,11 @@ def _combos(k: int) -> np.ndarray:
 def assign(scores: np.ndarray, rows: np.ndarray, back_rows: set, top: int = 6):
     """Best assignment of exemplar rows to the 4 positions of one stack (each row once, a back
     any number of times). ``scores`` is (4, len(rows)). Returns (chosen rows, total)."""
+    first = np.argmax(scores, axis=1)              # each position's best: the answer when no id repeats
+    picked = rows[first]
+    faces = [int(r) for r in picked if int(r) not in back_rows]
+    if len(set(faces)) == len(faces):
+        return picked, float(scores[np.arange(len(first)), first].sum())
     k = min(top, len(rows))
     order = np.argsort(-scores, axis=1)[:, :k]
     combos = _combos(k)
@@ -136,16 +147,39 @@ def classify(cells: Cells, aligned: Aligned, ex: Exemplars, outline: Outline, tu
     rows = _assign_all(sims, ex)
     chosen = np.array([sims[q, rows[q]] for q in range(16)], np.float32)
     margins = np.zeros(16, np.float32)
+    runners: list[int | None] = []
     for q in range(16):
         b = _runner_up(sims, ex, q, rows[q])
+        runners.append(b)
         margins[q] = chosen[q] - (sims[q, b] if b is not None else -1.0)
-    return Verdict(tuple(rows), chosen, margins, aligned.fits, outline, turn)
+    return Verdict(tuple(rows), chosen, margins, aligned.fits, np.full(16, tuning.PAIR_CAP, np.float32),
+                   outline, turn, tuple(runners), aligned)
 
 
-def read_outline(photo: Photo, outline: Outline, ex: Exemplars, refit: int = tuning.REFITS) -> Verdict:
+def tell_lookalikes(v: Verdict, ex: Exemplars) -> Verdict:
+    """The stage after classify, for the reading kept: each face cell against its runner-up
+    (the best tile with other contents) only where the two differ (``stages.tell_apart``).
+    Tiles with the same contents are never each other's runner-up, so twins cost no doubt."""
+    if v.aligned is None:
+        return v
+    aligned = v.aligned
+    pairs = v.pairs.copy()
+    for q in range(16):
+        b = v.runners[q]
+        a = v.rows[q]
+        if b is None or ex.names[a] == "back" or ex.names[b] == "back":
+            continue
+        cell = cell_detail(aligned.tiles[q], ex.means[STACK_AT[q]])
+        pairs[q] = min(tuning.PAIR_CAP, tell_apart(cell, ex.turned[a], ex.turned[b]))
+    return replace(v, pairs=pairs)
+
+
+def read_outline(photo: Photo, outline: Outline, ex: Exemplars, refit: int = tuning.REFITS,
+                 before: float | None = None) -> Verdict:
     """Cut, align, describe and classify one outline (every quarter turn when tiles lie upright);
     then read again through where the tiles were found (``refit`` times at most) while that
-    moves the outline and reads better."""
+    moves the outline and reads better (``before``: the score of the reading this one refits;
+    a refit that gained less than ``REFIT_GAIN`` on it is not refitted again)."""
     best, found = None, None
     for turn in ((None,) if ex.outward else (0, 1, 2, 3)):
         cells = cut_cells(photo, outline, turn)
@@ -153,8 +187,10 @@ def read_outline(photo: Photo, outline: Outline, ex: Exemplars, refit: int = tun
         v = classify(cells, aligned, ex, outline, turn or 0)
         if best is None or v.score > best.score:
             best, found = v, refit_outline(outline, cells, aligned)
-    if refit and found is not None and best.score < tuning.REFIT_BELOW and _moved(outline, found) > tuning.REFIT_MOVE:
-        again = read_outline(photo, found, ex, refit - 1)
+    gained = before is None or best.score >= before + tuning.REFIT_GAIN
+    if (refit and gained and found is not None and best.score < tuning.REFIT_BELOW
+            and _moved(outline, found) > tuning.REFIT_MOVE):
+        again = read_outline(photo, found, ex, refit - 1, best.score)
         if again.score > best.score:
             return again
     return best
@@ -186,10 +222,18 @@ def is_planet(v: Verdict | None) -> bool:
             and v.score >= tuning.PLANET_SCORE)
 
 
+def sureness(v: Verdict) -> np.ndarray:
+    """Per cell, how surely its tile is told from every tile with other contents: the margin to
+    the runner-up, plus what the runner-up test (``tell_lookalikes``), the match and the fit
+    with the stack's look add (``tuning.SURE_*``). Under ``BOX_SURE`` a cell is doubtful."""
+    return (v.margins + tuning.SURE_PAIR * np.minimum(v.pairs, tuning.PAIR_CAP)
+            + tuning.SURE_SIM * (v.sims - tuning.SURE_SIM_AT) + tuning.SURE_FIT * (v.fits - tuning.SURE_FIT_AT))
+
+
 def confidence(v: Verdict) -> np.ndarray:
-    by_margin = np.clip(v.margins / (2 * tuning.BOX_MARGIN_DOUBT), 0, 1)
+    by_sureness = np.clip(sureness(v) / (2 * tuning.BOX_SURE), 0, 1)
     by_match = np.clip((v.sims - tuning.BOX_SIM_FLOOR) / tuning.BOX_SIM_SPAN, 0, 1)
-    return np.minimum(by_margin, by_match)
+    return np.minimum(by_sureness, by_match)
 
 
 # --- the whole reading --------------------------------------------------------------------
@@ -224,6 +268,8 @@ def read_box(data: bytes, ex: Exemplars) -> Reading:
         return Reading(ok=False, error=str(exc))
     with one_thread():   # no-op when recognize() already holds it
         v = read_photo(photo, ex)
+        if is_planet(v):
+            v = tell_lookalikes(v, ex)
     if not is_planet(v):
         return Reading(ok=False, error=_(NO_PLANET),
                        score=float(np.mean(v.sims)) if v is not None else 0.0)
@@ -232,4 +278,5 @@ def read_box(data: bytes, ex: Exemplars) -> Reading:
                    doubtful=[bool(c < tuning.DOUBT) for c in conf], score=float(np.mean(v.sims)),
                    quad=(v.outline.corners * photo.scale).tolist(),
                    details={"sims": [float(x) for x in v.sims], "margins": [float(x) for x in v.margins],
-                            "fits": [float(x) for x in v.fits], "lattice": v.outline.fit, "scale": photo.scale})
+                            "fits": [float(x) for x in v.fits],
+                            "pairs": [float(x) for x in v.pairs], "lattice": v.outline.fit, "scale": photo.scale})

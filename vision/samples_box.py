@@ -7,11 +7,14 @@ upright, a few degrees turned and tilted, as a person teaching the box takes the
 any angle, tilt up to 30°, loose tiles, shadows, blur, JPEG 60–92, phone sizes 7–12 MP) and
 ``OUTDIR/test/nNN.jpg`` (no planet: ``{"planet": null}``).
 
-Variants B and C are held-out material — B: ``sample_photos/box2-heldout`` (seed 7), C:
-``sample_photos/box2-heldout2`` (seed 23, made after all tuning). The box is drawn in other
+Variants B, C and D are held-out material — B: ``sample_photos/box2-heldout`` (seed 7), C:
+``sample_photos/box2-heldout2`` (seed 23), D: ``sample_photos/box2-heldout3`` (seed 41, made
+before the round that tuned on B and C; nothing is tuned on it). The box is drawn in other
 colours and layouts (``boxart`` variants B, C) and the photos are taken another way — B: other
 tables (paper, floor tiles, linen), a vignette, motion blur instead of focus blur; C: any
-table, a lamp's warm colour cast and a glare.
+table, a lamp's warm colour cast and a glare; D: plainer tables, a cool cast, a strong off-centre
+vignette, lifted shadows and a veil, the camera tilted more (teaching photos 2–14° at phone
+size, test photos 6–30°).
 """
 from __future__ import annotations
 
@@ -64,16 +67,40 @@ def _style_c(rng, photo: np.ndarray) -> np.ndarray:
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
-def _photo(rng, grid, w, h, variant, truth=None, **kw):
+def _style_d(rng, photo: np.ndarray) -> np.ndarray:
+    """The third held-out camera: a cool cast (shade or a cloudy window the white balance left
+    in: blue up, red down), a strong vignette from an off-centre point, the shadows lifted (a
+    phone's HDR) and a faint veil over part of the frame."""
+    h, w = photo.shape[:2]
+    img = photo.astype(np.float32) * np.array([rng.uniform(1.08, 1.22), rng.uniform(.98, 1.04),
+                                               rng.uniform(.72, .86)], np.float32)
+    yy, xx = np.mgrid[0:h:8, 0:w:8].astype(np.float32)
+    cx, cy = rng.uniform(.35, .65) * w, rng.uniform(.35, .65) * h
+    r = np.hypot((xx - cx) / w, (yy - cy) / h)
+    vig = cv2.resize(np.clip(1 - rng.uniform(1.2, 1.9) * r ** 2, .25, 1), (w, h))
+    img *= vig[..., None]
+    img = 255 * (img / 255) ** rng.uniform(.8, .92)  # lifted shadows
+    a = rng.uniform(0, 2 * math.pi)
+    ramp = np.clip(((xx - w / 2) * math.cos(a) + (yy - h / 2) * math.sin(a)) / max(w, h) + .2, 0, 1)
+    img += cv2.resize(ramp * rng.uniform(10, 30), (w, h))[..., None] * np.array([1.0, .95, .85], np.float32)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def _photo(rng, grid, w, h, variant, truth=None, teach=False, **kw):
     if variant == "B":  # the held-out tables
         kw["bg"] = str(rng.choice(["paper", "floor", "linen"]))
     elif variant == "C":  # any table of either
         kw["bg"] = str(rng.choice(["paper", "floor", "linen", "wood", "cloth", "felt", "stone"]))
+    elif variant == "D":  # plainer tables (a set must stay small in the repository), tilted more
+        kw["bg"] = str(rng.choice(["floor", "linen", "felt", "stone"]))
+        kw["tilt"] = kw.get("tilt", 0.0) * 1.5 + 2.0 if teach else min(30.0, kw.get("tilt", 0.0) * 1.5 + 6.0)
     photo = take_photo(rng, grid, w, h, tile=tile_source(variant), truth=truth, **kw)
     if variant == "B":
         photo = _style_b(rng, photo)
     elif variant == "C":
         photo = _style_c(rng, photo)
+    elif variant == "D":
+        photo = _style_d(rng, photo)
     return photo
 
 
@@ -81,12 +108,14 @@ def make_teaching(out: Path, rng, variant: str) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for i, grid in enumerate(teaching_plan()):
-        photo = _photo(rng, grid, 1600, 1200, variant, hand=True, angle=float(rng.uniform(-4, 4)),
+        # D: taken with a phone at its full size (the others: 1600×1200)
+        w, h = phone_size(rng, portrait=False) if variant == "D" else (1600, 1200)
+        photo = _photo(rng, grid, w, h, variant, teach=True, hand=True, angle=float(rng.uniform(-4, 4)),
                        tilt=float(rng.uniform(0, 8)), fill=float(rng.uniform(.6, .85)),
                        bg=BACKGROUNDS[i % 3], light=float(rng.uniform(.1, .35)), blur=0.0,
                        noise=float(rng.uniform(1, 3)), loose=.35)
         path = out / f"t{i + 1:02d}.jpg"
-        save_jpeg(path, photo, 88)
+        save_jpeg(path, photo, 84 if variant == "D" else 88)
         (out / f"t{i + 1:02d}.json").write_text(json.dumps(grid) + "\n")
         written.append(path)
     return written
@@ -107,15 +136,20 @@ def make_tests(out: Path, rng, variant: str, count: int, empty: int, small: int)
                        fill=fill, bg=BACKGROUNDS[i % 5] if BACKGROUNDS[i % 5] != "noise" else "stone",
                        light=float(rng.uniform(.1, .7)), blur=float(rng.choice([0, 0, .8, 1.5, 2.5])) * (max(w, h) / 1600),
                        noise=float(rng.uniform(1, 6)))
-        q = int(rng.integers(60, 93))
+        q = int(rng.integers(60, 87 if variant == "D" else 93))  # D: phone size, kept small
         path = out / f"p{i + 1:02d}.jpg"
         save_jpeg(path, photo, q, int(rng.choice([6, 8, 3])) if i % 4 == 0 and i >= small else 1)
         (out / f"p{i + 1:02d}.json").write_text(json.dumps({**grid, **truth}) + "\n")
         written.append(path)
     kinds = ("wood", "blank", "noise", "face", "text", "cloth", "felt")
+    if variant == "D":  # other no-planet photos than the other sets' (and smaller files)
+        kinds = ("face", "text", "felt", "blank")
     for i in range(empty):
         path = out / f"n{i + 1:02d}.jpg"
-        save_jpeg(path, phone_empty(rng, *phone_size(rng, portrait=False), kinds[i % len(kinds)]), int(rng.integers(60, 93)))
+        img = phone_empty(rng, *phone_size(rng, portrait=False), kinds[i % len(kinds)])
+        if variant == "D":  # the same camera (and kept small: flat pictures of grain)
+            img = _style_d(rng, img)
+        save_jpeg(path, img, int(rng.integers(60, 81 if variant == "D" else 93)))
         (out / f"n{i + 1:02d}.json").write_text(json.dumps({"planet": None}) + "\n")
         written.append(path)
     return written
@@ -125,7 +159,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m vision.samples_box")
     ap.add_argument("outdir")
     ap.add_argument("--seed", type=int, default=2)
-    ap.add_argument("--variant", choices=("A", "B", "C"), default="A")
+    ap.add_argument("--variant", choices=("A", "B", "C", "D"), default="A")
     ap.add_argument("--count", type=int, default=32)
     ap.add_argument("--empty", type=int, default=7)
     ap.add_argument("--small", type=int, default=0, help="how many 1280×960 photos (the rest: phone size)")

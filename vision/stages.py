@@ -22,6 +22,7 @@ stages, so a cell and an exemplar are cut, turned, aligned and described identic
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import cv2
@@ -66,14 +67,24 @@ class Aligned:
 _POOL = None
 
 
-def one_thread():
-    """A context in which numpy's BLAS runs on one thread: the reader's matrix products are
-    small, and BLAS threads spinning on a busy server made them 10–40× slower."""
+@contextmanager
+def one_thread() -> Iterator[None]:
+    """A context in which numpy's BLAS and OpenCV run on one thread: the reader's matrix
+    products and images are small, and BLAS threads spinning on a busy server made them 10–40×
+    slower; OpenCV's own threads cost more than they gave on a shared 2-core machine
+    (``tuning.CV_THREADS``). Nested uses are no-ops."""
     global _POOL
     if _POOL is None:
         from threadpoolctl import ThreadpoolController
         _POOL = ThreadpoolController()
-    return _POOL.limit(limits=1, user_api="blas")
+    before = cv2.getNumThreads()
+    if tuning.CV_THREADS:
+        cv2.setNumThreads(tuning.CV_THREADS)
+    try:
+        with _POOL.limit(limits=1, user_api="blas"):
+            yield
+    finally:
+        cv2.setNumThreads(before)
 
 
 # --- 1. decode ----------------------------------------------------------------------------
@@ -361,17 +372,97 @@ def _normed(v: np.ndarray) -> np.ndarray:
     return (v / (np.linalg.norm(v, axis=1, keepdims=True) + 1e-6)).astype(np.float32)
 
 
-def matched_filters(tiles: list, stacks: list, means: dict) -> np.ndarray:
-    """Per exemplar: its small things less those its stack shares, inner part, at each turn of
-    ``MATCH_ANGLES``, pooled and normalized — a matched filter that answers to what tells it
-    from its stack's others. Returns (exemplars, angles, D) float32."""
+def exemplar_details(tiles: list, stacks: list, means: dict) -> np.ndarray:
+    """Per exemplar: its small things less those its stack shares (CELL_PX square, full size).
+    Returns (exemplars, CELL_PX, CELL_PX, 3) float32."""
+    return np.stack([(_detail(t * gain(means[st], t)) - _detail(means[st])).astype(np.float32)
+                     for t, st in zip(tiles, stacks)])
+
+
+def matched_filters(details: np.ndarray) -> np.ndarray:
+    """Per exemplar (``exemplar_details``): its inner part at each turn of ``MATCH_ANGLES``,
+    pooled and normalized — a matched filter that answers to what tells it from its stack's
+    others. Returns (exemplars, angles, D) float32."""
     size = tuning.CELL_PX
     i = _inner(size)
-    out = []
-    for t, st in zip(tiles, stacks):
-        d = (_detail(t * gain(means[st], t)) - _detail(means[st])).astype(np.float32)
-        out.append(_normed(np.stack([_pool(_turned(d, a)[i:size - i, i:size - i]) for a in tuning.MATCH_ANGLES])))
-    return np.stack(out)
+    return np.stack([_normed(np.stack([_pool(_turned(d, a)[i:size - i, i:size - i]) for a in tuning.MATCH_ANGLES]))
+                     for d in details])
+
+
+_MEAN_DETAILS: dict = {}
+
+
+def _mean_detail(mean: np.ndarray, cut: slice) -> np.ndarray:
+    """``_detail(mean)[cut, cut]``, kept per stack's mean (the same for every cell and reading)."""
+    hit = _MEAN_DETAILS.get(id(mean))
+    if hit is None or hit[0] is not mean:
+        if len(_MEAN_DETAILS) > 64:
+            _MEAN_DETAILS.clear()
+        hit = _MEAN_DETAILS[id(mean)] = (mean, _detail(mean)[cut, cut])
+    return hit[1]
+
+
+def cell_detail(tile: np.ndarray, mean: np.ndarray) -> np.ndarray:
+    """An aligned tile's small things less its stack's, light matched to the stack's, inner part
+    with the slack round it (what ``match`` compares the matched filters with), full size."""
+    size, sl = tuning.CELL_PX, tuning.MATCH_SLACK
+    i = _inner(size)
+    cut = slice(i - sl, size - i + sl)
+    return (_detail(tile)[cut, cut] * gain(mean, tile) - _mean_detail(mean, cut)).astype(np.float32)
+
+
+# --- 5b. tell look-alikes apart ------------------------------------------------------------
+
+def turned_details(details: np.ndarray) -> np.ndarray:
+    """Each exemplar's detail (``exemplar_details``) at each turn of ``MATCH_ANGLES``, inner
+    part: (exemplars, angles, m, m, 3) float32, what ``tell_apart`` places on a cell."""
+    size = details.shape[1]
+    i = _inner(size)
+    return np.stack([[_turned(d, a)[i:size - i, i:size - i] for a in tuning.MATCH_ANGLES] for d in details])
+
+
+def _placed(cell: np.ndarray, turned: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """An exemplar (``turned_details``: at each turn) placed where it fits ``cell`` best (shift and
+    a turn of ``MATCH_ANGLES``, full size): the exemplar on a canvas the cell's size, and where
+    it lies."""
+    best = None
+    for t in turned:
+        _, mx, _, loc = cv2.minMaxLoc(cv2.matchTemplate(cell, t, cv2.TM_CCOEFF_NORMED))
+        if best is None or mx > best[0]:
+            best = (mx, t, loc)
+    _, t, (x, y) = best
+    canvas = np.zeros_like(cell)
+    where = np.zeros(cell.shape[:2], bool)
+    canvas[y:y + t.shape[0], x:x + t.shape[1]] = t
+    where[y:y + t.shape[0], x:x + t.shape[1]] = True
+    return canvas, where
+
+
+def _weighted_ncc(a: np.ndarray, b: np.ndarray, w: np.ndarray) -> float:
+    ws = float(w.sum()) + 1e-6
+    w3 = w[..., None]
+    a = a - (a * w3).sum((0, 1)) / ws
+    b = b - (b * w3).sum((0, 1)) / ws
+    return float((a * b * w3).sum() / np.sqrt(float((a * a * w3).sum() * (b * b * w3).sum()) + 1e-9))
+
+
+def tell_apart(cell: np.ndarray, first: np.ndarray, second: np.ndarray) -> float:
+    """How much better the cell (``cell_detail``) fits exemplar ``first`` than ``second``
+    (``exemplar_details``) where the two differ: each exemplar is placed on the cell on its
+    own (exemplars come from different teaching photos and are not registered to each other
+    to the pixel, so their own difference is mostly edges), the places where the two placed
+    pictures differ are weighted (blurred difference, squared), and the cell is correlated
+    with each there. ``first``, ``second``: as ``turned_details`` gives them. In [-2, 2]; > 0:
+    ``first``."""
+    a, wa = _placed(cell, first)
+    b, wb = _placed(cell, second)
+    both = wa & wb
+    if not both.any():
+        return 0.0
+    na, nb = a / (float(a[both].std()) + 1e-6), b / (float(b[both].std()) + 1e-6)
+    w = cv2.GaussianBlur(np.abs(na - nb).sum(axis=2), (0, 0), tuning.PAIR_BLUR) * both
+    w = (w / (float(w.max()) + 1e-6)) ** 2
+    return _weighted_ncc(cell, a, w) - _weighted_ncc(cell, b, w)
 
 
 def _windows(d: np.ndarray, m: int) -> tuple[np.ndarray, np.ndarray]:
@@ -399,21 +490,19 @@ def match(aligned: Aligned, filters: np.ndarray, rows_of: dict, means: dict, bac
     ``MATCH_SLACK`` pixels (in steps of 2), every cell of a stack against all its exemplars as
     one matrix product. Face down or up is told first by colour (``backs``: stack -> (rows of
     its backs, their chromas, its faces' chroma)): the other kind's rows stay at -1."""
-    size, sl = tuning.CELL_PX, tuning.MATCH_SLACK
+    size = tuning.CELL_PX
     i = _inner(size)
     m = (size - 2 * i) // 2
-    cut = slice(i - sl, size - i + sl)
     sims = np.full((16, len(filters)), -1.0, np.float32)
     for st, rows in rows_of.items():
         cells = [q for q in range(16) if STACK_AT[q] == st]
         if not rows or not cells:
             continue
-        mean_detail = _detail(means[st])[cut, cut]
         back_rows, back_chromas, face_chroma = backs.get(st, ((), (), None))
         ds, down = [], []
         for q in cells:
             t = aligned.tiles[q]
-            ds.append(_pool(_detail(t)[cut, cut] * gain(means[st], t) - mean_detail))   # the blur is linear
+            ds.append(_pool(cell_detail(t, means[st])))   # the blur is linear
             c = chroma(t)
             down.append(bool(back_rows) and (min(float(np.abs(c - b).sum()) for b in back_chromas)
                                              < float(np.abs(c - face_chroma).sum())))
