@@ -246,3 +246,17 @@ def test_a_scan_read_with_the_shipped_drawings_offers_no_remembering(plain):
     cells[5] = "C20" if cells[5] != "C20" else "C19"
     r = remember(plain, scan_id, cells)
     assert r.status_code == 409 and "No learned box" in text(r)
+
+
+def test_the_scan_pages_say_which_box_reads_and_warn_while_it_is_not_fully_taught(app, plain):
+    assert 'id="scan-box"' not in text(plain.get("/scan"))          # the shipped drawings: no box line
+    assert send(plain, 1, photo(1)).status_code == 303
+    page = text(plain.get("/scan"))
+    assert "Read with your box" in page and "It knows 1 of 6 layouts" in page
+    assert 'href="/box">Finish teaching it' in page
+    for n in range(2, 7):
+        assert send(plain, n, photo(n)).status_code == 303, n
+    page = text(plain.get("/scan"))
+    assert "Read with your box" in page and "It knows" not in page
+    r = scan(plain, TEST / "p01.jpg")
+    assert r.status_code == 200 and 'id="scan-box"' not in text(r)  # taught: the review says nothing of it

@@ -35,6 +35,7 @@ from ..planet import BACK
 from ..limits import MAX_PLAYERS, MAX_UPLOAD_BYTES
 from .extensions import csrf, get_db
 from .forms import active_square, apply_action, doubtful_squares, find_action, normalise
+from .box import status as box_status
 from .learned import box_in_use, scan_reference
 from .planet_view import planet
 from .cpu import off_the_loop
@@ -57,7 +58,7 @@ class ReviewForm(FlaskForm):
 
 
 def _page(form=None, error=None, status=200):
-    return render_template("scan.html", form=form or PhotoForm(), error=error,
+    return render_template("scan.html", form=form or PhotoForm(), error=error, st=box_status(box_in_use()),
                            max_mb=MAX_UPLOAD_BYTES // (1024 * 1024)), status
 
 
@@ -66,10 +67,11 @@ def _review(cells, doubtful=(), name="", error=None, cell_errors=None, status=20
     grid = planet(cells, prefix=PREFIX, active=active, doubtful=doubtful, errors=cell_errors,
                   label=_("The planet as read"))
     scan_id = scan_id if stored(scan_id) else ""
+    used = box_in_use()
     return render_template("scan_review.html", grid=grid, form=ReviewForm(formdata=None, name=name),
                            name=name, error=error, scan_id=scan_id, table=session.get("table") or [],
                            doubtful_count=sum(1 for c in grid.cells if c.doubtful),
-                           can_remember=_learnable(scan_id),
+                           can_remember=_learnable(scan_id, used), st=box_status(used),
                            remembered=remembered), status
 
 
@@ -135,9 +137,9 @@ def _forget_the_oldest(folder: Path) -> None:
         shutil.rmtree(old, ignore_errors=True)
 
 
-def _learnable(scan_id: str) -> bool:
-    """Can this kept scan teach the box in use? (It was read with a learned box, one is in use.)"""
-    return bool(scan_id) and (scans_dir() / scan_id / LEARN_COPY).is_file() and box_in_use() is not None
+def _learnable(scan_id: str, used) -> bool:
+    """Can this kept scan teach the box in use (``used``)? It was read with a learned box."""
+    return bool(scan_id) and (scans_dir() / scan_id / LEARN_COPY).is_file() and used is not None
 
 
 def load(scan_id: str) -> dict:
@@ -235,7 +237,7 @@ def remember(scan_id: str):
     again = functools.partial(_review, cells, doubtful, name, scan_id=scan_id)
     if not ReviewForm().validate_on_submit():
         return again(_("This form had expired. Check the planet and try again."), status=400)
-    if not _learnable(scan_id):
+    if not _learnable(scan_id, box_in_use()):
         return again(_(NO_BOX), status=409)
     corrected = [p for p in range(16) if cells[p] != kept["cells"][p] and cells[p] is not None]
     if not corrected:
