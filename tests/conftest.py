@@ -134,7 +134,10 @@ def browser():
     path = chromium_path()
     if path is None:
         pytest.fail("Debian's chromium is not installed; `make test` installs it (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
+    # assertions wait as long as the pages' own actions (10 s): their 5 s default timed out once on a
+    # machine at load 5-6 (test_box_browser, a helper's full run), never on a quiet one
+    expect.set_options(timeout=10_000)
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=path, headless=True, args=CHROMIUM_ARGS)
         yield browser
