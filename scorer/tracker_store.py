@@ -173,7 +173,7 @@ class Games:
             mode = "own"
         tokens = tuple(secrets.token_urlsafe(16) for _ in setup.players)
         host = secrets.token_urlsafe(16)
-        with self.db.Session.begin() as session:
+        with self.db.writing(), self.db.Session.begin() as session:
             row = TrackerGame(setup_json=json.dumps(setup.as_json()), tokens_json=json.dumps(tokens),
                               host_token=host, mode=mode, rematch_of=rematch_of)
             session.add(row)
@@ -298,8 +298,9 @@ class Games:
     def _save_result(self, loaded: Loaded) -> Loaded:
         state = loaded.state
         assert state.result is not None
-        table_id = save_table(self.db, score_request_of(state), dict(state.result))
-        with self.db.Session.begin() as session:
+        with self.db.writing():
+            table_id = save_table(self.db, score_request_of(state), dict(state.result))
+        with self.db.writing(), self.db.Session.begin() as session:
             row = session.get(TrackerGame, loaded.id)
             assert row is not None
             if row.table_id is None:
