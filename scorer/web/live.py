@@ -12,7 +12,9 @@ process is known here at once.
 
 - Nothing new: ``204`` (``v=N``) or ``304`` (``If-None-Match: "N"``), with ``ETag: "N"``.
 - ``&wait=S`` (long polling, at most ``LIVE_MAX_WAIT`` seconds): hold the request until the
-  version moves past N, then answer the board; ``204`` when the wait runs out. Waiting is on only
+  version moves past N, then answer the board; ``204`` when the wait runs out, or when the move
+  was this seat's own, posted from its page and answered with its new board (one round trip per
+  move: the poll it left open is not answered with the same board again). Waiting is on only
   where holding a connection is cheap (the gevent server of ``python -m scorer serve``); on a
   threaded server the answer comes at once and the page polls every 2 s as before.
 - Anything else (a new version, an unknown game or token, a bad parameter) goes to the Flask
@@ -52,6 +54,7 @@ LOOKBACK = 256        # move rows read again each tick (PostgreSQL): a row whose
 FEED = 5000           # at most this many move rows per look
 DEFAULT_WAIT = 25     # the longest a phone is held (below the usual 30-60 s proxy timeouts)
 KNOWN_VERSION = "planet.live.version"  # the WSGI environ key telling the view the version seen here
+ANSWERED = "planet.live.answered"      # ... and the one a seat's post sets: the version its answer drew
 
 
 def _event() -> threading.Event:
@@ -66,6 +69,7 @@ class Watched:
     checked: float                 # when the version was last read from the database
     seen: float                    # when a phone last asked about this game
     changed: threading.Event = field(default_factory=_event)
+    answered: dict[str, int] = field(default_factory=dict)  # seat token -> version its own post's answer drew
 
     def opens(self, token: str | None) -> bool:
         """Public view (no token), or a seat's token (compared in constant time). A token the host
@@ -118,11 +122,17 @@ class Versions:
         game.seen = self.asked = self.clock()
         return game.version != since
 
-    def moved(self, game_id: str, known: tuple[int, tuple[str, ...]] | None = None) -> None:
+    def moved(self, game_id: str, known: tuple[int, tuple[str, ...]] | None = None,
+              answered: tuple[str, int] | None = None) -> None:
         """A move, undo or new link was stored through this process: its phones here learn it at
         once, the watcher looks now for the others. ``known``: the game's version and seat tokens
-        as this process stored them (else one indexed lookup reads them)."""
+        as this process stored them (else one indexed lookup reads them). ``answered``: (seat
+        token, version) when the post was answered with that seat's board at that version (the
+        page's move: one round trip), so that seat's long poll held from before need not draw it
+        again."""
         game = self.games.get(game_id)
+        if game is not None and answered is not None:
+            game.answered[answered[0]] = answered[1]  # before the wake-up below
         if game is not None and known is not None:
             game.tokens = known[1]
             self.publish({game_id: known[0]}, self.clock())
@@ -226,7 +236,12 @@ class LiveRefresh:
             self.versions.reread_tokens(game_id)  # the host may have given a seat a new link
         if game is None or not game.opens(match["token"]):
             return self.app(environ, start_response)  # the view answers: 404
-        if game.version != since or (wait and self.max_wait and self.versions.wait(game, since, min(wait, self.max_wait))):
+        woken = False
+        if game.version == since and wait and self.max_wait:
+            woken = self.versions.wait(game, since, min(wait, self.max_wait))
+        if woken and match["token"] and game.answered.get(match["token"]) == game.version:
+            pass  # held from before this seat's own move, whose answer gave its phone this board
+        elif game.version != since:
             environ[KNOWN_VERSION] = game.version  # checked just now: the view need not read it again
             return self.app(environ, start_response)  # the board
         status = "304 Not Modified" if environ.get("HTTP_IF_NONE_MATCH") else "204 No Content"
@@ -254,9 +269,11 @@ def install(app: Flask, db: Database) -> Versions:
     @app.after_request
     def moved(response):  # type: ignore[no-untyped-def]
         if request.method == "POST" and response.status_code < 400 and (request.view_args or {}).get("game_id"):
-            game_id = request.view_args["game_id"]
+            game_id, token = request.view_args["game_id"], request.view_args.get("token")
             stored = games.known(game_id)  # the store's last state here: the post just wrote it
-            versions.moved(game_id, (stored.version, stored.tokens) if stored is not None else None)
+            drawn = request.environ.get(ANSWERED)
+            versions.moved(game_id, (stored.version, stored.tokens) if stored is not None else None,
+                           (token, drawn) if token and drawn is not None and response.status_code == 200 else None)
         return response
 
     return versions

@@ -35,6 +35,7 @@ from ..errors import GameNotFound, PlanetError, SetupError, StaleVersion
 from ..i18n import N_, _
 from .board_parts import planet_part
 from .games import claimed_game, get_games
+from .live import ANSWERED
 from .planet_view import planet as planet_view
 from .tracker_words import words_for
 from .security import absolute_url
@@ -624,6 +625,7 @@ def _seat_answer(game_id: str, s: int, token: str):
     """After a post from a seat's phone: its board again, in place (htmx) or by a redirect."""
     if _wants_fragment():
         loaded = _load(game_id)
+        request.environ[ANSWERED] = loaded.version  # this phone has this version's board: see ``live``
         return render_template("tracker/_board.html", fragment=True, **_seat_context(loaded, s, token))
     return redirect(url_for(".seat", game_id=game_id, token=token))
 
