@@ -134,7 +134,14 @@ def test_a_seats_own_move_from_its_page_is_not_drawn_again_for_its_held_poll(tmp
     csrf = re.search(r'name="csrf_token" value="([^"]+)"', pages[0].text).group(1)
     state = app.extensions["games"].load(gid).state
     mover, other = state.to_act, (state.to_act + 1) % 3
-    answers = {}
+    answers, versions = {}, app.extensions["live"]
+    waiting, wait = threading.Semaphore(0), versions.wait
+
+    def counted_wait(*args):
+        waiting.release()
+        return wait(*args)
+
+    versions.wait = counted_wait
 
     def hold(seat):
         answers[seat] = phones[seat].get(f"/play/{gid}/{tokens[seat]}/live?v=0&wait=10")
@@ -142,7 +149,7 @@ def test_a_seats_own_move_from_its_page_is_not_drawn_again_for_its_held_poll(tmp
     held = [threading.Thread(target=hold, args=(seat,)) for seat in (mover, other)]
     for thread in held:
         thread.start()
-    time.sleep(0.5)          # both polls are held before the move
+    assert waiting.acquire(timeout=10) and waiting.acquire(timeout=10)  # both polls are held before the move
     move = legal(state, mover)[0].as_json()
     r = phones[mover].post(f"/play/{gid}/{tokens[mover]}/move", headers={"HX-Request": "true"},
                            data={"csrf_token": csrf, "version": "0", "type": move["type"], "stack": move["stack"]})
