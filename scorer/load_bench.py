@@ -540,7 +540,10 @@ async def drive(bases: list[str], tables: list[Table], args, cpu) -> dict:
     """Join, play, check; the server's and this process's CPU over the played part."""
     import aiohttp
     load = Load(bases, tables, args.mode, args.double, args.seed)
-    connector = aiohttp.TCPConnector(limit=0, force_close=False)
+    # idle connections are let go before the server's 10 s keep-alive limit drops them: a tap sent
+    # on a connection the server is closing at that instant failed (ServerDisconnectedError, one
+    # in a 100-table run), where a browser sends it again on a new connection
+    connector = aiohttp.TCPConnector(limit=0, force_close=False, keepalive_timeout=5)
     jar = aiohttp.DummyCookieJar()  # each phone keeps its own cookies (``Load.get``)
     async with aiohttp.ClientSession(connector=connector, cookie_jar=jar) as load.session:
         joined = await load.join()
