@@ -5,8 +5,9 @@ Every phone at a table asks this every few seconds (``/play/<id>/<token>/live?v=
 the answer is given here, in front of Flask: no session, no template, no game loaded. This
 process keeps each watched game's version and seat tokens in memory (``Versions``); one
 background watcher per process reads the moves stored since its last look, in one query down
-the move table's primary key, twenty times a second, and wakes the phones waiting on those games
-(so a move made through another process or another host reaches them within about 0.05 s; a
+the move table's primary key, twenty times a second (a hundred on SQLite), and wakes the phones
+waiting on those games (so a move made through another process or another host reaches them
+within about 0.05 s, 0.01 s on SQLite; a
 sweep of every watched game's version every 2 s is the safety net). A move made through this
 process is known here at once.
 
@@ -46,6 +47,8 @@ log = logging.getLogger(__name__)
 
 LIVE_PATH = re.compile(r"/(?:play/(?P<game>[^/]{1,32})/(?P<token>[^/]{1,64})|games/(?P<table>[^/]{1,32}))/live")
 TICK = 0.05           # seconds between the watcher's looks at the move table
+SQLITE_TICK = 0.01    # ... on SQLite, whose look is one short read of a local file (~0.1 ms): a move made
+                      # through another worker reaches its phones ~20 ms sooner on average
 SWEEP = 2.0           # seconds between full checks of every watched game's version
 TRUST = 1.0           # a version older than this is read again before answering "nothing new"
 WATCH = 30.0          # a game nobody asked about for this long is no longer watched
@@ -95,6 +98,7 @@ class Versions:
         self.ticked = 0.0      # start of the last look that read every move stored before it
         self.asked = 0.0       # when a phone last asked about any game
         self.lookback = 0 if db.url.startswith("sqlite") else LOOKBACK  # SQLite commits in id order
+        self.every = SQLITE_TICK if db.url.startswith("sqlite") else TICK
         self._start = threading.Lock()
 
     # -- asked by requests ---------------------------------------------------------------------
@@ -196,7 +200,7 @@ class Versions:
                 self.tick()
             except Exception:  # the database was busy or away: try again at the next tick
                 log.warning("live versions: could not read the moves", exc_info=True)
-            self._poke.wait(TICK)
+            self._poke.wait(self.every)
             self._poke.clear()
 
 
