@@ -11,6 +11,7 @@ ones wait in the listen queue.
 """
 from __future__ import annotations
 
+import gc
 import resource
 import sys
 import time
@@ -116,6 +117,11 @@ def run_server(app, host: str, port: int, workers: int = 2, connections: int = D
         app.extensions["db"].engine.dispose(close=False)
         if make_app is not None and wsgi is None:
             served["app"] = make_app()
+        # Everything made so far (modules, the app, the catalog) lives as long as the worker: out
+        # of the collector's sight. A full collection stops every phone of the worker, and went
+        # over all of it each time (measured at 100 tables: 93-257 ms pauses, ~200,000 objects).
+        gc.collect()
+        gc.freeze()
 
     def handler(environ, start_response):
         return served["app"](environ, start_response)
