@@ -9,10 +9,12 @@ PostgreSQL URL and ``--servers 2`` for two server processes on one database):
   (``/play/<id>/<token>/live?v=N&wait=25``, the board as soon as someone moves, 204 after 25 s)
   and asks again at once; ``--mode poll`` asks ``…/live?v=N`` every 2 s on a fixed schedule.
 - Moves: one per table every 3-8 s (human pace), sent on schedule whatever the server's
-  answers: the seat to act reads its view (``GET /api/games/<id>``) and posts one of its
-  ``legal`` moves with the version (``POST /api/games/<id>/moves``). A share of the moves
-  (``--double``) is posted twice at once, through another server when there are several, like
-  two phones tapping together: exactly one must be applied and the other answered 409.
+  answers: the seat to act taps one of the moves its board offers, as the page does (the
+  board's form posted in place, ``POST /play/<id>/<token>/move`` with ``HX-Request``), and the
+  answer is its new board: one round trip per move, nothing fetched first. A share of the moves
+  (``--double``) is also posted at the same moment through the JSON API (through another server
+  when there are several), like two phones tapping together: exactly one must be applied, the
+  other answered 409 (the API) or "someone moved first" (the page).
 - Latency counts from the scheduled send time (so a late generator counts against the figure);
   "seen on the other phones" is, for every move and every other phone of its table, from the
   move's post to that phone holding the board of its version (issue 11: within 1 s at p95, under
@@ -57,6 +59,11 @@ from .tracker_bench import free_port, percentile
 ROOT = Path(__file__).resolve().parents[1]
 NAMES = ("Ann", "Ben", "Cy", "Di", "Ed")
 VERSION_RE = re.compile(rb'id="board"[^>]*data-version="(\d+)"')
+ACT_RE = re.compile(rb'<section class="card tact" id="act">(.*?)</section>', re.S)
+HIDDEN_RE = re.compile(rb'<input type="hidden" name="(\w+)" value="([^"]*)">')
+CHECKED_RE = re.compile(rb'<input type="radio" name="(\w+)" value="([^"]*)" checked>')
+BUTTON_RE = re.compile(rb'<button [^>]*type="submit" name="(\w+)" value="([^"]*)">')
+TURN_RE = re.compile(rb'data-seat="(\d+)">\s*<h3>(.*?)</h3>', re.S)
 TARGET_MS = 100.0
 SEEN_WITHIN_MS = 1000.0   # issue 11: a move on every other phone of the table within 1 s (p95)
 POLL_EVERY = 2.0
@@ -75,6 +82,7 @@ class Table:
     acked: dict[int, str] = field(default_factory=dict)   # version -> the move as posted (JSON)
     posted: dict[int, tuple[float, int]] = field(default_factory=dict)  # version -> when its move was posted, by whom
     seen: list[int] = field(default_factory=list)          # each phone's last version
+    boards: list[bytes] = field(default_factory=list)      # each phone's last board (its page as it shows)
     cookies: list[dict[str, str]] = field(default_factory=list)  # each phone's own cookies (its seat's claim)
 
 
@@ -89,7 +97,8 @@ class Stats:
     requests: int = 0
     nothing_new: int = 0
     doubles: int = 0
-    conflicts: int = 0
+    conflicts: int = 0                                       # double taps refused (409 or the page's notice)
+    refused_409: int = 0                                     # ... of which the API's 409
 
     def error(self, what: str, cause: object, detail: object = "") -> None:
         """One error: ``what`` failed (a refresh, a move ...) with ``cause`` (an HTTP status or an
@@ -102,6 +111,38 @@ class Stats:
     @property
     def error_count(self) -> int:
         return sum(self.causes.values())
+
+
+def act_form(board: bytes) -> tuple[dict[str, str], list[tuple[str, str]]] | None:
+    """The move form a seat's board offers, as the page posts it: its fixed fields (CSRF token,
+    version, type, a take's place) and the buttons to choose from; None when it offers none."""
+    found = ACT_RE.search(board)
+    if found is None:
+        return None
+    form = found.group(1)
+    fields = {k.decode(): v.decode() for k, v in [*HIDDEN_RE.findall(form), *CHECKED_RE.findall(form)]}
+    buttons = [(k.decode(), v.decode()) for k, v in BUTTON_RE.findall(form)]
+    return (fields, buttons) if buttons else None
+
+
+def move_of(fields: dict[str, str]) -> dict[str, object]:
+    """A posted form as the JSON move it stands for (as the page's view reads it)."""
+    move: dict[str, object] = {"type": fields["type"]}
+    for key in ("stack", "tile"):
+        if key in fields:
+            move[key] = fields[key]
+    for key in ("position", "to"):
+        if key in fields:
+            move[key] = int(fields[key])
+    return move
+
+
+def to_act_on(board: bytes) -> int | None:
+    """The seat whose turn a board shows (its planet carries the "turn" badge)."""
+    for seat, head in TURN_RE.findall(board):
+        if b"tbadge turn" in head:
+            return int(seat)
+    return None
 
 
 # -- servers ---------------------------------------------------------------------------------------
@@ -268,6 +309,15 @@ class Load:
         async with self.session.post(url, json=body, headers=headers, timeout=aiohttp.ClientTimeout(total=30)) as r:
             return r.status, await r.read()
 
+    async def post_form(self, url: str, fields: dict[str, str], cookies: dict[str, str]) -> tuple[int, bytes]:
+        """A tap on the page: its form posted in place (htmx), with the phone's own cookies."""
+        import aiohttp
+        self.stats.requests += 1
+        headers = {"HX-Request": "true", "Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())}
+        async with self.session.post(url, data=fields, headers=headers, timeout=aiohttp.ClientTimeout(total=30)) as r:
+            cookies.update({name: morsel.value for name, morsel in r.cookies.items()})
+            return r.status, await r.read()
+
     def base(self, k: int) -> str:
         return self.bases[k % len(self.bases)]
 
@@ -283,14 +333,13 @@ class Load:
                 found = VERSION_RE.search(body)
                 if status != 200 or not found:
                     return self.stats.error("join", status, body[:120])
-                table.seen[seat] = int(found.group(1))
-                if seat == 0:
-                    status, body = await self.get(f"{self.base(i)}/api/games/{table.id}")
-                    table.to_act = json.loads(body)["to_act"]
+                table.seen[seat], table.boards[seat] = int(found.group(1)), body
+                table.to_act = to_act_on(body) if seat == 0 else table.to_act
 
         jobs = []
         for i, table in enumerate(self.tables):
             table.seen = [-1] * len(table.tokens)
+            table.boards = [b""] * len(table.tokens)
             table.cookies = [{} for _ in table.tokens]
             jobs += [open_page(i, table, seat) for seat in range(len(table.tokens))]
         await asyncio.gather(*jobs)
@@ -311,7 +360,8 @@ class Load:
             posted = table.posted.get(v)
             if posted is not None and posted[1] != seat:  # the mover's own phone knew it already
                 self.stats.delivery_ms.append((now - posted[0]) * 1000)
-        table.seen[seat] = max(table.seen[seat], version)
+        if version >= table.seen[seat]:
+            table.seen[seat], table.boards[seat] = version, body
         return True
 
     def done(self, table: Table, seat: int) -> bool:
@@ -352,7 +402,10 @@ class Load:
 
     # -- the player to act ---------------------------------------------------------------------
     async def mover(self, i: int, table: Table, until: float) -> None:
-        at = self.start + self.rng.uniform(0, MOVE_GAP[1])
+        # the first move once every phone's first refresh is on its way (they start within
+        # POLL_EVERY): a move made before a phone began asking was "seen" up to 2 s late, the
+        # single 1.5-1.8 s outlier every run showed, though no page opens that way
+        at = self.start + POLL_EVERY + self.rng.uniform(0, MOVE_GAP[1])
         while not table.finished and at < until:
             await self.sleep_until(at)
             try:
@@ -365,38 +418,51 @@ class Load:
             at += self.rng.uniform(*MOVE_GAP)
 
     async def move(self, i: int, table: Table, at: float) -> bool:
+        """The player to act taps one of the moves their board offers: the page's form, posted in
+        place and answered with their new board (one round trip, nothing fetched first)."""
         seat = table.to_act
-        auth = {"Authorization": f"Bearer {table.tokens[seat]}"}
-        status, body = await self.get(f"{self.base(i + seat)}/api/games/{table.id}", headers=auth)
-        view = json.loads(body) if status == 200 else None
-        if not view or not view["legal"] or view["version"] != table.version:
-            self.stats.error("move view", status, body[:120])
+        base, token = self.base(i + seat), table.tokens[seat]
+        if table.seen[seat] < table.version:  # the board has not reached this phone yet: as a reload would
+            status, body = await self.get(f"{base}/play/{table.id}/{token}/live?v={table.seen[seat]}",
+                                          cookies=table.cookies[seat])
+            self.got(table, seat, status, body)
+        form = act_form(table.boards[seat]) if table.seen[seat] == table.version else None
+        if form is None:
+            self.stats.error("move view", "no move offered", f"seat {seat} at {table.seen[seat]}/{table.version}")
             return False
-        chosen = {"version": table.version, "move": self.rng.choice(view["legal"])}
-        url = f"{table.id}/moves"
-        sends = [self.post(f"{self.base(i + seat)}/api/games/{url}", chosen, auth)]
-        if self.rng.random() < self.double:  # a second phone taps at the same moment
+        fields, buttons = form
+        fields = {**fields, **dict([self.rng.choice(buttons)])}
+        chosen = move_of(fields)
+        sends = [self.post_form(f"{base}/play/{table.id}/{token}/move", fields, table.cookies[seat])]
+        if self.rng.random() < self.double:  # a second phone taps at the same moment (the JSON API)
             self.stats.doubles += 1
-            sends.append(self.post(f"{self.base(i + seat + 1)}/api/games/{url}", chosen, auth))
+            sends.append(self.post(f"{self.base(i + seat + 1)}/api/games/{table.id}/moves",
+                                   {"version": table.version, "move": chosen}, {"Authorization": f"Bearer {token}"}))
         table.posted[table.version + 1] = (self.now(), seat)
         answers = await asyncio.gather(*sends)
         self.stats.move_ms.append((self.now() - at) * 1000)
-        return self.moved(table, chosen, answers)
+        return self.moved(table, seat, chosen, answers)
 
-    def moved(self, table: Table, chosen: dict, answers: list[tuple[int, bytes]]) -> bool:
-        statuses = sorted(status for status, _ in answers)
-        if statuses != [200] and statuses != [200, 409]:
-            self.stats.error("move", statuses, [b[:120] for _, b in answers])
+    def moved(self, table: Table, seat: int, chosen: dict, answers: list[tuple[int, bytes]]) -> bool:
+        """The page's answer (the mover's new board) and, for a double tap, the API's: exactly one
+        of them applied the move (the other says someone moved first: 409, or the page's notice)."""
+        (status, board), *api = answers
+        found = VERSION_RE.search(board) if status == 200 else None
+        if found is None or int(found.group(1)) != table.version + 1:
+            self.stats.error("move", status if found is None else "wrong version", board[:120])
             return False
-        self.stats.conflicts += statuses.count(409)
-        view = json.loads(next(body for status, body in answers if status == 200))
-        if view["version"] != table.version + 1:
-            self.stats.error("move", "wrong version", f"{view['version']} after {table.version}")
+        applied = [b"tmsg-stale" not in board] + [a[0] == 200 for a in api]
+        if sum(applied) != 1 or any(a[0] not in (200, 409) for a in api):
+            self.stats.error("move", "not applied exactly once", [status, *(a[0] for a in api)])
             return False
-        table.version = view["version"]
-        table.acked[table.version] = json.dumps(chosen["move"], sort_keys=True)
-        table.finished = view["finished"]
-        table.to_act = view["to_act"] if view["to_act"] is not None else table.to_act
+        self.stats.conflicts += len(applied) - 1
+        self.stats.refused_409 += sum(1 for a in api if a[0] == 409)
+        table.version += 1
+        table.acked[table.version] = json.dumps(chosen, sort_keys=True)
+        table.seen[seat], table.boards[seat] = table.version, board
+        table.finished = b'data-finished="true"' in board
+        next_seat = to_act_on(board)
+        table.to_act = next_seat if next_seat is not None else table.to_act
         return True
 
     async def run(self, budget: float) -> float:
@@ -477,7 +543,10 @@ async def drive(bases: list[str], tables: list[Table], args, cpu) -> dict:
     """Join, play, check; the server's and this process's CPU over the played part."""
     import aiohttp
     load = Load(bases, tables, args.mode, args.double, args.seed)
-    connector = aiohttp.TCPConnector(limit=0, force_close=False)
+    # idle connections are let go before the server's 10 s keep-alive limit drops them: a tap sent
+    # on a connection the server is closing at that instant failed (ServerDisconnectedError, one
+    # in a 100-table run), where a browser sends it again on a new connection
+    connector = aiohttp.TCPConnector(limit=0, force_close=False, keepalive_timeout=5)
     jar = aiohttp.DummyCookieJar()  # each phone keeps its own cookies (``Load.get``)
     async with aiohttp.ClientSession(connector=connector, cookie_jar=jar) as load.session:
         joined = await load.join()
@@ -521,11 +590,13 @@ def report(out: dict) -> None:
           f"{ms(s.delivery_ms)}")
     print(f"  moves seen on every other phone within {SEEN_WITHIN_MS / 1000:.0f} s at p95 (issue 11): "
           f"{'yes' if percentile(s.delivery_ms, 95) <= SEEN_WITHIN_MS else 'NO'}")
-    print(f"  move (from its scheduled time, view + post):  {ms(s.move_ms)}")
+    print(f"  move (from its scheduled time: the tap, answered with the new board):  {ms(s.move_ms)}")
     print(f"  generator lateness: p95 {percentile(s.lag_ms, 95):.1f} ms; 'nothing new' answers: {s.nothing_new}")
     print(f"  CPU over the played part: server {out['server_cpu_s'] / played:.2f} cores, "
           f"this generator {out['bench_cpu_s'] / played:.2f} cores (both on this machine's {os.cpu_count()})")
-    print(f"  double taps: {s.doubles} sent, {s.conflicts} answered 409 (one of each pair applied)")
+    print(f"  double taps (the page's form and the API at once): {s.doubles} sent, exactly one of each pair applied; "
+          f"the other told someone moved first: {s.refused_409} x 409 from the API, "
+          f"{s.conflicts - s.refused_409} x the page's notice")
     print(f"  games checked: {out['logs_ok']}/{out['tables']} logs = acknowledged moves, finished, every phone "
           f"up to date; {out['results_ok']}/{out['tables']} results = score of the planets")
     print(f"  errors: {s.error_count}" + "".join(f"\n    {n} x {cause}" for cause, n in s.causes.most_common())
@@ -562,9 +633,10 @@ def cpu_per_request(database: str, table: Table, log_dir: Path, n: int, workers:
 
 def cpu_of_a_move(database: str, tables: list[Table], log_dir: Path, workers: int) -> dict[str, float]:
     """Server CPU (ms) per request of each kind a move brings, over ``len(tables)`` tables played
-    one request after another (so the server's CPU over a block is that block's): the mover's
-    view, the move's post, the board each phone of the table fetches after it, and the "nothing
-    new" that each phone's next long poll asks first. Seats are claimed first (not counted)."""
+    one request after another (so the server's CPU over a block is that block's): the move (the
+    page's form posted in place, answered with the mover's new board), the board each other phone
+    of the table fetches after it, and the "nothing new" that each phone's next long poll asks
+    first. Seats are claimed first (not counted)."""
     import requests
     started = start_servers(database, 1, workers, log_dir)
     base, phone, cost = started[0][1], requests.Session(), {}
@@ -578,20 +650,22 @@ def cpu_of_a_move(database: str, tables: list[Table], log_dir: Path, workers: in
             raise SystemExit(f"{name}: answered {sorted(set(bad))}, not {expect}")
         return answers
     try:
+        forms = []
         for t in tables:
-            for token in t.tokens:
-                phone.get(f"{base}/play/{t.id}/{token}").raise_for_status()
-            t.to_act = phone.get(f"{base}/api/games/{t.id}").json()["to_act"]
-        auth = [{"Authorization": f"Bearer {t.tokens[t.to_act]}"} for t in tables]
-        views = block("view", [lambda t=t, a=a: phone.get(f"{base}/api/games/{t.id}", headers=a)
-                               for t, a in zip(tables, auth, strict=True)])
-        block("move", [lambda t=t, a=a, v=v.json(): phone.post(
-            f"{base}/api/games/{t.id}/moves", headers=a, json={"version": v["version"], "move": v["legal"][0]})
-            for t, a, v in zip(tables, auth, views, strict=True)])
-        seats = [(t, token) for t in tables for token in t.tokens]
+            pages = [phone.get(f"{base}/play/{t.id}/{token}") for token in t.tokens]
+            t.to_act = to_act_on(pages[0].content) or 0
+            form = act_form(pages[t.to_act].content)
+            assert form is not None, "the seat to act is offered a move"
+            forms.append({**form[0], **dict([form[1][0]])})
+        answers = block("move", [lambda t=t, f=f: phone.post(f"{base}/play/{t.id}/{t.tokens[t.to_act]}/move", data=f,
+                                                             headers={"HX-Request": "true"})
+                                 for t, f in zip(tables, forms, strict=True)])
+        if any(b"tmsg-stale" in a.content or b"tmsg-warn" in a.content for a in answers):
+            raise SystemExit("move: a move was refused")
+        seats = [(t, token) for t in tables for s, token in enumerate(t.tokens) if s != t.to_act]
         block("board", [lambda t=t, k=k: phone.get(f"{base}/play/{t.id}/{k}/live?v={t.version}") for t, k in seats])
         block("nothing new", [lambda t=t, k=k: phone.get(f"{base}/play/{t.id}/{k}/live?v={t.version + 1}")
-                              for t, k in seats], expect=204)
+                              for t in tables for k in t.tokens], expect=204)
         return cost
     finally:
         stop_servers(started)
@@ -664,10 +738,11 @@ def side_figures(database: str, openings, log_dir: Path, workers: int) -> None:
     tables = copy_openings(database, openings, 200, random.Random(2))
     cost = cpu_of_a_move(database, tables, log_dir, workers)
     phones = sum(len(t.tokens) for t in tables) / len(tables)
-    per_move = cost["view"] + cost["move"] + phones * (cost["board"] + cost["nothing new"])
+    per_move = cost["move"] + (phones - 1) * cost["board"] + phones * cost["nothing new"]
     print("server CPU per request of a move, 200 tables one request after another: "
           + ", ".join(f"{k} {v:.2f} ms" for k, v in cost.items())
-          + f"; a move and its {phones:.1f} phones' boards: {per_move:.1f} ms, so at one move a table every "
+          + f"; a move (answered with the mover's board), the other {phones - 1:.1f} phones' boards and "
+          f"{phones:.1f} long polls asked again: {per_move:.1f} ms, so at one move a table every "
           f"{sum(MOVE_GAP) / 2:.1f} s one core holds about {1000 / per_move * sum(MOVE_GAP) / 2:.0f} tables")
     times = slow_clients(database, log_dir)
     print(f"POST /api/score while 16 silent and 20 slow sockets are open: p50 {percentile(times, 50):.1f} ms, "

@@ -11,6 +11,7 @@ ones wait in the listen queue.
 """
 from __future__ import annotations
 
+import gc
 import resource
 import sys
 import time
@@ -26,10 +27,12 @@ GIL_SWITCH_INTERVAL = 0.0005
 
 
 def default_workers(database_url: str) -> int:
-    """SQLite: one worker. SQLite has one writer at a time, and a gevent worker waiting for
-    another process's write lock waits in C, frozen with every phone it holds (measured: 100
-    tables' moves seen on the other phones at p95 390 ms with two workers, 110 ms with one, and
-    less CPU). Within one process the writers queue on a greenlet lock instead. Other databases:
+    """SQLite: one worker. A second worker no longer freezes on the other's write lock (the
+    store's writers take turns on a lock file, waited for beside the event loop: ``db.writing``),
+    but on one SQLite file it was no clear gain on this 2-core machine: 100 tables' moves seen on
+    the other phones at p95 89 ms with two workers, 66 ms with one; 150 tables 133 and 170 ms
+    (neither held); and two used more CPU (0.37 cores against 0.23 at 100 tables: each worker
+    loads every game its phones ask about). ``--workers 2`` is there to try. Other databases:
     two workers."""
     return 1 if database_url.startswith("sqlite") else 2
 
@@ -116,6 +119,11 @@ def run_server(app, host: str, port: int, workers: int = 2, connections: int = D
         app.extensions["db"].engine.dispose(close=False)
         if make_app is not None and wsgi is None:
             served["app"] = make_app()
+        # Everything made so far (modules, the app, the catalog) lives as long as the worker: out
+        # of the collector's sight. A full collection stops every phone of the worker, and went
+        # over all of it each time (measured at 100 tables: 93-257 ms pauses, ~200,000 objects).
+        gc.collect()
+        gc.freeze()
 
     def handler(environ, start_response):
         return served["app"](environ, start_response)

@@ -138,10 +138,6 @@ class Games:
         self._cache: OrderedDict[str, Loaded] = OrderedDict()
         self._cache_size = cache_size
         self._guard = threading.Lock()
-        # SQLite has one writer at a time, and a writer that finds the lock taken sleeps in steps
-        # of up to 100 ms before trying again. Queueing this store's writers here instead keeps
-        # commits back to back under load; the database's own lock still guards other processes.
-        self._write_lock = threading.Lock()
 
     # -- the cache and the locks ------------------------------------------------------------------
     def _lock(self, game_id: str) -> threading.Lock:
@@ -177,7 +173,7 @@ class Games:
             mode = "own"
         tokens = tuple(secrets.token_urlsafe(16) for _ in setup.players)
         host = secrets.token_urlsafe(16)
-        with self.db.Session.begin() as session:
+        with self.db.writing(), self.db.Session.begin() as session:
             row = TrackerGame(setup_json=json.dumps(setup.as_json()), tokens_json=json.dumps(tokens),
                               host_token=host, mode=mode, rematch_of=rematch_of)
             session.add(row)
@@ -266,7 +262,7 @@ class Games:
             return None
         new = secrets.token_urlsafe(24)
         try:
-            with self._write_lock, self.db.Session.begin() as session:
+            with self.db.writing(), self.db.Session.begin() as session:
                 session.add(SeatClaim(game_id=game_id, seat=seat, claim_hash=_claim_hash(new)))
         except IntegrityError:
             return None  # another phone opened it at the same moment, and was first
@@ -282,7 +278,7 @@ class Games:
             loaded = self._load_locked(game_id)
             tokens = list(loaded.tokens)
             tokens[seat] = secrets.token_urlsafe(16)
-            with self._write_lock, self.db.Session.begin() as session:
+            with self.db.writing(), self.db.Session.begin() as session:
                 row = session.get(TrackerGame, game_id)
                 assert row is not None
                 row.tokens_json = json.dumps(tokens)
@@ -292,7 +288,7 @@ class Games:
     def _append(self, loaded: Loaded, entry: dict[str, object], state: State) -> Loaded:
         version = loaded.version + 1
         try:
-            with self._write_lock, self.db.engine.begin() as conn:
+            with self.db.writing(), self.db.engine.begin() as conn:
                 conn.execute(insert(TrackerMove).values(game_id=loaded.id, version=version, move_json=json.dumps(entry)))
         except IntegrityError:
             self._forget(loaded.id)  # another process wrote: read afresh next time
@@ -302,8 +298,9 @@ class Games:
     def _save_result(self, loaded: Loaded) -> Loaded:
         state = loaded.state
         assert state.result is not None
-        table_id = save_table(self.db, score_request_of(state), dict(state.result))
-        with self.db.Session.begin() as session:
+        with self.db.writing():
+            table_id = save_table(self.db, score_request_of(state), dict(state.result))
+        with self.db.writing(), self.db.Session.begin() as session:
             row = session.get(TrackerGame, loaded.id)
             assert row is not None
             if row.table_id is None:

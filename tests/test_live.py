@@ -119,3 +119,44 @@ def test_a_plain_refresh_sees_a_move_made_through_another_app(two_apps):
     while (r := here.get(f"/play/{gid}/{tokens[0]}/live?v=0")).status_code == 204 and time.monotonic() < deadline:
         time.sleep(0.02)      # the watcher looks every 0.05 s
     assert r.status_code == 200 and board_version(r) == 1
+
+
+def test_a_seats_own_move_from_its_page_is_not_drawn_again_for_its_held_poll(tmp_path):
+    """One round trip per move: the page's move is answered with the mover's new board, so the
+    long poll that phone held from before is answered 204; another seat's held poll gets the board."""
+    from scorer.draft import legal
+    app = create_app({"TESTING": True, "INSTANCE_PATH": tmp_path / "instance", "LIVE_MAX_WAIT": 10,
+                      "DATABASE_URL": database_url(tmp_path, "own.sqlite3")})
+    api = app.test_client()
+    gid, tokens = new_game(api)
+    phones = [app.test_client() for _ in tokens]
+    pages = [phone.get(f"/play/{gid}/{token}") for phone, token in zip(phones, tokens)]
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', pages[0].text).group(1)
+    state = app.extensions["games"].load(gid).state
+    mover, other = state.to_act, (state.to_act + 1) % 3
+    answers, versions = {}, app.extensions["live"]
+    waiting, wait = threading.Semaphore(0), versions.wait
+
+    def counted_wait(*args):
+        waiting.release()
+        return wait(*args)
+
+    versions.wait = counted_wait
+
+    def hold(seat):
+        answers[seat] = phones[seat].get(f"/play/{gid}/{tokens[seat]}/live?v=0&wait=10")
+
+    held = [threading.Thread(target=hold, args=(seat,)) for seat in (mover, other)]
+    for thread in held:
+        thread.start()
+    assert waiting.acquire(timeout=10) and waiting.acquire(timeout=10)  # both polls are held before the move
+    move = legal(state, mover)[0].as_json()
+    r = phones[mover].post(f"/play/{gid}/{tokens[mover]}/move", headers={"HX-Request": "true"},
+                           data={"csrf_token": csrf, "version": "0", "type": move["type"], "stack": move["stack"]})
+    assert r.status_code == 200 and board_version(r) == 1     # the mover's new board, in the answer
+    for thread in held:
+        thread.join(5)
+    assert answers[mover].status_code == 204                 # not the same board a second time
+    assert answers[other].status_code == 200 and board_version(answers[other]) == 1
+    assert phones[mover].get(f"/play/{gid}/{tokens[mover]}/live?v=0").status_code == 200  # asked afresh: the board
+    close_database(app)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import secrets
+import threading
 
 import pytest
 from flask import jsonify
@@ -169,3 +170,29 @@ def test_a_version_just_checked_elsewhere_is_served_from_the_cache_only_when_it_
     play_out(one, gid, rng, moves=1)  # through the other "process"
     fresh = other.load(gid, known=cached.version + 1)
     assert fresh.version == cached.version + 1 and fresh.state == one.load(gid).state
+
+
+def test_sqlite_writers_of_two_processes_take_turns_on_the_lock_file(tmp_path):
+    """Two server processes on one SQLite file (two ``Database`` objects open the lock file each,
+    as two processes do): a move waits while the other process writes, then is stored."""
+    url = f"sqlite:///{tmp_path / 'shared.sqlite3'}"
+    first, second = Database(url), Database(url)
+    first.create_all()
+    games = Games(second)
+    gid = games.create(Setup.parse({"players": ["Ann", "Ben", "Cy"], "seed": 3})).id
+    state = games.load(gid).state
+    stored = threading.Event()
+
+    def play() -> None:
+        games.play(gid, 0, legal(state, state.to_act)[0].as_json())
+        stored.set()
+
+    with first.writing():
+        writer = threading.Thread(target=play)
+        writer.start()
+        assert not stored.wait(0.5), "a write went ahead while another process held the writers' lock"
+    assert stored.wait(10) and games.load(gid).version == 1
+    writer.join()
+    assert (tmp_path / "shared.sqlite3-writer").exists()
+    first.dispose()
+    second.dispose()

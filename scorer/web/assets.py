@@ -25,6 +25,10 @@ def init_assets(app: Flask) -> None:
     app.config.setdefault("COMPRESS_MIMETYPES", TEXT_TYPES)
     app.config.setdefault("COMPRESS_ALGORITHM", ["br", "gzip"])
     app.config.setdefault("COMPRESS_MIN_SIZE", 500)
+    # Brotli's quality 2, not Flask-Compress's 4: a 13.8 KB board is 2.2 KB instead of 1.9 KB, in
+    # 0.04 ms of CPU instead of 0.41 (measured on a 40-move board); every move sends one to each
+    # phone of its table, and on this server's 2 cores the CPU is what runs out first.
+    app.config.setdefault("COMPRESS_BR_LEVEL", 2)
     compress.init_app(app)
     hashes: dict[tuple[str, float], str] = {}
     static = Path(app.static_folder or "static")

@@ -35,6 +35,7 @@ from ..errors import GameNotFound, PlanetError, SetupError, StaleVersion
 from ..i18n import N_, _
 from .board_parts import planet_part
 from .games import claimed_game, get_games
+from .live import ANSWERED
 from .planet_view import planet as planet_view
 from .tracker_words import words_for
 from .security import absolute_url
@@ -458,8 +459,9 @@ def _move_from_form(seat):
     return version, move
 
 
-def _do(loaded, seat, *, acting_for_host: bool) -> bool:
-    """Play the posted move for ``seat``; any refusal is flashed and changes nothing."""
+def _do(loaded, seat, *, acting_for_host: bool):
+    """Play the posted move for ``seat``: the game after it, or False when refused (the refusal
+    is flashed and nothing changed)."""
     if not MoveForm().validate_on_submit():
         flash(_("This page had expired. Here is the game now; try again."), "warn")
         return False
@@ -479,7 +481,7 @@ def _do(loaded, seat, *, acting_for_host: bool) -> bool:
         # the same player goes on (appoints after taking, takes after choosing): the phone is
         # still in their hands, so it stays open for them
         _remember_look(loaded.id, seat, after.version)
-    return True
+    return after
 
 
 @bp.post("/games/<game_id>/move")
@@ -606,24 +608,25 @@ def seat_live(game_id: str, token: str):
 
 @bp.post("/play/<game_id>/<token>/move")
 def seat_move(game_id: str, token: str):
-    loaded = _load(game_id)
+    loaded = claimed_game(game_id) or _load(game_id)  # the move itself checks the version afresh
     s = _seat_or_404(loaded, token)
-    _do(loaded, s, acting_for_host=False)
-    return _seat_answer(loaded.id, s, token)
+    after = _do(loaded, s, acting_for_host=False)
+    return _seat_answer(loaded.id, s, token, after or None)
 
 
 @bp.post("/play/<game_id>/<token>/undo")
 def seat_undo(game_id: str, token: str):
-    loaded = _load(game_id)
+    loaded = claimed_game(game_id) or _load(game_id)  # the undo itself checks the version afresh
     s = _seat_or_404(loaded, token)
-    _undo(loaded, s)
-    return _seat_answer(loaded.id, s, token)
+    return _seat_answer(loaded.id, s, token, _undo(loaded, s))
 
 
-def _seat_answer(game_id: str, s: int, token: str):
-    """After a post from a seat's phone: its board again, in place (htmx) or by a redirect."""
+def _seat_answer(game_id: str, s: int, token: str, after=None):
+    """After a post from a seat's phone: its board again, in place (htmx) or by a redirect.
+    ``after``: the game as the post left it (else, after a refusal, it is read again)."""
     if _wants_fragment():
-        loaded = _load(game_id)
+        loaded = after or _load(game_id)
+        request.environ[ANSWERED] = loaded.version  # this phone has this version's board: see ``live``
         return render_template("tracker/_board.html", fragment=True, **_seat_context(loaded, s, token))
     return redirect(url_for(".seat", game_id=game_id, token=token))
 
