@@ -266,3 +266,91 @@ def test_reading_runs_opencv_on_one_thread_and_gives_the_threads_back():
             assert cv2.getNumThreads() == 1
         assert cv2.getNumThreads() == 1
     assert cv2.getNumThreads() == before
+
+
+# Where the generator put the layout in box2-heldout3's teaching photos (file pixels; its truth,
+# vision.samples_box.make_teaching(truths=...)): phone size, tilted 2–14°, dark card edges and a
+# glowing rim. Issue 8's doubt round found no layout in t02, t03 and t06 and put t04's 0.5 of a
+# cell off.
+HELDOUT3_LAYOUTS = {
+    "t02": [[348, 308], [2064, 200], [2199, 1970], [389, 2049]],
+    "t03": [[776, 466], [2279, 496], [2205, 1903], [816, 1920]],
+    "t04": [[1146, 581], [2509, 641], [2433, 2055], [1030, 1936]],
+    "t06": [[460, 618], [2512, 603], [2440, 2516], [571, 2559]],
+}
+
+
+@pytest.mark.parametrize("name", sorted(HELDOUT3_LAYOUTS))
+def test_teaching_finds_the_layout_in_a_tilted_phone_photo(name):
+    import numpy as np
+    from vision import tuning
+    from vision.learn import find_layout
+    from vision.stages import decode_photo
+    photo = decode_photo((SAMPLES / "box2-heldout3" / "teach" / f"{name}.jpg").read_bytes(), min_side=tuning.LEARN_SIDE)
+    found = find_layout(photo)
+    assert found is not None
+    truth = np.float32(HELDOUT3_LAYOUTS[name]) / photo.scale
+    cell = float(np.linalg.norm(truth[1] - truth[0])) / 4
+    assert float(np.abs(found.corners - truth).max()) / cell < 0.2
+
+
+@pytest.mark.parametrize("photo", ["n01.jpg", "n02.jpg", "n03.jpg", "n04.jpg", "box2-heldout2/test/n01.jpg",
+                                   "box2-heldout3/test/n02.jpg"])
+def test_teaching_refuses_photos_without_a_layout(photo):
+    """Tables, a face, text, grain: no 4×4 layout (the face and heldout3's n02 have lattices
+    whose lines carry many edges, but not straight ones)."""
+    from vision.learn import learn
+    grid = json.loads((BOX2 / "teach" / "t01.json").read_text())
+    lesson = learn((SAMPLES / photo).read_bytes(), grid)
+    assert not lesson.ok and "4×4" in lesson.error and lesson.box.samples == {}
+
+
+def test_a_cell_of_a_stack_not_learned_whole_is_doubtful_unless_it_matches_well():
+    """reader.confidence: a stack the box lacks tiles of (``Exemplars.lacking``) makes a cell
+    doubtful when its match is under UNLEARNED_SIM, however clear its margin."""
+    import numpy as np
+    from types import SimpleNamespace
+    from vision import tuning
+    from vision.layout import STACK_AT
+    from vision.reader import confidence
+    sims = np.where(np.arange(16) % 2 == 0, tuning.UNLEARNED_SIM - 0.1, tuning.UNLEARNED_SIM + 0.1).astype(np.float32)
+    v = SimpleNamespace(sims=sims, margins=np.full(16, 0.5, np.float32), pairs=np.full(16, tuning.PAIR_CAP, np.float32),
+                        fits=np.full(16, 0.9, np.float32))
+    assert (confidence(v) >= tuning.DOUBT).all()                      # a whole box: all sure
+    lacking = frozenset({"center"})
+    conf = confidence(v, lacking)
+    for q in range(16):
+        unsure = STACK_AT[q] == "center" and q % 2 == 0
+        assert (conf[q] < tuning.DOUBT) == unsure, q
+
+
+def test_a_box_knows_which_stacks_it_lacks():
+    from vision.reader import _content, _lacking
+    from scorer.catalog import catalog
+    cat = catalog()
+    ids = list(cat.tiles)
+    names = ids + ["back"] * 3
+    stacks = [cat[i].stack for i in ids] + ["center", "uphill", "downhill"]
+    assert _lacking(names, stacks, [_content(n) for n in names]) == frozenset()
+    alone = next(i for i in ids if cat[i].stack == "uphill" and [_content(j) for j in ids].count(_content(i)) == 1)
+    one_less = [i for i in ids if i != alone]
+    names = one_less + ["back"] * 3
+    stacks = [cat[i].stack for i in one_less] + ["center", "uphill", "downhill"]
+    assert _lacking(names, stacks, [_content(n) for n in names]) == frozenset({"uphill"})
+    names = ids + ["back"] * 2                                          # no downhill back learned
+    stacks = [cat[i].stack for i in ids] + ["center", "uphill"]
+    assert _lacking(names, stacks, [_content(n) for n in names]) == frozenset({"downhill"})
+
+
+def test_a_cell_read_as_a_back_that_matches_it_poorly_is_doubtful():
+    import numpy as np
+    from types import SimpleNamespace
+    from vision import tuning
+    from vision.reader import confidence
+    sims = np.full(16, tuning.BACK_SIM + 0.1, np.float32)
+    sims[3] = sims[4] = tuning.BACK_SIM - 0.1
+    v = SimpleNamespace(sims=sims, margins=np.full(16, 0.5, np.float32), pairs=np.full(16, tuning.PAIR_CAP, np.float32),
+                        fits=np.full(16, 0.9, np.float32))
+    backs = [q in (2, 3) for q in range(16)]           # cells 2 and 3 read as backs, 4 as a face
+    doubtful = confidence(v, backs=backs) < tuning.DOUBT
+    assert doubtful.tolist() == [q == 3 for q in range(16)]
