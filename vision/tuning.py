@@ -9,8 +9,11 @@ Until issue 8's doubt and speed round nothing was fitted on the held-out sets
 variant C). From that round on both are *seen*: the constants marked "doubt round" or "speed
 round" were measured on box2, box2-heldout and box2-heldout2 (and the shipped photos plus a
 seed-5 validation set, ``python -m vision.samples DIR --seed 5 --count 24 --empty 2``). Nothing
-here was fitted on ``sample_photos/box2-heldout3/`` (seed 41, variant D), made before that round
-and read only by the final bench.
+there was fitted on ``sample_photos/box2-heldout3/`` (seed 41, variant D), made before that round
+and read only by its final bench. From issue 8's teaching round on, box2-heldout3 is *seen* too:
+the constants marked "teaching round" were measured on it (and the other three sets). Nothing here
+was fitted on ``sample_photos/box2-heldout4/`` (seed 59, variant E), made first in that round and
+read only by its final bench.
 """
 from __future__ import annotations
 
@@ -68,7 +71,9 @@ LEARN_MAX_ASPECT = 1.5 # longest / shortest side of a candidate outline (tilt ma
 LEARN_MAX_TURN = 20.0  # degrees: the photo is upright, the layout nearly level
 LEARN_CANDIDATES = 8   # outlines fitted (box2-heldout3's t04: its right one the 7th of 10; 0.3-1.5 s a photo)
 LAYOUT_WEAKEST = 5     # the weakest of a lattice's ten lines that rank fitted outlines (stages.fit_layout):
-                       # on the mean of all ten, heldout3's t05 ranked a lattice 0.6 the layout's size first
+                       # on the mean of all ten, heldout3's t05 ranked a lattice 0.6 the layout's size first;
+                       # the straightness and table tests then refuse it, so all ten find the same six
+                       # layouts on the seen sets (its mutation survives the suite): a second guard
 LAYOUT_STEPS = (0.06, 0.03, 0.015, 0.007)  # corner and whole-outline nudges, parts of the side
 # The median over the lattice's ten lines of edges across / edges along (stages.layout_straightness):
 # teaching photos of box2-heldout, heldout3 (seen) 3.5 and up; every no-planet photo of sample_photos/
@@ -140,7 +145,10 @@ REFIT_TOLERANCE = 0.15 # a tile centre this far (part of a cell) off the lattice
 REFIT_MIN_TILES = 10   # tiles that must agree on the lattice
 # Box photos: planets' lattice fits reach down to 1.18 (p16, p22, p31 were refused at 1.3);
 # no-planet photos have fits 1.11–2.65 and are refused by PLANET_SCORE instead.
-PLANET_LATTICE = 1.1   # an outline's lattice fit below which there is no planet
+# Issue 8's teaching round: box2-heldout3 (seen; dark card edges, a glowing rim) had planets read
+# 1.68-1.76 (PLANET_SCORE) whose outlines' lattice fits were 0.98-1.07, refused at 1.1; no-planet
+# photos are refused by PLANET_SCORE (their fits: 0.75-2.65).
+PLANET_LATTICE = 0.9   # an outline's lattice fit below which there is no planet
 # Is it a planet: the cells' median fit to their stack's look plus the chosen tiles' mean match
 # (Verdict.score). Box photos (1280 px, before outlines were refitted): planets 1.22 and up, no
 # planet 0.93 and under; either alone overlaps or nearly. Refitting an outline through its tiles
