@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from vision.bench import FLOORS, compare, floors_missed, learn_box, run
+from vision.bench import compare, floors_missed, learn_box, run
 from vision.box import Box, box_from_bytes, load_box
 from vision.recognize import Reading
 
