@@ -13,10 +13,11 @@ quarter turn clockwise for each step clockwise round the planet (``vision.layout
 Tile backs differ by stack: the character backs show stars and a comet, the others are pieces
 of a second (orange) planet.
 
-Four variations (``variant`` "A" to "D"): B, C and D have other colours, another planet
+Five variations (``variant`` "A" to "E"): B, C and D have other colours, another planet
 size and other icon layouts (C: a thicker card edge, bigger icons; D: icons outlined in ink, a
-dark card edge, a softer rounder planet edge with a glow, backs of stripes and rings); they are
-used only for the held-out photos. Pure Pillow, deterministic.
+dark card edge, a softer rounder planet edge with a glow, backs of stripes and rings; E: a light sky, a dark
+planet with a bumpy rim, a thick gold edge, icons stamped in one ink on badges, backs of dots);
+they are used only for the held-out photos. Pure Pillow, deterministic.
 """
 from __future__ import annotations
 
@@ -50,7 +51,10 @@ class Palette:
     rim_width: float = .07    # the planet's rim band, in tiles
     halo: float = 0.0         # a glow outside the rim (an atmosphere), in tiles: a rounder, softer edge
     icon_line: float = 0.0    # a dark outline round each icon, part of the icon's size
-    backs: str = "planet"     # the backs' design: "planet" (A, B, C) or "rings" (D)
+    backs: str = "planet"     # the backs' design: "planet" (A, B, C), "rings" (D) or "dots" (E)
+    bumps: float = 0.0        # the rim's relief (mountains round the edge), in tiles
+    badges: bool = False      # icons printed in one ink on a pale round badge (a stamp look)
+    ink: tuple = (0, 0, 0)    # … that ink
 
 
 PALETTES = {
@@ -71,6 +75,13 @@ PALETTES = {
                  rim=(236, 228, 246), edge=(46, 42, 40), radius=1.72,
                  back_planet=(222, 96, 120), back_sky=(24, 34, 80), icon_scale=.92, edge_width=.02,
                  rim_width=.13, halo=.12, icon_line=.07, backs="rings"),
+    # the fourth held-out material (seed 59): a pale cream dusk sky, a deep blue planet with a
+    # bumpy (mountainous) near-black rim, a thick gold card edge, icons stamped in one dark red
+    # ink on pale badges, backs of dots (as many as the stack's number) on a plain ground
+    "E": Palette(space=(236, 214, 178), ground=(52, 84, 140), ground2=(64, 98, 156),
+                 rim=(18, 20, 34), edge=(196, 160, 70), radius=1.9,
+                 back_planet=(60, 130, 120), back_sky=(200, 90, 60), icon_scale=.8, edge_width=.045,
+                 rim_width=.05, backs="dots", bumps=.06, badges=True, ink=(150, 30, 40)),
 }
 
 INK = (30, 28, 40)
@@ -206,6 +217,9 @@ def _scene(pos: int, pal: Palette, seed: str, sky, ground, rim, ground2=None) ->
     yy, xx = np.mgrid[0:n, 0:n].astype(np.float32) / n
     gx, gy = c0 + xx, r0 + yy
     dist = np.hypot(gx - 2, gy - 2)
+    if pal.bumps > 0:  # mountains round the rim: the edge's radius varies with the angle
+        th = np.arctan2(gy - 2, gx - 2)
+        dist = dist - pal.bumps * (np.sin(9 * th) + .5 * np.sin(23 * th + 1.0))
     img = np.empty((n, n, 3), np.float32)
     img[:] = sky
     rng = np.random.default_rng(sum(map(ord, seed)) * 7919 + pos)
@@ -264,6 +278,8 @@ def _tile(stack: str, character: str | None, items: tuple, variant: str) -> Imag
         icons = icons[1:] + icons[:1]
     elif variant == "D":
         icons = icons[2:] + icons[:2]
+    elif variant == "E":
+        icons = icons[::-1][1:] + icons[::-1][:1]
     # where the ground is, in the tile's own coordinates
     if stack == "center":
         box = (.08, .08, .92, .92)
@@ -278,12 +294,20 @@ def _tile(stack: str, character: str | None, items: tuple, variant: str) -> Imag
         boxes = _icon_boxes(len(icons), x0, y0, x1, y1)
     else:
         boxes = _icon_boxes(len(icons), x0, y0, x1, y1)
-    if pal.icon_line > 0:  # icons drawn on their own layer, then outlined in ink
+    if pal.icon_line > 0 or pal.badges:  # icons drawn on their own layer, then outlined or inked
         layer = Image.new("RGBA", (W, W), (0, 0, 0, 0))
         ld = ImageDraw.Draw(layer)
     for (ix, iy, s), it in zip(boxes, icons):
         s2 = s * sc
-        ICONS[it](ld if pal.icon_line > 0 else d, ix + (s - s2) / 2, iy + (s - s2) / 2, s2)
+        if pal.badges:  # a pale round badge under each stamped icon
+            _ell(d, ix + s / 2, iy + s / 2, s * .5, s * .5, fill=(246, 238, 220), outline=pal.ink, width=max(2, int(s * .03)))
+        ICONS[it](ld if pal.icon_line > 0 or pal.badges else d, ix + (s - s2) / 2, iy + (s - s2) / 2, s2)
+    if pal.badges and boxes:  # one ink: the icon's shape only
+        alpha = np.asarray(layer)[..., 3]
+        base = np.asarray(img).astype(np.float32)
+        base[alpha > 127] = pal.ink
+        img = Image.fromarray(base.astype(np.uint8))
+        d = ImageDraw.Draw(img)
     if pal.icon_line > 0 and boxes:
         alpha = np.asarray(layer)[..., 3]
         r = max(1, int(boxes[0][2] * sc * pal.icon_line))
@@ -302,6 +326,8 @@ def _back(stack: str, variant: str) -> Image.Image:
     pal = PALETTES[variant]
     if pal.backs == "rings":
         return _back_rings(stack, pal)
+    if pal.backs == "dots":
+        return _back_dots(stack, pal)
     if stack == "character":
         img = Image.new("RGB", (W, W), pal.back_sky)
         d = ImageDraw.Draw(img)
@@ -336,6 +362,20 @@ def _back_rings(stack: str, pal: Palette) -> Image.Image:
     else:
         _ell(d, W * .5, W * .5, W * .42, W * .12, outline=(245, 235, 190), width=int(W * .03))
         _ell(d, W * .5, W * .5, W * .22, W * .22, fill=shade)
+    _card_edge(d, pal)
+    return img.resize((SIZE, SIZE), Image.LANCZOS)
+
+
+def _back_dots(stack: str, pal: Palette) -> Image.Image:
+    """Variant E's backs: a plain ground (characters: the sky colour, the others: the planet
+    colour) with as many pale dots as the stack's number round a sun."""
+    k = {"character": 0, "uphill": 1, "downhill": 2, "center": 3}[stack]
+    img = Image.new("RGB", (W, W), pal.back_sky if k == 0 else tuple(int(c * (1 - .12 * k)) for c in pal.back_planet))
+    d = ImageDraw.Draw(img)
+    _ell(d, W * .5, W * .5, W * .2, W * .2, fill=(250, 220, 120), outline=INK, width=int(W * .01))
+    for j in range(k + 2):
+        a = 2 * math.pi * j / (k + 2)
+        _ell(d, W * (.5 + .32 * math.cos(a)), W * (.5 + .32 * math.sin(a)), W * .06, W * .06, fill=(240, 240, 230))
     _card_edge(d, pal)
     return img.resize((SIZE, SIZE), Image.LANCZOS)
 

@@ -38,6 +38,7 @@ class Exemplars:
     means: dict             # stack -> the mean colour look of its faces (CELL_PX² × 3)
     backs: dict             # stack -> (rows of its backs, their chromas, its faces' chroma)
     outward: bool           # tiles lie turned to face outwards round the planet
+    lacking: frozenset = frozenset()  # stacks some of whose contents (or whose back) were never learned
 
 
 @dataclass(frozen=True)
@@ -88,8 +89,26 @@ def exemplars_of(references, outward: bool) -> Exemplars:
                  tuple(chroma(tiles[j]) for j in rows_of[s] if names[j] == "back"), chroma(means[s]))
              for s in STACKS if s in means}
     details = exemplar_details(tiles, stacks, means)
-    return Exemplars(tuple(names), tuple(stacks), tuple(_content(n) for n in names), stack_looks(groups),
-                     matched_filters(details), turned_details(details), rows_of, means, backs, outward)
+    contents = tuple(_content(n) for n in names)
+    return Exemplars(tuple(names), tuple(stacks), contents, stack_looks(groups),
+                     matched_filters(details), turned_details(details), rows_of, means, backs, outward,
+                     _lacking(names, stacks, contents))
+
+
+def _lacking(names, stacks, contents) -> frozenset:
+    """The stacks of which the box lacks some tile's contents or the back: a tile of such a
+    stack in a photo may be one never learned, read as the likeliest one learned."""
+    from scorer.catalog import catalog
+    cat = catalog()
+    out = set()
+    for s in STACKS:
+        need = {_content(i) for i, t in cat.tiles.items() if t.stack == s}
+        if s != "character":  # a character is never read as a back (exemplars_of's rows_of)
+            need.add(("back",))
+        have = {c for c, t in zip(contents, stacks) if t == s}
+        if not need <= have:
+            out.add(s)
+    return frozenset(out)
 
 
 @lru_cache(maxsize=8)
@@ -230,10 +249,20 @@ def sureness(v: Verdict) -> np.ndarray:
             + tuning.SURE_SIM * (v.sims - tuning.SURE_SIM_AT) + tuning.SURE_FIT * (v.fits - tuning.SURE_FIT_AT))
 
 
-def confidence(v: Verdict) -> np.ndarray:
+def confidence(v: Verdict, lacking: frozenset = frozenset(), backs=None) -> np.ndarray:
+    """Per cell, in [0, 1]; under ``DOUBT`` doubtful. A cell of a stack the box has not
+    learned whole (``lacking``) whose match is under ``UNLEARNED_SIM`` (where right cells' matches
+    seldom are) may show a tile never learned: it is doubtful whatever its margin. So is a cell
+    read as a back (``backs``: per cell) that matches it under ``BACK_SIM``."""
     by_sureness = np.clip(sureness(v) / (2 * tuning.BOX_SURE), 0, 1)
     by_match = np.clip((v.sims - tuning.BOX_SIM_FLOOR) / tuning.BOX_SIM_SPAN, 0, 1)
-    return np.minimum(by_sureness, by_match)
+    conf = np.minimum(by_sureness, by_match)
+    unsure = np.array([STACK_AT[q] in lacking for q in range(16)]) & (v.sims < tuning.UNLEARNED_SIM)
+    conf = np.where(unsure, np.minimum(conf, tuning.DOUBT * np.clip(v.sims, 0, None) / tuning.UNLEARNED_SIM), conf)
+    if backs is not None:  # a back is one flat picture: read as one but matching it poorly, doubtful
+        poor = np.asarray(backs, bool) & (v.sims < tuning.BACK_SIM)
+        conf = np.where(poor, np.minimum(conf, tuning.DOUBT * np.clip(v.sims, 0, None) / tuning.BACK_SIM), conf)
+    return conf
 
 
 # --- the whole reading --------------------------------------------------------------------
@@ -273,7 +302,7 @@ def read_box(data: bytes, ex: Exemplars) -> Reading:
     if not is_planet(v):
         return Reading(ok=False, error=_(NO_PLANET),
                        score=float(np.mean(v.sims)) if v is not None else 0.0)
-    conf = confidence(v)
+    conf = confidence(v, ex.lacking, [ex.names[r] == "back" for r in v.rows])
     return Reading(ok=True, cells=[ex.names[r] for r in v.rows], confidences=[round(float(c), 3) for c in conf],
                    doubtful=[bool(c < tuning.DOUBT) for c in conf], score=float(np.mean(v.sims)),
                    quad=(v.outline.corners * photo.scale).tolist(),

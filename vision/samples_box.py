@@ -1,20 +1,23 @@
 """Photos of the second box (``vision/boxart.py``): its six teaching photos and test photos.
 
-``python -m vision.samples_box OUTDIR [--seed N] [--variant A|B|C] [--count N] [--empty N] [--small N]``
+``python -m vision.samples_box OUTDIR [--seed N] [--variant A|B|C|D|E] [--count N] [--empty N] [--small N]``
 writes ``OUTDIR/teach/tNN.jpg`` + ``.json`` (the box plan's six layouts, ``vision.plan``:
 upright, a few degrees turned and tilted, as a person teaching the box takes them) and
 ``OUTDIR/test/pNN.jpg`` + ``.json`` (legal planets under every condition of ``vision.samples``:
 any angle, tilt up to 30°, loose tiles, shadows, blur, JPEG 60–92, phone sizes 7–12 MP) and
 ``OUTDIR/test/nNN.jpg`` (no planet: ``{"planet": null}``).
 
-Variants B, C and D are held-out material — B: ``sample_photos/box2-heldout`` (seed 7), C:
+Variants B to E are held-out material — B: ``sample_photos/box2-heldout`` (seed 7), C:
 ``sample_photos/box2-heldout2`` (seed 23), D: ``sample_photos/box2-heldout3`` (seed 41, made
-before the round that tuned on B and C; nothing is tuned on it). The box is drawn in other
+before the round that tuned on B and C; seen (tuned on) from the next round), E:
+``sample_photos/box2-heldout4`` (seed 59, made first in the round that tuned on D, before any
+change; nothing is tuned on it). The box is drawn in other
 colours and layouts (``boxart`` variants B, C) and the photos are taken another way — B: other
 tables (paper, floor tiles, linen), a vignette, motion blur instead of focus blur; C: any
 table, a lamp's warm colour cast and a glare; D: plainer tables, a cool cast, a strong off-centre
 vignette, lifted shadows and a veil, the camera tilted more (teaching photos 2–14° at phone
-size, test photos 6–30°).
+size, test photos 6–30°); E: indoor tables under a warm lamp falling off to one side, a hard
+shadow across part of the frame, high-ISO noise (teaching photos 2–14° at phone size).
 """
 from __future__ import annotations
 
@@ -86,6 +89,31 @@ def _style_d(rng, photo: np.ndarray) -> np.ndarray:
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
+def _style_e(rng, photo: np.ndarray) -> np.ndarray:
+    """The fourth held-out camera: a warm indoor lamp (a tungsten cast the white balance left
+    in: red up, blue well down) falling off away from the lamp, a hard shadow (an arm or the
+    phone) with a straight, slightly soft edge across part of the frame, and the high-ISO noise
+    of a dim room."""
+    h, w = photo.shape[:2]
+    img = photo.astype(np.float32) * np.array([rng.uniform(.6, .75), rng.uniform(.88, .96),
+                                               rng.uniform(1.12, 1.25)], np.float32)
+    yy, xx = np.mgrid[0:h:8, 0:w:8].astype(np.float32)
+    lx, ly = rng.uniform(-.3, 1.3) * w, rng.uniform(-.3, 0.2) * h  # the lamp, off to one side
+    fall = 1 / (1 + rng.uniform(.6, 1.2) * (((xx - lx) / w) ** 2 + ((yy - ly) / h) ** 2))
+    img *= cv2.resize(fall / fall.max(), (w, h))[..., None]
+    # the hard shadow: every point beyond a line through the frame's middle part
+    a = rng.uniform(0, 2 * math.pi)
+    px, py = rng.uniform(.3, .7) * w, rng.uniform(.3, .7) * h
+    d = ((xx - px) * math.cos(a) + (yy - py) * math.sin(a)) / max(w, h)
+    soft = rng.uniform(.004, .012)
+    shade = 1 - rng.uniform(.35, .5) * np.clip(d / soft + .5, 0, 1)
+    img *= cv2.resize(shade.astype(np.float32), (w, h))[..., None]
+    k = max(2, max(w, h) // 1000)
+    noise = rng.normal(0, rng.uniform(1.5, 3), (h // k, w // k, 3)).astype(np.float32)
+    img += cv2.resize(noise, (w, h), interpolation=cv2.INTER_LINEAR)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
 def _photo(rng, grid, w, h, variant, truth=None, teach=False, **kw):
     if variant == "B":  # the held-out tables
         kw["bg"] = str(rng.choice(["paper", "floor", "linen"]))
@@ -94,6 +122,10 @@ def _photo(rng, grid, w, h, variant, truth=None, teach=False, **kw):
     elif variant == "D":  # plainer tables (a set must stay small in the repository), tilted more
         kw["bg"] = str(rng.choice(["floor", "linen", "felt", "stone"]))
         kw["tilt"] = kw.get("tilt", 0.0) * 1.5 + 2.0 if teach else min(30.0, kw.get("tilt", 0.0) * 1.5 + 6.0)
+    elif variant == "E":  # indoor tables; teaching photos tilted as D's
+        kw["bg"] = str(rng.choice(["wood", "cloth", "paper", "felt"]))
+        if teach:
+            kw["tilt"] = kw.get("tilt", 0.0) * 1.5 + 2.0
     photo = take_photo(rng, grid, w, h, tile=tile_source(variant), truth=truth, **kw)
     if variant == "B":
         photo = _style_b(rng, photo)
@@ -101,23 +133,30 @@ def _photo(rng, grid, w, h, variant, truth=None, teach=False, **kw):
         photo = _style_c(rng, photo)
     elif variant == "D":
         photo = _style_d(rng, photo)
+    elif variant == "E":
+        photo = _style_e(rng, photo)
     return photo
 
 
-def make_teaching(out: Path, rng, variant: str) -> list[Path]:
+def make_teaching(out: Path, rng, variant: str, truths: list | None = None) -> list[Path]:
+    """The six teaching photos; ``truths``, if given, receives each photo's ``truth`` (where its
+    layout lies: ``take_photo``), for diagnosing learning (the files are the same either way)."""
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for i, grid in enumerate(teaching_plan()):
+        truth: dict = {}
         # D: taken with a phone at its full size (the others: 1600×1200)
-        w, h = phone_size(rng, portrait=False) if variant == "D" else (1600, 1200)
-        photo = _photo(rng, grid, w, h, variant, teach=True, hand=True, angle=float(rng.uniform(-4, 4)),
+        w, h = phone_size(rng, portrait=False) if variant in "DE" else (1600, 1200)
+        photo = _photo(rng, grid, w, h, variant, truth, teach=True, hand=True, angle=float(rng.uniform(-4, 4)),
                        tilt=float(rng.uniform(0, 8)), fill=float(rng.uniform(.6, .85)),
                        bg=BACKGROUNDS[i % 3], light=float(rng.uniform(.1, .35)), blur=0.0,
                        noise=float(rng.uniform(1, 3)), loose=.35)
         path = out / f"t{i + 1:02d}.jpg"
-        save_jpeg(path, photo, 84 if variant == "D" else 88)
+        save_jpeg(path, photo, 84 if variant == "D" else 70 if variant == "E" else 88)
         (out / f"t{i + 1:02d}.json").write_text(json.dumps(grid) + "\n")
         written.append(path)
+        if truths is not None:
+            truths.append(truth)
     return written
 
 
@@ -136,7 +175,7 @@ def make_tests(out: Path, rng, variant: str, count: int, empty: int, small: int)
                        fill=fill, bg=BACKGROUNDS[i % 5] if BACKGROUNDS[i % 5] != "noise" else "stone",
                        light=float(rng.uniform(.1, .7)), blur=float(rng.choice([0, 0, .8, 1.5, 2.5])) * (max(w, h) / 1600),
                        noise=float(rng.uniform(1, 6)))
-        q = int(rng.integers(60, 87 if variant == "D" else 93))  # D: phone size, kept small
+        q = int(rng.integers(60, 87 if variant == "D" else 75 if variant == "E" else 93))  # D, E: phone size, kept small
         path = out / f"p{i + 1:02d}.jpg"
         save_jpeg(path, photo, q, int(rng.choice([6, 8, 3])) if i % 4 == 0 and i >= small else 1)
         (out / f"p{i + 1:02d}.json").write_text(json.dumps({**grid, **truth}) + "\n")
@@ -144,12 +183,16 @@ def make_tests(out: Path, rng, variant: str, count: int, empty: int, small: int)
     kinds = ("wood", "blank", "noise", "face", "text", "cloth", "felt")
     if variant == "D":  # other no-planet photos than the other sets' (and smaller files)
         kinds = ("face", "text", "felt", "blank")
+    if variant == "E":
+        kinds = ("text", "wood", "face", "cloth")
     for i in range(empty):
         path = out / f"n{i + 1:02d}.jpg"
         img = phone_empty(rng, *phone_size(rng, portrait=False), kinds[i % len(kinds)])
         if variant == "D":  # the same camera (and kept small: flat pictures of grain)
             img = _style_d(rng, img)
-        save_jpeg(path, img, int(rng.integers(60, 81 if variant == "D" else 93)))
+        elif variant == "E":
+            img = _style_e(rng, img)
+        save_jpeg(path, img, int(rng.integers(60, 81 if variant in "DE" else 93)))
         (out / f"n{i + 1:02d}.json").write_text(json.dumps({"planet": None}) + "\n")
         written.append(path)
     return written
@@ -159,7 +202,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m vision.samples_box")
     ap.add_argument("outdir")
     ap.add_argument("--seed", type=int, default=2)
-    ap.add_argument("--variant", choices=("A", "B", "C", "D"), default="A")
+    ap.add_argument("--variant", choices=("A", "B", "C", "D", "E"), default="A")
     ap.add_argument("--count", type=int, default=32)
     ap.add_argument("--empty", type=int, default=7)
     ap.add_argument("--small", type=int, default=0, help="how many 1280×960 photos (the rest: phone size)")

@@ -178,6 +178,98 @@ def fit_outline(edges: np.ndarray, quad: np.ndarray) -> Outline:
     return Outline(quad, best)
 
 
+# A teaching photo is upright (the layout nearly level): its lattice's rows lie along the
+# photo's x axis, its columns along y. Edges across each line (a vertical gradient on a row's
+# line, a horizontal one on a column's) are the tiles' borders; an icon's or a rim's edges run
+# every way. The lines' points, without their crossings (which carry either).
+_ROW_PTS = np.array([(x, _GM + i * _G + d) for i in range(5) for d in (-1, 0, 1)
+                     for x in range(_GM, _GM + 4 * _G) if (x - _GM) % _G not in (0, 1, _G - 1)], np.float32)
+_COL_PTS = _ROW_PTS[:, ::-1].copy()
+
+
+def oriented_edges(img: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """|d/dx|, |d/dy| and the gradient's magnitude, each lightly blurred (``layout_fits``)."""
+    g = cv2.GaussianBlur(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), (0, 0), 1.0).astype(np.float32)
+    gx, gy = np.abs(cv2.Sobel(g, cv2.CV_32F, 1, 0)), np.abs(cv2.Sobel(g, cv2.CV_32F, 0, 1))
+    return (cv2.GaussianBlur(gx, (0, 0), 1.0), cv2.GaussianBlur(gy, (0, 0), 1.0),
+            cv2.GaussianBlur(gx + gy, (0, 0), 1.0))
+
+
+def _sample(img: np.ndarray, Hs: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    x, y = pts[:, 0], pts[:, 1]
+    h = [Hs[:, r, 0, None] * x + Hs[:, r, 1, None] * y + Hs[:, r, 2, None] for r in range(3)]
+    return cv2.remap(img, h[0] / h[2], h[1] / h[2], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+
+
+def layout_fits(edges: tuple, quads: np.ndarray, weakest: int = 10) -> np.ndarray:
+    """How well each upright outline's lattice lies on the tiles' borders: edges across the
+    rows' and columns' lines (``oriented_edges``; the ``weakest`` of the ten lines only, to rank
+    fitted outlines: every line of a layout lies on tiles' borders, a smaller lattice inside it
+    does not) against all edges inside the cells."""
+    gx, gy, mag = edges
+    Hs = np.stack([cv2.getPerspectiveTransform(_SQUARE, q.astype(np.float32)) for q in quads]).astype(np.float32)
+    k = len(quads)
+    lines = np.concatenate([_sample(gy, Hs, _ROW_PTS).reshape(k, 5, -1).mean(axis=2),
+                            _sample(gx, Hs, _COL_PTS).reshape(k, 5, -1).mean(axis=2)], axis=1)
+    on = np.sort(lines, axis=1)[:, :weakest].mean(axis=1)
+    return on / (_sample(mag, Hs, _INSIDE_PTS).mean(axis=1) / 2 + 1.0)
+
+
+def layout_straightness(edges: tuple, quad: np.ndarray) -> float:
+    """How much more the ten lines of an upright outline's lattice carry edges across them than
+    along them (median over the lines): tiles' borders are straight lines, so a layout's lines
+    carry edges across only; a face, a table or text has edges every way."""
+    gx, gy, _ = edges
+    Hs = cv2.getPerspectiveTransform(_SQUARE, quad.astype(np.float32))[None].astype(np.float32)
+    across = np.concatenate([_sample(gy, Hs, _ROW_PTS).reshape(5, -1).mean(axis=1),
+                             _sample(gx, Hs, _COL_PTS).reshape(5, -1).mean(axis=1)])
+    along = np.concatenate([_sample(gx, Hs, _ROW_PTS).reshape(5, -1).mean(axis=1),
+                            _sample(gy, Hs, _COL_PTS).reshape(5, -1).mean(axis=1)])
+    return float(np.median(across / (along + 1.0)))
+
+
+def find_layouts(photo: Photo) -> list[Outline]:
+    """A teaching photo's candidate outlines (upright), each fitted with ``fit_layout``, best
+    first (``LEARN_CANDIDATES`` of them)."""
+    edges = oriented_edges(photo.image)
+    quads = candidate_quads(photo.image, upright=True)[:tuning.LEARN_CANDIDATES]
+    return sorted((fit_layout(edges, q) for q in quads), key=lambda o: -o.fit)
+
+
+_CORNER_MOVES = np.zeros((16, 4, 2), np.float32)
+for _k, (_c, _a, _d) in enumerate((c, a, d) for c in range(4) for a in (0, 1) for d in (-1, 1)):
+    _CORNER_MOVES[_k, _c, _a] = _d
+
+
+def _layout_moves(quad: np.ndarray) -> np.ndarray:
+    """Unit moves of an outline: each corner alone along x or y, and the whole outline shifted,
+    grown or shrunk, and turned (a lattice half a cell off, too small or turned is a local best
+    of moving corners one at a time)."""
+    c = quad.mean(axis=0)
+    r = (quad - c) / max(1e-6, float(np.abs(quad - c).max()))
+    turn = np.stack([-r[:, 1], r[:, 0]], axis=1)
+    whole = [np.tile(v, (4, 1)) for v in ([1, 0], [-1, 0], [0, 1], [0, -1])] + [r, -r, turn, -turn]
+    return np.concatenate([_CORNER_MOVES, np.stack(whole).astype(np.float32)])
+
+
+def fit_layout(edges: tuple, quad: np.ndarray) -> Outline:
+    """``fit_outline`` for an upright teaching photo (``layout_fits`` of all ten lines), from
+    coarser steps (``LAYOUT_STEPS``: a candidate from the masks may be most of a cell off), with
+    moves of the whole outline; its ``fit``: ``layout_fits`` of the ``LAYOUT_WEAKEST`` lines."""
+    quad = quad.astype(np.float32).copy()
+    best = float(layout_fits(edges, quad[None])[0])
+    side = float(np.sqrt(max(1.0, cv2.contourArea(quad))))
+    for step in tuning.LAYOUT_STEPS:
+        while True:
+            trials = quad[None] + _layout_moves(quad) * (step * side)
+            fits = layout_fits(edges, trials)
+            k = int(np.argmax(fits))
+            if fits[k] <= best + 1e-4:
+                break
+            best, quad = float(fits[k]), trials[k]
+    return Outline(quad, float(layout_fits(edges, quad[None], tuning.LAYOUT_WEAKEST)[0]))
+
+
 def candidate_quads(img: np.ndarray, upright: bool = False) -> list[np.ndarray]:
     """Outlines of things unlike the table, in ``img`` pixels (found at FIND_SIDE). ``upright``:
     a teaching photo, whose layout is nearly square and level."""
