@@ -31,15 +31,19 @@ PY = sys.executable
 # not doubtful, 54/278 right cells doubtful. box2-heldout4 (seed 59, variant E; made first this
 # round, never tuned on, measured once at the end, nothing changed after): 49/320 cells (16 of
 # its 20 planets refused), 0/20 scored, 4/4 refused, 0 wrong cells not doubtful, 24/49 doubtful.
-BOX2_FLOORS = {"cells": 0.99, "scored": 0.93, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.10}
-HELDOUT3_FLOORS = {"cells": 0.57, "scored": 0.0, "refused": 1.0, "wrong_not_doubtful": 5, "doubtful": 0.2}
-HELDOUT4_FLOORS = {"cells": 0.15, "scored": 0.0, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.5}
+# Then the lead re-set BOX_SURE by its own rule (0.02 above the surest wrong cell) on the seen sets
+# (not box2-heldout4): every set's wrong cells are all marked doubtful again, at the price of more
+# right cells doubtful (box2 125/477, heldout 78/223, heldout2 115/246, heldout3 111/278,
+# heldout4 31/49; one bench run, the cells unchanged).
+BOX2_FLOORS = {"cells": 0.99, "scored": 0.93, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.27}
+HELDOUT3_FLOORS = {"cells": 0.57, "scored": 0.0, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.41}
+HELDOUT4_FLOORS = {"cells": 0.15, "scored": 0.0, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.65}
 
 # Per second-box set: its floors and how many planets / photos without one it holds.
 BOX_SETS = {
     "box2": (BOX2_FLOORS, 30, 4),
-    "box2-heldout": ({"cells": 0.85, "scored": 0.5, "refused": 1.0, "wrong_not_doubtful": 3, "doubtful": 0.14}, 16, 4),
-    "box2-heldout2": ({"cells": 0.96, "scored": 0.62, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.3}, 16, 4),
+    "box2-heldout": ({"cells": 0.85, "scored": 0.5, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.36}, 16, 4),
+    "box2-heldout2": ({"cells": 0.96, "scored": 0.62, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.47}, 16, 4),
     "box2-heldout3": (HELDOUT3_FLOORS, 30, 4),
     "box2-heldout4": (HELDOUT4_FLOORS, 20, 4),
 }
