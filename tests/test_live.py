@@ -160,3 +160,29 @@ def test_a_seats_own_move_from_its_page_is_not_drawn_again_for_its_held_poll(tmp
     assert answers[other].status_code == 200 and board_version(answers[other]) == 1
     assert phones[mover].get(f"/play/{gid}/{tokens[mover]}/live?v=0").status_code == 200  # asked afresh: the board
     close_database(app)
+
+
+def test_a_watcher_that_cannot_read_the_moves_says_so_once_without_a_traceback(client, caplog):
+    """The database went away (a test dropped it, or it is down): the watcher keeps trying every
+    tick, but says so once per kind of failure, in one line. A traceback formatted in its thread
+    while another thread compiled a URL rule once failed a test (CPython 3.11's "AST constructor
+    recursion depth mismatch")."""
+    import logging
+    versions = client.application.extensions["live"]
+    ticks = {"n": 0}
+
+    def away():
+        ticks["n"] += 1
+        if ticks["n"] >= 50:
+            versions.asked = -1e9               # nobody watches any more: the watcher stops
+        raise RuntimeError("relation \"tracker_moves\" does not exist\nLINE 2: FROM tracker_moves")
+
+    versions.tick = away
+    versions.every = 0.001
+    versions.asked = time.monotonic()
+    with caplog.at_level(logging.WARNING, logger="scorer.web.live"):
+        versions._run()
+    said = [r for r in caplog.records if r.name == "scorer.web.live"]
+    assert ticks["n"] == 50
+    assert len(said) == 1 and said[0].exc_info is None
+    assert "(RuntimeError: relation \"tracker_moves\" does not exist); trying again" in said[0].getMessage()

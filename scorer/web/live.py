@@ -100,6 +100,7 @@ class Versions:
         self.lookback = 0 if db.url.startswith("sqlite") else LOOKBACK  # SQLite commits in id order
         self.every = SQLITE_TICK if db.url.startswith("sqlite") else TICK
         self._start = threading.Lock()
+        self._failing: str | None = None   # the failure last said, while the moves cannot be read
 
     # -- asked by requests ---------------------------------------------------------------------
     def lookup(self, game_id: str) -> Watched | None:
@@ -181,6 +182,15 @@ class Versions:
         if len(rows) < FEED:
             self.ticked = now  # every move stored before ``now`` has been read
 
+    def _failed(self, exc: Exception) -> None:
+        """Say once, in one line, that the moves cannot be read (not at every tick, and without a
+        traceback: formatting one in this thread while another compiles a template or a URL rule
+        trips CPython 3.11's "AST constructor recursion depth mismatch", which failed a test)."""
+        said = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+        if said != self._failing:
+            self._failing = said
+            log.warning("live versions: could not read the moves (%s); trying again", said)
+
     def _ensure_watcher(self) -> None:
         with self._start:
             if self._watcher is None or self._pid != os.getpid():  # a forked worker starts its own
@@ -198,8 +208,9 @@ class Versions:
                     return
             try:
                 self.tick()
-            except Exception:  # the database was busy or away: try again at the next tick
-                log.warning("live versions: could not read the moves", exc_info=True)
+                self._failing = None
+            except Exception as exc:  # the database was busy or away: try again at the next tick
+                self._failed(exc)
             self._poke.wait(self.every)
             self._poke.clear()
 
