@@ -207,12 +207,7 @@ def learn_from_scan(data: bytes, cells: list, positions, box: Box) -> Lesson:
         else:
             outline = Outline((v.outline.corners * (photo.scale / fine.scale)).astype(np.float32), v.outline.fit)
         tiles = cut_tiles(fine, outline, v.turn)
-    samples = []
-    for p in sorted(set(positions)):
-        if 0 <= p < 16 and cells[p] is not None:
-            ok, png = cv2.imencode(".png", tiles[p])
-            samples.append(Sample(cells[p], p, png.tobytes()))
-    return Lesson(ok=True, box=box.add(samples), learned=tuple(samples), cells=tuple(cells))
+    return _lesson(box, cells, tiles, positions)
 
 
 def _agreeing(v, ex, cells: list) -> int:
@@ -229,10 +224,15 @@ def _learn_photo(photo: Photo, cells: list, box: Box) -> Lesson:
     problem = check_layout(cells, box, photo, outline)
     if problem:
         return Lesson(ok=False, box=box, error=problem)
+    return _lesson(box, cells, cut_tiles(photo, outline), range(16))
+
+
+def _lesson(box: Box, cells: list, tiles: list, positions) -> Lesson:
+    """The box with the tiles at ``positions`` learned (each named by ``cells``; empty squares
+    and positions off the planet teach nothing)."""
     samples = []
-    for p, (name, tile) in enumerate(zip(cells, cut_tiles(photo, outline))):
-        if name is None:
-            continue
-        ok, png = cv2.imencode(".png", tile)
-        samples.append(Sample(name, p, png.tobytes()))
+    for p in sorted(set(positions)):
+        if 0 <= p < 16 and cells[p] is not None:
+            ok, png = cv2.imencode(".png", tiles[p])
+            samples.append(Sample(cells[p], p, png.tobytes()))
     return Lesson(ok=True, box=box.add(samples), learned=tuple(samples), cells=tuple(cells))

@@ -35,7 +35,7 @@ from ..planet import BACK
 from ..limits import MAX_PLAYERS, MAX_UPLOAD_BYTES
 from .extensions import csrf, get_db
 from .forms import active_square, apply_action, doubtful_squares, find_action, normalise
-from .box import status as box_status
+from .box import learning, status as box_status
 from .learned import box_in_use, scan_reference
 from .planet_view import planet
 from .cpu import off_the_loop
@@ -55,6 +55,15 @@ class PhotoForm(FlaskForm):
 
 class ReviewForm(FlaskForm):
     name = StringField("Whose planet?", validators=[Length(max=40)])
+
+
+def _form_cells() -> list[str | None]:
+    """The 16 squares of the posted review (a tile id, or None for an empty square)."""
+    return [(request.form.get(f"{PREFIX}-{p}") or "").strip()[:8] or None for p in range(16)]
+
+
+def _form_name() -> str:
+    return (request.form.get("players-0-name") or "").strip()[:40]
 
 
 def _page(form=None, error=None, status=200):
@@ -109,18 +118,15 @@ def _shrink_photo(data: bytes, to: Path, short_side: int | None = None, quality:
     12 MP photo decoded whole here took longer than reading the planet). ``short_side``: shrunk
     to that short side instead (never enlarged)."""
     from PIL import Image, ImageOps
+    side = short_side or 900
     with Image.open(io.BytesIO(data)) as im:
+        im.draft("RGB", (side, side))    # a JPEG decoded at the smallest scale keeping both sides >= side
+        im = ImageOps.exif_transpose(im).convert("RGB")
         if short_side is None:
-            box = (900, 900)
+            im.thumbnail((900, 900))
         else:
             f = min(1.0, short_side / max(1, min(im.size)))
-            box = (max(1, round(im.size[0] * f)), max(1, round(im.size[1] * f)))
-        im.draft("RGB", box)
-        im = ImageOps.exif_transpose(im).convert("RGB")
-        if short_side is not None:
-            f = min(1.0, short_side / max(1, min(im.size)))
-            box = (max(1, round(im.size[0] * f)), max(1, round(im.size[1] * f)))
-        im.thumbnail(box)
+            im.thumbnail((max(1, round(im.size[0] * f)), max(1, round(im.size[1] * f))))
         im.save(to, "JPEG", quality=quality)
 
 
@@ -167,8 +173,8 @@ def add_to_table():
     the score page opens with all of them."""
     if not ReviewForm().validate_on_submit():
         return redirect(url_for("scan.scan"), code=303)
-    cells = [(request.form.get(f"{PREFIX}-{p}") or "").strip()[:8] for p in range(16)]
-    name = (request.form.get("players-0-name") or "").strip()[:40]
+    cells = [c or "" for c in _form_cells()]
+    name = _form_name()
     table = (session.get("table") or [])[-(MAX_PLAYERS - 1):]
     session["table"] = table + [{"name": name, "cells": cells}]
     return redirect(url_for("pages.score", scanned=1), code=303)
@@ -231,57 +237,51 @@ def remember(scan_id: str):
     the reading, as they look in this photo; the page stays on the planet, saying what was
     learned. Nothing changes unless the whole lesson is stored."""
     kept = load(scan_id)
-    cells = [(request.form.get(f"{PREFIX}-{p}") or "").strip()[:8] or None for p in range(16)]
-    name = (request.form.get("players-0-name") or "").strip()[:40]
+    cells, name = _form_cells(), _form_name()
     doubtful = doubtful_squares(request.form, 0)
     again = functools.partial(_review, cells, doubtful, name, scan_id=scan_id)
     if not ReviewForm().validate_on_submit():
         return again(_("This form had expired. Check the planet and try again."), status=400)
-    if not _learnable(scan_id, box_in_use()):
+    used = box_in_use()
+    if not _learnable(scan_id, used):
         return again(_(NO_BOX), status=409)
     corrected = [p for p in range(16) if cells[p] != kept["cells"][p] and cells[p] is not None]
     if not corrected:
         return again(_("You corrected no tile, so there is nothing to remember. Change a tile that "
                        "was read wrong first."), status=422)
-    problem = _remember(scan_id, cells, corrected)
+    problem, learned = _remember(scan_id, cells, corrected, used)
     if problem:
         return again(problem[0], status=problem[1])
     kept["cells"] = cells   # remembered: pressing again has nothing new to learn
     (scans_dir() / scan_id / "reading.json").write_text(json.dumps(kept))
-    used = box_in_use()
-    version = f"{used.stamp.id}.{used.stamp.version}" if used else ""
-    return again(remembered=[{"key": f"back-{p}" if cells[p] == BACK else cells[p], "position": p,
-                              "version": version} for p in corrected])
+    return again(remembered=learned)   # the page asks for the box again: its pictures' new version
 
 
-def _remember(scan_id: str, cells: list, corrected: list) -> tuple[str, int] | None:
-    """Teach the box in use the ``corrected`` tiles of this scan; (message, status) when not."""
+def _remember(scan_id: str, cells: list, corrected: list, used) -> tuple[tuple[str, int] | None, tuple]:
+    """Teach ``used`` (the box in use) the ``corrected`` tiles of this scan: (None, the samples
+    learned), or ((message, status), ()) when nothing was stored."""
     from vision.learn import learn_from_scan
-    from .box import learning
-    used = box_in_use()
-    copy = scans_dir() / scan_id / LEARN_COPY
-    if used is None or not copy.is_file():
-        return _(NO_BOX), 409
     with learning() as free:
         if not free:
-            return _("The app is already learning another photo. Wait a few seconds and try again; "
-                     "nothing was lost."), 429
-        lesson = off_the_loop(learn_from_scan, copy.read_bytes(), cells, corrected, used.box)
+            return (_("The app is already learning another photo. Wait a few seconds and try again; "
+                      "nothing was lost."), 429), ()
+        lesson = off_the_loop(learn_from_scan, (scans_dir() / scan_id / LEARN_COPY).read_bytes(),
+                              cells, corrected, used.box)
     if not lesson.ok or lesson.box is None:
-        return lesson.error or _("This photo could not be learned."), 422
+        return (lesson.error or _("This photo could not be learned."), 422), ()
     try:
         save_box_bytes(get_db(), lesson.box.to_bytes(), used.stamp)
-    except StaleBox:
-        return _("The box was changed from another phone meanwhile. Try again."), 409
-    return None
+    except StaleBox:   # changed or forgotten by another phone since it was read
+        return (_("The box was changed from another phone meanwhile. Try again."), 409), ()
+    return None, lesson.learned
 
 
 @bp.post("/scan/score")
 @csrf.exempt
 def scan_score():
     form = ReviewForm()
-    cells = [(request.form.get(f"{PREFIX}-{p}") or "").strip()[:8] or None for p in range(16)]
-    name = (request.form.get("players-0-name") or "").strip()[:40] or _("My planet")
+    cells = _form_cells()
+    name = _form_name() or _("My planet")
     doubtful = doubtful_squares(request.form, 0)
     scan_id = request.form.get("scan", "")
     action = find_action(request.form)
