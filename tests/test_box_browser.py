@@ -86,8 +86,10 @@ def test_teach_a_box_then_scan_and_score_a_planet_of_it(live_server, page, shot)
     shot(page, "review")
     read = [page.input_value(f"#players-0-cells-{p}") for p in range(16)]
     cells = max(quarter_turns([c for row in truth["cells"] for c in row]),   # SPEC: any quarter
-                key=lambda turned: sum(a == b for a, b in zip(turned, read)))  # turn is the planet
-    wrong = [p for p in range(16) if read[p] != cells[p]]
+                key=lambda turned: sum(a in same_contents(b) for a, b in zip(read, turned)))  # turn is the planet
+    # wrong: another picture; a twin (same contents, the other id) is right (SPEC), and which twin
+    # the reader names may differ from run to run
+    wrong = [p for p in range(16) if read[p] not in same_contents(cells[p])]
     assert len(wrong) <= 8, wrong       # read with the learned box (the shipped art reads none)
     # the player puts right what was misread: tap the square, then the tile's picture (a tile
     # still shown elsewhere is greyed until that square is put right, so go round until done)
@@ -98,6 +100,9 @@ def test_teach_a_box_then_scan_and_score_a_planet_of_it(live_server, page, shot)
             # identical tiles are one choice (either id is right): find the one with its contents
             twins = ",".join(f".choice[value='{t}']" for t in same_contents(cells[p]))
             choice = page.locator(twins).first
+            # tap once htmx is quiet: a tap on the squares the last choice's answer was still
+            # swapping in did nothing once in CI (cell 12 never lit, 10 s)
+            page.wait_for_function("() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')")
             page.locator(f"[data-cell='{p}']").click()
             expect(page.locator(f"[data-cell='{p}']")).to_have_class(re.compile(r"\bactive\b"))
             page.wait_for_load_state("networkidle")  # the picker is redrawn for that square
