@@ -31,6 +31,12 @@ VERSION = 1
 SAMPLE_PX = 128       # side of a stored tile picture
 
 
+def sample_key(name: str, position: int) -> str:
+    """Where a sample is kept in a box: a tile by its id (tiles are learned once each); a back by
+    the position it lay in (backs differ by stack, and a stack is known by its position)."""
+    return f"back-{position}" if name == "back" else name
+
+
 class BoxError(ValueError):
     """A box folder or blob that cannot be read; the message is for a person."""
 
@@ -43,7 +49,7 @@ class Sample:
 
     @property
     def key(self) -> str:
-        return f"back-{self.position}" if self.name == "back" else self.name
+        return sample_key(self.name, self.position)
 
     def image(self) -> np.ndarray:
         img = cv2.imdecode(np.frombuffer(self.png, np.uint8), cv2.IMREAD_COLOR)

@@ -54,7 +54,8 @@ def plan() -> tuple[tuple[str | None, ...], ...]:
 
 
 def _key(name: str, position: int) -> str:
-    return f"back-{position}" if name == "back" else name
+    from vision.box import sample_key  # the box's own rule; vision (OpenCV) loads on first use
+    return sample_key(name, position)
 
 
 def learned_layouts(used: InUse | None) -> list[bool]:
