@@ -315,6 +315,20 @@ def outlines_in_turn(photo: Photo) -> Iterator[Outline]:
         yield fit_outline(edges, quads[k])
 
 
+def flattened(photo: Photo) -> Photo:
+    """The photo with its slow light taken out (the photo-light round): each channel divided by
+    a heavy blur of it (``FLAT_BLUR`` of the short side), so a vignette, a lamp's fall-off or a
+    broad shadow no longer makes the table unlike its own border nor darkens part of the planet
+    into the table. The same pixels, for a second look for outlines (``reader.read_photo``)."""
+    img = photo.image.astype(np.float32) + 4.0
+    sigma = tuning.FLAT_BLUR * min(img.shape[:2])
+    small = cv2.resize(img, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
+    light = cv2.resize(cv2.GaussianBlur(small, (0, 0), sigma / 4), (img.shape[1], img.shape[0]),
+                       interpolation=cv2.INTER_LINEAR)
+    flat = img / light * img.reshape(-1, 3).mean(axis=0)
+    return Photo(np.clip(flat, 0, 255).astype(np.uint8), photo.scale)
+
+
 # --- 3. cut the cells ---------------------------------------------------------------------
 
 def cut_cells(photo: Photo, outline: Outline, turn: int | None = None, size: int = tuning.CELL_PX) -> Cells:

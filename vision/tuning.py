@@ -146,6 +146,9 @@ GAIN_CLIP = 0.05       # white balance: a channel's gain may differ this much fr
 # wrong outline first in 7 of 30 photos: outlines are read in turn until one reads this surely.
 READ_SURE = 1.6        # a reading this sure needs no other outline
 READ_OUTLINES = 4      # at most this many outlines read in full
+FLAT_LOOK = True       # none read surely: look again in the photo with its slow light taken out
+FLAT_OUTLINES = 3      # … reading at most this many of its outlines
+FLAT_BLUR = 0.15       # … the light: a blur of this part of the short side
 # An outline read is read again through where its tiles were found (stages.refit_outline): box2
 # (1280-px photos) had 6 wrong cells from outlines 0.4-0.5 of a cell off (the lattice fit of a
 # wrong outline beat the true one's: loose tiles' borders are not straight lines); after: none.
