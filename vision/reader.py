@@ -242,13 +242,13 @@ def read_photo(photo: Photo, ex: Exemplars) -> Verdict | None:
             best = v
         if best.score >= tuning.READ_SURE:
             break
-    if tuning.FLAT_LOOK and (best is None or best.score < tuning.READ_SURE):
+    if tuning.FLAT_LOOK and not is_planet(best):
         best = _read_flattened(photo, ex, best)
     return best
 
 
 def _read_flattened(photo: Photo, ex: Exemplars, best: Verdict | None) -> Verdict | None:
-    """No outline read surely: look for outlines again in the photo with its slow light taken
+    """No outline read as a planet: look for outlines again in the photo with its slow light taken
     out (``stages.flattened``: a strong vignette or a lamp's fall-off had hidden the planet's
     outline, heldout3's and heldout4's refused planets); each is read from the photo itself."""
     for n, outline in enumerate(outlines_in_turn(flattened(photo))):
