@@ -233,17 +233,22 @@ def _moved(a: Outline, b: Outline) -> float:
 def read_photo(photo: Photo, ex: Exemplars) -> Verdict | None:
     """The best reading over the candidate outlines, read one by one until one reads as surely
     as a planet does (None: no outline at all)."""
-    best = None
-    for n, outline in enumerate(outlines_in_turn(photo)):
-        if n == tuning.READ_OUTLINES:
+    best = _read_in_turn(photo, outlines_in_turn(photo), ex, None, tuning.READ_OUTLINES)
+    if tuning.FLAT_LOOK and not is_planet(best):
+        best = _read_flattened(photo, ex, best)
+    return best
+
+
+def _read_in_turn(photo: Photo, outlines, ex: Exemplars, best: Verdict | None, most: int) -> Verdict | None:
+    """``best`` or the best reading of ``outlines`` (at most ``most``), until one reads surely."""
+    for n, outline in enumerate(outlines):
+        if n == most:
             break
         v = read_outline(photo, outline, ex)
         if best is None or v.score > best.score:
             best = v
         if best.score >= tuning.READ_SURE:
             break
-    if tuning.FLAT_LOOK and not is_planet(best):
-        best = _read_flattened(photo, ex, best)
     return best
 
 
@@ -251,15 +256,7 @@ def _read_flattened(photo: Photo, ex: Exemplars, best: Verdict | None) -> Verdic
     """No outline read as a planet: look for outlines again in the photo with its slow light taken
     out (``stages.flattened``: a strong vignette or a lamp's fall-off had hidden the planet's
     outline, heldout3's and heldout4's refused planets); each is read from the photo itself."""
-    for n, outline in enumerate(outlines_in_turn(flattened(photo))):
-        if n == tuning.FLAT_OUTLINES:
-            break
-        v = read_outline(photo, outline, ex)
-        if best is None or v.score > best.score:
-            best = v
-        if best.score >= tuning.READ_SURE:
-            break
-    return best
+    return _read_in_turn(photo, outlines_in_turn(flattened(photo)), ex, best, tuning.FLAT_OUTLINES)
 
 
 def is_planet(v: Verdict | None) -> bool:
