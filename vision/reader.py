@@ -260,8 +260,12 @@ def _read_flattened(photo: Photo, ex: Exemplars, best: Verdict | None) -> Verdic
 
 
 def is_planet(v: Verdict | None) -> bool:
+    """An outline read as a planet: its lattice on the photo's edges, and either the fit with the
+    stacks' looks and the match together (``score``, ``PLANET_SCORE``; a box taught in part matches
+    its untaught tiles poorly) or the match weighed over the fit (``planet``, ``PLANET_MATCH``; a
+    lamp's fall-off or a hard shadow lowers the fit)."""
     return (v is not None and v.outline.fit >= tuning.PLANET_LATTICE
-            and v.planet >= tuning.PLANET_SCORE)
+            and (v.score >= tuning.PLANET_SCORE or v.planet >= tuning.PLANET_MATCH))
 
 
 def sureness(v: Verdict) -> np.ndarray:
