@@ -1,7 +1,8 @@
 """Accuracy floors per photo set (issue 8), teaching a box, and a reader that ignores the photo
 failing those floors. The photo sets: sample_photos/ (shipped art), sample_photos/box2 (the
-second box, tuned on), sample_photos/box2-heldout and box2-heldout2 (held out: another seed and
-another art variant each; each learned from its own six teaching photos first) — made by
+second box, tuned on), sample_photos/box2-heldout … box2-heldout4 (another seed and another art
+variant each, seen since; each learned from its own six teaching photos first), box2-heldout5
+(never tuned on) — made by
 vision.samples and vision.samples_box, seeded. `python -m vision.bench` prints the same figures."""
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from vision.bench import compare, floors_missed, learn_box, run
+from vision.bench import compare, floors_missed, learn_box, rotations, run
 from vision.box import Box, box_from_bytes, load_box
 from vision.recognize import Reading
 
@@ -35,17 +36,32 @@ PY = sys.executable
 # (not box2-heldout4): every set's wrong cells are all marked doubtful again, at the price of more
 # right cells doubtful (box2 125/477, heldout 78/223, heldout2 115/246, heldout3 111/278,
 # heldout4 31/49; one bench run, the cells unchanged).
+# The photo-light round (box2-heldout3 and -heldout4 seen; vision/README.md): a face may be read as a
+# face though a cast turned its colour towards the back, the planet test weighs the match over the
+# fit, teaching asks light-free edges for a second opinion, outlines are looked for again in the
+# photo with its slow light taken out. The final bench (load 1.6-2.3): box2 477/480 (the same),
+# heldout 238/256 (was 223), heldout2 245/256 (was 246), heldout3 402/480 and 6/30 scored (was
+# 278, 0), heldout4 180/320 (was 49), every no-planet photo refused, 0 wrong cells not doubtful
+# (BOX_SURE's rule unchanged: heldout4's surest wrong cell 0.49, heldout3's 0.694).
 BOX2_FLOORS = {"cells": 0.99, "scored": 0.93, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.27}
-HELDOUT3_FLOORS = {"cells": 0.57, "scored": 0.0, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.41}
-HELDOUT4_FLOORS = {"cells": 0.15, "scored": 0.0, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.65}
+HELDOUT3_FLOORS = {"cells": 0.83, "scored": 0.2, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.48}
+HELDOUT4_FLOORS = {"cells": 0.56, "scored": 0.0, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.68}
+# box2-heldout5 (seed 73, variant F: daylight from a window, a soft phone-and-hand shadow,
+# auto-exposure off a little; made first in the photo-light round, before any reader change, and
+# never tuned on): with the reader unchanged, 208/320 cells, 0/20 exact, 3/20 scored, 4/4 refused,
+# 0 wrong cells not doubtful, 121/208 right cells doubtful (one bench run, load 2.1-2.7).
+# After the photo-light round (its final bench, the first read of it since): 222/320 cells, 0/20
+# exact, 3/20 scored, 4/4 refused, 0 wrong cells not doubtful, 127/222 right cells doubtful.
+HELDOUT5_FLOORS = {"cells": 0.69, "scored": 0.15, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.58}
 
 # Per second-box set: its floors and how many planets / photos without one it holds.
 BOX_SETS = {
     "box2": (BOX2_FLOORS, 30, 4),
-    "box2-heldout": ({"cells": 0.85, "scored": 0.5, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.36}, 16, 4),
-    "box2-heldout2": ({"cells": 0.96, "scored": 0.62, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.47}, 16, 4),
+    "box2-heldout": ({"cells": 0.92, "scored": 0.5, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.37}, 16, 4),
+    "box2-heldout2": ({"cells": 0.95, "scored": 0.62, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.47}, 16, 4),
     "box2-heldout3": (HELDOUT3_FLOORS, 30, 4),
     "box2-heldout4": (HELDOUT4_FLOORS, 20, 4),
+    "box2-heldout5": (HELDOUT5_FLOORS, 20, 4),
 }
 
 
@@ -388,3 +404,53 @@ def test_a_box_learned_in_part_is_not_confidently_wrong_about_tiles_it_never_saw
             wrong += not ok
             wrong_sure += not ok and not doubt
     assert wrong >= 10 and wrong_sure == 0
+
+
+def test_teaching_finds_the_layout_under_a_lamp_falling_off_to_one_side():
+    """box2-heldout4's t04 (seen from the photo-light round; where the generator put it, its
+    truth): the tiles' borders on the lamp's dim side are weak and the edge fit put the lattice a
+    whole cell off (0.97); edges with the light taken out, asked for a second opinion when the
+    two disagree (learn._second_opinion), put it 0.2 off."""
+    import numpy as np
+    from vision import tuning
+    from vision.learn import find_layout
+    from vision.stages import decode_photo
+    photo = decode_photo((SAMPLES / "box2-heldout4" / "teach" / "t04.jpg").read_bytes(), min_side=tuning.LEARN_SIDE)
+    found = find_layout(photo)
+    assert found is not None
+    truth = np.float32([[843, 145], [2491, 166], [2497, 1723], [924, 1876]]) / photo.scale
+    cell = float(np.linalg.norm(truth[1] - truth[0])) / 4
+    assert float(np.abs(found.corners - truth).max()) / cell < 0.3
+
+
+def test_a_planet_under_a_warm_lamp_and_a_hard_shadow_is_read(tmp_path):
+    """box2-heldout4's p05 (seen from the photo-light round): a warm lamp falling off to one side
+    and a hard shadow across the planet turn its faces' colour towards their stacks' dark green
+    backs; told face or back by colour alone, 11 of its 12 faces were read as backs and the planet
+    refused. Each face must now be read as a face, and most cells right."""
+    from vision.bench import load_truth
+    from vision.recognize import recognize
+    learn_box(SAMPLES / "box2-heldout4" / "teach", tmp_path)
+    photo = SAMPLES / "box2-heldout4" / "test" / "p05.jpg"
+    reading = recognize(photo.read_bytes(), reference=str(tmp_path))
+    assert reading.ok, reading.error
+    truth = load_truth(photo.with_suffix(".json"))
+    right, k = compare(reading.cells, truth)
+    read = rotations(reading.cells)[k]
+    assert [c == "back" for c in read] == [c == "back" for c in truth]
+    assert sum(right) >= 11
+
+
+def test_a_planet_in_a_strong_vignette_is_found_once_the_slow_light_is_taken_out(tmp_path):
+    """box2-heldout3's p10 (seen): a cool cast and a strong off-centre vignette; the table masks'
+    outlines were all 1.6 cells and more off the planet, and it was refused. Looked for again in
+    the photo with its slow light taken out (stages.flattened, reader._read_flattened), it is
+    found and read."""
+    from vision.bench import load_truth
+    from vision.recognize import recognize
+    learn_box(SAMPLES / "box2-heldout3" / "teach", tmp_path)
+    photo = SAMPLES / "box2-heldout3" / "test" / "p10.jpg"
+    reading = recognize(photo.read_bytes(), reference=str(tmp_path))
+    assert reading.ok, reading.error
+    right, _ = compare(reading.cells, load_truth(photo.with_suffix(".json")))
+    assert sum(right) >= 13

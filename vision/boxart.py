@@ -13,10 +13,11 @@ quarter turn clockwise for each step clockwise round the planet (``vision.layout
 Tile backs differ by stack: the character backs show stars and a comet, the others are pieces
 of a second (orange) planet.
 
-Five variations (``variant`` "A" to "E"): B, C and D have other colours, another planet
+Six variations (``variant`` "A" to "F"): B, C and D have other colours, another planet
 size and other icon layouts (C: a thicker card edge, bigger icons; D: icons outlined in ink, a
 dark card edge, a softer rounder planet edge with a glow, backs of stripes and rings; E: a light sky, a dark
-planet with a bumpy rim, a thick gold edge, icons stamped in one ink on badges, backs of dots);
+planet with a bumpy rim, a thick gold edge, icons stamped in one ink on badges, backs of dots; F: a dark green night, a pale saffron
+planet with a thin orange rim, a sky-blue edge, small icons outlined thinly, backs of checks);
 they are used only for the held-out photos. Pure Pillow, deterministic.
 """
 from __future__ import annotations
@@ -51,7 +52,7 @@ class Palette:
     rim_width: float = .07    # the planet's rim band, in tiles
     halo: float = 0.0         # a glow outside the rim (an atmosphere), in tiles: a rounder, softer edge
     icon_line: float = 0.0    # a dark outline round each icon, part of the icon's size
-    backs: str = "planet"     # the backs' design: "planet" (A, B, C), "rings" (D) or "dots" (E)
+    backs: str = "planet"     # the backs' design: "planet" (A, B, C), "rings" (D) "dots" (E) or "checks" (F)
     bumps: float = 0.0        # the rim's relief (mountains round the edge), in tiles
     badges: bool = False      # icons printed in one ink on a pale round badge (a stamp look)
     ink: tuple = (0, 0, 0)    # … that ink
@@ -82,6 +83,13 @@ PALETTES = {
                  rim=(18, 20, 34), edge=(196, 160, 70), radius=1.9,
                  back_planet=(60, 130, 120), back_sky=(200, 90, 60), icon_scale=.8, edge_width=.045,
                  rim_width=.05, backs="dots", bumps=.06, badges=True, ink=(150, 30, 40)),
+    # the fifth held-out material (seed 73): a deep forest-green night, a pale saffron planet
+    # with a thin orange rim and no texture bands, a sky-blue card edge, icons outlined thinly
+    # in ink and drawn small, backs of checks (as many rows as the stack's number) round a moon
+    "F": Palette(space=(30, 64, 44), ground=(242, 206, 110), ground2=(242, 206, 110),
+                 rim=(214, 104, 34), edge=(130, 196, 232), radius=1.84, back_planet=(120, 70, 150),
+                 back_sky=(230, 230, 214), icon_scale=.74, edge_width=.025, rim_width=.04,
+                 icon_line=.04, backs="checks"),
 }
 
 INK = (30, 28, 40)
@@ -280,6 +288,8 @@ def _tile(stack: str, character: str | None, items: tuple, variant: str) -> Imag
         icons = icons[2:] + icons[:2]
     elif variant == "E":
         icons = icons[::-1][1:] + icons[::-1][:1]
+    elif variant == "F":
+        icons = icons[3:] + icons[:3]
     # where the ground is, in the tile's own coordinates
     if stack == "center":
         box = (.08, .08, .92, .92)
@@ -328,6 +338,8 @@ def _back(stack: str, variant: str) -> Image.Image:
         return _back_rings(stack, pal)
     if pal.backs == "dots":
         return _back_dots(stack, pal)
+    if pal.backs == "checks":
+        return _back_checks(stack, pal)
     if stack == "character":
         img = Image.new("RGB", (W, W), pal.back_sky)
         d = ImageDraw.Draw(img)
@@ -376,6 +388,24 @@ def _back_dots(stack: str, pal: Palette) -> Image.Image:
     for j in range(k + 2):
         a = 2 * math.pi * j / (k + 2)
         _ell(d, W * (.5 + .32 * math.cos(a)), W * (.5 + .32 * math.sin(a)), W * .06, W * .06, fill=(240, 240, 230))
+    _card_edge(d, pal)
+    return img.resize((SIZE, SIZE), Image.LANCZOS)
+
+
+def _back_checks(stack: str, pal: Palette) -> Image.Image:
+    """Variant F's backs: a check of the stack's own size (characters: 2×2, then 3×3, 4×4, 5×5)
+    in the back's colour on a pale ground, under a round moon with a bite out of it."""
+    k = {"character": 0, "uphill": 1, "downhill": 2, "center": 3}[stack]
+    img = Image.new("RGB", (W, W), pal.back_sky)
+    d = ImageDraw.Draw(img)
+    n = k + 2
+    c = W / n
+    for i in range(n):
+        for j in range(n):
+            if (i + j) % 2 == 0:
+                d.rectangle((j * c, i * c, (j + 1) * c, (i + 1) * c), fill=pal.back_planet)
+    _ell(d, W * .5, W * .5, W * .22, W * .22, fill=(250, 236, 170), outline=INK, width=int(W * .012))
+    _ell(d, W * .6, W * .44, W * .12, W * .12, fill=pal.back_sky)
     _card_edge(d, pal)
     return img.resize((SIZE, SIZE), Image.LANCZOS)
 

@@ -1,23 +1,27 @@
 """Photos of the second box (``vision/boxart.py``): its six teaching photos and test photos.
 
-``python -m vision.samples_box OUTDIR [--seed N] [--variant A|B|C|D|E] [--count N] [--empty N] [--small N]``
+``python -m vision.samples_box OUTDIR [--seed N] [--variant A|B|C|D|E|F] [--count N] [--empty N] [--small N]``
 writes ``OUTDIR/teach/tNN.jpg`` + ``.json`` (the box plan's six layouts, ``vision.plan``:
 upright, a few degrees turned and tilted, as a person teaching the box takes them) and
 ``OUTDIR/test/pNN.jpg`` + ``.json`` (legal planets under every condition of ``vision.samples``:
 any angle, tilt up to 30°, loose tiles, shadows, blur, JPEG 60–92, phone sizes 7–12 MP) and
 ``OUTDIR/test/nNN.jpg`` (no planet: ``{"planet": null}``).
 
-Variants B to E are held-out material — B: ``sample_photos/box2-heldout`` (seed 7), C:
+Variants B to F are held-out material — B: ``sample_photos/box2-heldout`` (seed 7), C:
 ``sample_photos/box2-heldout2`` (seed 23), D: ``sample_photos/box2-heldout3`` (seed 41, made
 before the round that tuned on B and C; seen (tuned on) from the next round), E:
 ``sample_photos/box2-heldout4`` (seed 59, made first in the round that tuned on D, before any
-change; nothing is tuned on it). The box is drawn in other
+change; seen (tuned on) from the photo-light round), F: ``sample_photos/box2-heldout5`` (seed 73,
+made first in the photo-light round, before any change; nothing is tuned on it). The box is drawn in other
 colours and layouts (``boxart`` variants B, C) and the photos are taken another way — B: other
 tables (paper, floor tiles, linen), a vignette, motion blur instead of focus blur; C: any
 table, a lamp's warm colour cast and a glare; D: plainer tables, a cool cast, a strong off-centre
 vignette, lifted shadows and a veil, the camera tilted more (teaching photos 2–14° at phone
 size, test photos 6–30°); E: indoor tables under a warm lamp falling off to one side, a hard
-shadow across part of the frame, high-ISO noise (teaching photos 2–14° at phone size).
+shadow across part of the frame, high-ISO noise (teaching photos 2–14° at phone size); F:
+daylight from a window (a cool-to-neutral cast falling off across the frame), the soft broad
+shadow of the phone and hand, auto-exposure a little dark or bright, wood, patterned floor tiles
+or checked cloth, tiles looser (teaching photos 2–14° at phone size).
 """
 from __future__ import annotations
 
@@ -114,6 +118,40 @@ def _style_e(rng, photo: np.ndarray) -> np.ndarray:
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
+def _style_f(rng, photo: np.ndarray) -> np.ndarray:
+    """The fifth held-out camera: daylight from a window off to one side (a cool-to-neutral cast,
+    the light falling off broadly across the frame), the soft broad shadow of the phone and the
+    hand holding it (a blurred rounded block from one edge), and auto-exposure a little dark or
+    a little bright (a gain and a tone curve)."""
+    h, w = photo.shape[:2]
+    img = photo.astype(np.float32) * np.array([rng.uniform(1.0, 1.15), rng.uniform(.97, 1.03),
+                                               rng.uniform(.86, .98)], np.float32)
+    yy, xx = np.mgrid[0:h:8, 0:w:8].astype(np.float32)
+    a = rng.uniform(0, 2 * math.pi)   # the window's side
+    ramp = ((xx - w / 2) * math.cos(a) + (yy - h / 2) * math.sin(a)) / max(w, h) + .5
+    light = 1 - rng.uniform(.25, .45) * np.clip(ramp, 0, 1.2)
+    # the phone's and hand's shadow: a rounded block reaching in from one edge, very soft
+    mask = np.zeros(yy.shape, np.float32)
+    gh, gw = mask.shape
+    side = int(rng.integers(4))
+    depth, span, at = rng.uniform(.25, .45), rng.uniform(.25, .45), rng.uniform(.2, .8)
+    if side == 0:
+        x0, x1, y0, y1 = (at - span / 2) * gw, (at + span / 2) * gw, -gh, depth * gh
+    elif side == 1:
+        x0, x1, y0, y1 = (at - span / 2) * gw, (at + span / 2) * gw, (1 - depth) * gh, 2 * gh
+    elif side == 2:
+        x0, x1, y0, y1 = -gw, depth * gw, (at - span / 2) * gh, (at + span / 2) * gh
+    else:
+        x0, x1, y0, y1 = (1 - depth) * gw, 2 * gw, (at - span / 2) * gh, (at + span / 2) * gh
+    cv2.rectangle(mask, (int(x0), int(y0)), (int(x1), int(y1)), 1.0, -1)
+    mask = cv2.GaussianBlur(mask, (0, 0), rng.uniform(.04, .08) * max(gh, gw))
+    light *= 1 - rng.uniform(.25, .4) * mask
+    img *= cv2.resize(light.astype(np.float32), (w, h))[..., None]
+    exposure = rng.uniform(.75, 1.25)
+    img = 255 * np.clip(img * exposure / 255, 0, 1) ** rng.uniform(.9, 1.1)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
 def _photo(rng, grid, w, h, variant, truth=None, teach=False, **kw):
     if variant == "B":  # the held-out tables
         kw["bg"] = str(rng.choice(["paper", "floor", "linen"]))
@@ -126,6 +164,11 @@ def _photo(rng, grid, w, h, variant, truth=None, teach=False, **kw):
         kw["bg"] = str(rng.choice(["wood", "cloth", "paper", "felt"]))
         if teach:
             kw["tilt"] = kw.get("tilt", 0.0) * 1.5 + 2.0
+    elif variant == "F":  # a wood table, patterned floor tiles or checked cloth; tiles looser
+        kw["bg"] = str(rng.choice(["wood", "floor", "cloth"]))
+        kw["loose"] = kw.get("loose", 1.0) * 1.25
+        if teach:
+            kw["tilt"] = kw.get("tilt", 0.0) * 1.5 + 2.0
     photo = take_photo(rng, grid, w, h, tile=tile_source(variant), truth=truth, **kw)
     if variant == "B":
         photo = _style_b(rng, photo)
@@ -135,6 +178,8 @@ def _photo(rng, grid, w, h, variant, truth=None, teach=False, **kw):
         photo = _style_d(rng, photo)
     elif variant == "E":
         photo = _style_e(rng, photo)
+    elif variant == "F":
+        photo = _style_f(rng, photo)
     return photo
 
 
@@ -146,13 +191,13 @@ def make_teaching(out: Path, rng, variant: str, truths: list | None = None) -> l
     for i, grid in enumerate(teaching_plan()):
         truth: dict = {}
         # D: taken with a phone at its full size (the others: 1600×1200)
-        w, h = phone_size(rng, portrait=False) if variant in "DE" else (1600, 1200)
+        w, h = phone_size(rng, portrait=False) if variant in "DEF" else (1600, 1200)
         photo = _photo(rng, grid, w, h, variant, truth, teach=True, hand=True, angle=float(rng.uniform(-4, 4)),
                        tilt=float(rng.uniform(0, 8)), fill=float(rng.uniform(.6, .85)),
                        bg=BACKGROUNDS[i % 3], light=float(rng.uniform(.1, .35)), blur=0.0,
                        noise=float(rng.uniform(1, 3)), loose=.35)
         path = out / f"t{i + 1:02d}.jpg"
-        save_jpeg(path, photo, 84 if variant == "D" else 70 if variant == "E" else 88)
+        save_jpeg(path, photo, 84 if variant == "D" else 70 if variant in "EF" else 88)
         (out / f"t{i + 1:02d}.json").write_text(json.dumps(grid) + "\n")
         written.append(path)
         if truths is not None:
@@ -175,7 +220,7 @@ def make_tests(out: Path, rng, variant: str, count: int, empty: int, small: int)
                        fill=fill, bg=BACKGROUNDS[i % 5] if BACKGROUNDS[i % 5] != "noise" else "stone",
                        light=float(rng.uniform(.1, .7)), blur=float(rng.choice([0, 0, .8, 1.5, 2.5])) * (max(w, h) / 1600),
                        noise=float(rng.uniform(1, 6)))
-        q = int(rng.integers(60, 87 if variant == "D" else 75 if variant == "E" else 93))  # D, E: phone size, kept small
+        q = int(rng.integers(60, 87 if variant == "D" else 75 if variant in "EF" else 93))  # D, E: phone size, kept small
         path = out / f"p{i + 1:02d}.jpg"
         save_jpeg(path, photo, q, int(rng.choice([6, 8, 3])) if i % 4 == 0 and i >= small else 1)
         (out / f"p{i + 1:02d}.json").write_text(json.dumps({**grid, **truth}) + "\n")
@@ -185,6 +230,8 @@ def make_tests(out: Path, rng, variant: str, count: int, empty: int, small: int)
         kinds = ("face", "text", "felt", "blank")
     if variant == "E":
         kinds = ("text", "wood", "face", "cloth")
+    if variant == "F":
+        kinds = ("wood", "face", "blank", "text")
     for i in range(empty):
         path = out / f"n{i + 1:02d}.jpg"
         img = phone_empty(rng, *phone_size(rng, portrait=False), kinds[i % len(kinds)])
@@ -192,7 +239,9 @@ def make_tests(out: Path, rng, variant: str, count: int, empty: int, small: int)
             img = _style_d(rng, img)
         elif variant == "E":
             img = _style_e(rng, img)
-        save_jpeg(path, img, int(rng.integers(60, 81 if variant in "DE" else 93)))
+        elif variant == "F":
+            img = _style_f(rng, img)
+        save_jpeg(path, img, int(rng.integers(60, 81 if variant in "DEF" else 93)))
         (out / f"n{i + 1:02d}.json").write_text(json.dumps({"planet": None}) + "\n")
         written.append(path)
     return written
@@ -202,7 +251,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m vision.samples_box")
     ap.add_argument("outdir")
     ap.add_argument("--seed", type=int, default=2)
-    ap.add_argument("--variant", choices=("A", "B", "C", "D", "E"), default="A")
+    ap.add_argument("--variant", choices=("A", "B", "C", "D", "E", "F"), default="A")
     ap.add_argument("--count", type=int, default=32)
     ap.add_argument("--empty", type=int, default=7)
     ap.add_argument("--small", type=int, default=0, help="how many 1280×960 photos (the rest: phone size)")

@@ -187,9 +187,13 @@ _ROW_PTS = np.array([(x, _GM + i * _G + d) for i in range(5) for d in (-1, 0, 1)
 _COL_PTS = _ROW_PTS[:, ::-1].copy()
 
 
-def oriented_edges(img: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """|d/dx|, |d/dy| and the gradient's magnitude, each lightly blurred (``layout_fits``)."""
+def oriented_edges(img: np.ndarray, light: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """|d/dx|, |d/dy| and the gradient's magnitude, each lightly blurred (``layout_fits``);
+    ``light``: of the grey with its light taken out (``light_free``: a lamp's fall-off leaves
+    the tiles' borders in its dim part as strong as in its bright part)."""
     g = cv2.GaussianBlur(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), (0, 0), 1.0).astype(np.float32)
+    if light:
+        g = light_free(g, tuning.EDGE_FLOOR)
     gx, gy = np.abs(cv2.Sobel(g, cv2.CV_32F, 1, 0)), np.abs(cv2.Sobel(g, cv2.CV_32F, 0, 1))
     return (cv2.GaussianBlur(gx, (0, 0), 1.0), cv2.GaussianBlur(gy, (0, 0), 1.0),
             cv2.GaussianBlur(gx + gy, (0, 0), 1.0))
@@ -228,10 +232,10 @@ def layout_straightness(edges: tuple, quad: np.ndarray) -> float:
     return float(np.median(across / (along + 1.0)))
 
 
-def find_layouts(photo: Photo) -> list[Outline]:
+def find_layouts(photo: Photo, light: bool = False) -> list[Outline]:
     """A teaching photo's candidate outlines (upright), each fitted with ``fit_layout``, best
-    first (``LEARN_CANDIDATES`` of them)."""
-    edges = oriented_edges(photo.image)
+    first (``LEARN_CANDIDATES`` of them); ``light``: on edges with the light taken out."""
+    edges = oriented_edges(photo.image, light)
     quads = candidate_quads(photo.image, upright=True)[:tuning.LEARN_CANDIDATES]
     return sorted((fit_layout(edges, q) for q in quads), key=lambda o: -o.fit)
 
@@ -309,6 +313,20 @@ def outlines_in_turn(photo: Photo) -> Iterator[Outline]:
     edges = edge_map(photo.image)
     for k in np.argsort(-lattice_fits(edges, np.stack(quads)), kind="stable"):
         yield fit_outline(edges, quads[k])
+
+
+def flattened(photo: Photo) -> Photo:
+    """The photo with its slow light taken out (the photo-light round): each channel divided by
+    a heavy blur of it (``FLAT_BLUR`` of the short side), so a vignette, a lamp's fall-off or a
+    broad shadow no longer makes the table unlike its own border nor darkens part of the planet
+    into the table. The same pixels, for a second look for outlines (``reader.read_photo``)."""
+    img = photo.image.astype(np.float32) + 4.0
+    sigma = tuning.FLAT_BLUR * min(img.shape[:2])
+    small = cv2.resize(img, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
+    light = cv2.resize(cv2.GaussianBlur(small, (0, 0), sigma / 4), (img.shape[1], img.shape[0]),
+                       interpolation=cv2.INTER_LINEAR)
+    flat = img / light * img.reshape(-1, 3).mean(axis=0)
+    return Photo(np.clip(flat, 0, 255).astype(np.uint8), photo.scale)
 
 
 # --- 3. cut the cells ---------------------------------------------------------------------
@@ -428,6 +446,14 @@ def _detail(img: np.ndarray) -> np.ndarray:
     """The small things of a picture (its items), without its light and shading, blurred to a
     common level (exemplars come from sharp upright photos, cells from blurred tilted ones)."""
     return cv2.GaussianBlur(img, (0, 0), tuning.DESC_BLUR) - cv2.GaussianBlur(img, (0, 0), tuning.DESC_WIDE)
+
+
+def light_free(img: np.ndarray, floor: float) -> np.ndarray:
+    """The log of a grey picture (``floor`` added, so dark noise does not swell): a photo is the
+    art times the light falling on it (a lamp's fall-off, a shadow, the exposure), so in the log
+    the light is added, and a gradient of it is the art's contrast, as strong in the dim part of
+    the photo as in the bright part. Scaled so a step at mid-grey keeps about its size."""
+    return (128.0 * np.log(img.astype(np.float32) + floor)).astype(np.float32)
 
 
 def gain(mean: np.ndarray, tile: np.ndarray) -> np.ndarray:
@@ -605,8 +631,16 @@ def match(aligned: Aligned, filters: np.ndarray, rows_of: dict, means: dict, bac
         best = (S / length[:, :, None, None]).max(axis=(1, 3))
         is_back = np.array([j in back_rows for j in rows])
         for k, q in enumerate(cells):
-            sims[q, r] = np.where(is_back == down[k], best[k], -1.0)
+            sims[q, r] = np.where(is_back == down[k], best[k], _other_kind(best[k]))
     return sims
+
+
+def _other_kind(best: np.ndarray) -> np.ndarray | float:
+    """The similarities of a cell with the kind (face or back) its colour does not point to:
+    -1 (never), or, since the photo-light round (``BACK_COMPETE``), less ``COMPETE_COST``: a
+    lamp's cast or a shadow turns a face's colour towards its stack's back (heldout3's
+    vignette, heldout4's warm lamp), so the match may still overrule the colour."""
+    return best - tuning.COMPETE_COST if tuning.BACK_COMPETE else -1.0
 
 
 # --- 4b. find each tile's own square in its cell ------------------------------------------
