@@ -430,18 +430,37 @@ def _detail(img: np.ndarray) -> np.ndarray:
     return cv2.GaussianBlur(img, (0, 0), tuning.DESC_BLUR) - cv2.GaussianBlur(img, (0, 0), tuning.DESC_WIDE)
 
 
-def gain(mean: np.ndarray, tile: np.ndarray) -> np.ndarray:
+def channels(img: np.ndarray) -> np.ndarray:
+    """Each channel's mean, plus 1 (what ``gain`` and ``chroma`` start from). For (k, h, w, 3):
+    per picture, the same values as one by one (numpy sums the rows in the same order)."""
+    return img.reshape(*img.shape[:-3], -1, 3).mean(-2) + 1
+
+
+def gain(mean: np.ndarray, tile: np.ndarray, tile_channels: np.ndarray | None = None) -> np.ndarray:
     """Per channel, what brings ``tile``'s light to ``mean``'s: one gain for brightness and at
     most ``GAIN_CLIP`` more or less per channel (white balance) — a full gain per channel would
-    turn an orange back into a green face."""
-    a = mean.reshape(-1, 3).mean(0) + 1
-    b = tile.reshape(-1, 3).mean(0) + 1
+    turn an orange back into a green face. ``tile_channels``: ``channels(tile)`` when known."""
+    a = _mean_channels(mean)
+    b = channels(tile) if tile_channels is None else tile_channels
     g = float(a.sum() / b.sum())
     return g * np.clip(a / b / g, 1 - tuning.GAIN_CLIP, 1 + tuning.GAIN_CLIP)
 
 
-def chroma(img: np.ndarray) -> np.ndarray:
-    v = img.reshape(-1, 3).mean(0) + 1
+_MEAN_CHANNELS: dict = {}
+
+
+def _mean_channels(mean: np.ndarray) -> np.ndarray:
+    """``channels(mean)``, kept per stack's mean (the same for every cell and reading)."""
+    hit = _MEAN_CHANNELS.get(id(mean))
+    if hit is None or hit[0] is not mean:
+        if len(_MEAN_CHANNELS) > 64:
+            _MEAN_CHANNELS.clear()
+        hit = _MEAN_CHANNELS[id(mean)] = (mean, channels(mean))
+    return hit[1]
+
+
+def chroma(img: np.ndarray, img_channels: np.ndarray | None = None) -> np.ndarray:
+    v = channels(img) if img_channels is None else img_channels
     return v / v.sum()
 
 
@@ -452,6 +471,9 @@ def _inner(size: int) -> int:
 def _pool(img: np.ndarray) -> np.ndarray:
     """Half the size, each pixel the mean of 2×2 (after a blur of DESC_BLUR nothing finer is
     left, and a quarter of the pixels to compare)."""
+    if img.ndim == 4:  # (k, h, w, c): each picture, the same values as one by one
+        h, w = img.shape[1] // 2, img.shape[2] // 2
+        return img[:, :2 * h, :2 * w].reshape(len(img), h, 2, w, 2, -1).mean(axis=(2, 4))
     h, w = img.shape[0] // 2, img.shape[1] // 2
     return img[:2 * h, :2 * w].reshape(h, 2, w, 2, -1).mean(axis=(1, 3))
 
@@ -494,13 +516,14 @@ def _mean_detail(mean: np.ndarray, cut: slice) -> np.ndarray:
     return hit[1]
 
 
-def cell_detail(tile: np.ndarray, mean: np.ndarray) -> np.ndarray:
+def cell_detail(tile: np.ndarray, mean: np.ndarray, tile_channels: np.ndarray | None = None) -> np.ndarray:
     """An aligned tile's small things less its stack's, light matched to the stack's, inner part
-    with the slack round it (what ``match`` compares the matched filters with), full size."""
+    with the slack round it (what ``match`` compares the matched filters with), full size.
+    ``tile_channels``: ``channels(tile)`` when known."""
     size, sl = tuning.CELL_PX, tuning.MATCH_SLACK
     i = _inner(size)
     cut = slice(i - sl, size - i + sl)
-    return (_detail(tile)[cut, cut] * gain(mean, tile) - _mean_detail(mean, cut)).astype(np.float32)
+    return (_detail(tile)[cut, cut] * gain(mean, tile, tile_channels) - _mean_detail(mean, cut)).astype(np.float32)
 
 
 # --- 5b. tell look-alikes apart ------------------------------------------------------------
@@ -592,15 +615,17 @@ def match(aligned: Aligned, filters: np.ndarray, rows_of: dict, means: dict, bac
             continue
         back_rows, back_chromas, face_chroma = backs.get(st, ((), (), None))
         ds, down = [], []
-        for q in cells:
-            t = aligned.tiles[q]
-            ds.append(_pool(cell_detail(t, means[st])))   # the blur is linear
-            c = chroma(t)
+        tiles = aligned.tiles[cells]
+        chans = channels(tiles)                               # per tile, once (gain and chroma)
+        for k, t in enumerate(tiles):
+            ds.append(cell_detail(t, means[st], chans[k]))
+            c = chroma(t, chans[k])
             down.append(bool(back_rows) and (min(float(np.abs(c - b).sum()) for b in back_chromas)
                                              < float(np.abs(c - face_chroma).sum())))
         r = np.array(rows)
         F = filters[r].reshape(-1, filters.shape[-1])            # (rows × angles, D)
-        W, length = _windows(np.stack(ds).astype(np.float32), m)  # (cells, windows, D), (cells, windows)
+        pooled = _pool(np.stack(ds))                             # the blur is linear: pooled after
+        W, length = _windows(pooled.astype(np.float32), m)       # (cells, windows, D), (cells, windows)
         S = (W.reshape(-1, W.shape[-1]) @ F.T).reshape(len(cells), W.shape[1], len(r), -1)
         best = (S / length[:, :, None, None]).max(axis=(1, 3))
         is_back = np.array([j in back_rows for j in rows])
