@@ -110,13 +110,31 @@ _lock = threading.Lock()
 _cache: dict = {}
 
 
+_NAMES = re.compile(r"([A-Z][0-9]{2}|back|back-[0-9]{1,2})\.png")   # reference pictures
+
+
 def _files(folder: Path) -> list[Path]:
     try:
         names = sorted(os.listdir(folder))
     except OSError:
         return []
     return [folder / n for n in names
-            if re.fullmatch(r"([A-Z][0-9]{2}|back|back-[0-9]{1,2})\.png", n) or n == MANIFEST]
+            if _NAMES.fullmatch(n) or n == MANIFEST]
+
+
+def files_key(folder: Path) -> tuple:
+    """``_key(_files(folder))`` in one pass over the folder (``os.scandir``, no ``Path`` per
+    file): what every reading checks its cached index or box against (~0.3 ms, not ~2 ms)."""
+    try:
+        with os.scandir(folder) as it:
+            found = {e.name: e for e in it if _NAMES.fullmatch(e.name) or e.name == MANIFEST}
+    except OSError:
+        return ()
+    out = []
+    for name in sorted(found):
+        st = found[name].stat()
+        out.append((name, st.st_size, st.st_mtime_ns))
+    return tuple(out)
 
 
 def _key(files: list[Path]) -> tuple:
@@ -212,12 +230,12 @@ def _disk_cache_path(folder: Path, digest: str) -> Path:
 def get_index(folder: Path | str | None = None, gray: bool = False) -> Index:
     """The index for the reference folder, rebuilt when its files change."""
     folder = Path(folder) if folder else REFERENCE_DIR
-    files = _files(folder)
-    key = _key(files)
+    key = files_key(folder)
     with _lock:
         hit = _cache.get((str(folder), gray))
         if hit is not None and hit.key == key:
             return hit
+        files = _files(folder)
         h = hashlib.sha256()
         for p in files:
             h.update(p.name.encode())
