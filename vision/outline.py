@@ -15,7 +15,7 @@ def _largest_blob(mask: np.ndarray, min_frac: float = 0.008):
     i = int(np.argmax(areas)) + 1
     if areas[i - 1] < min_frac * mask.size:
         return None
-    return (labels == i).astype(np.uint8) * 255
+    return cv2.compare(labels, i, cv2.CMP_EQ)   # 255 on the blob, 0 elsewhere
 
 
 def _fill_holes(mask: np.ndarray) -> np.ndarray:
@@ -110,6 +110,19 @@ def _texture_mask(lab: np.ndarray, ring: np.ndarray) -> np.ndarray:
     return masks
 
 
+def _median_u8(px: np.ndarray) -> np.ndarray:
+    """``np.median(px.astype(np.float32), axis=0)`` of (n, c) uint8 pixels, from each channel's
+    histogram (the same float32 values, without sorting the pixels)."""
+    n = len(px)
+    ks = (n // 2,) if n % 2 else (n // 2 - 1, n // 2)   # the middle one, or the middle two
+    out = []
+    for c in range(px.shape[1]):
+        cum = np.cumsum(np.bincount(px[:, c], minlength=256))
+        vals = np.searchsorted(cum, ks, side="right").astype(np.float32)
+        out.append(vals.mean(dtype=np.float32))
+    return np.array(out, np.float32)
+
+
 def _masks(work: np.ndarray) -> list:
     h, w = work.shape[:2]
     blur = cv2.GaussianBlur(work, (0, 0), 2.0)
@@ -135,9 +148,12 @@ def _masks(work: np.ndarray) -> list:
     fg = (frac.reshape(-1)[q] < 0.002).astype(np.uint8) * 255
     masks.append(clean(fg))
     # 2. far from the table's typical colour (Otsu on a Lab distance)
-    med = np.median(lab[ring].astype(np.float32), axis=0)
-    d = lab.astype(np.float32) - med
-    dist = np.sqrt(0.3 * d[..., 0] ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
+    med = _median_u8(lab[ring])
+    # sqrt(0.3 dL² + da² + db²) per pixel: each term a table of the channel's 256 values, the same
+    # float32 values as computed pixel by pixel
+    v = np.arange(256, dtype=np.float32)
+    terms = [0.3 * (v - med[0]) ** 2, (v - med[1]) ** 2, (v - med[2]) ** 2]
+    dist = np.sqrt(terms[0][lab[..., 0]] + terms[1][lab[..., 1]] + terms[2][lab[..., 2]])
     dist = np.clip(dist * 255 / max(1.0, float(dist.max())), 0, 255).astype(np.uint8)
     _, fg2 = cv2.threshold(dist, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     masks.append(clean(fg2))

@@ -66,6 +66,21 @@ def _describe_cells(patches, index, turns=(0, 1, 2, 3), cells=None) -> np.ndarra
     return describe_turns(patches, turns, minus)
 
 
+def _greyish(sat: np.ndarray, limit: int = 20) -> bool:
+    """``np.percentile(sat, 95) < limit`` for uint8 saturations: the order statistics round the
+    95th percentile read from a histogram settle it (a colour photo's are far above the limit);
+    only when they straddle it is the percentile computed."""
+    n = sat.size
+    cum = np.cumsum(np.bincount(sat.reshape(-1), minlength=256))
+    k = int((n - 1) * 0.95)
+    lo, hi = np.searchsorted(cum, [max(0, k - 1), min(n - 1, k + 2)], side="right")
+    if lo >= limit:        # the percentile lies between these two order statistics
+        return False
+    if hi < limit:
+        return True
+    return float(np.percentile(sat, 95)) < limit
+
+
 def _turns_of(index) -> np.ndarray:
     """Per position: quarter turns clockwise its tile lies at (all 0 for upright art)."""
     t = index.turns or {}
@@ -561,7 +576,7 @@ def _recognize(data: bytes, reference_dir, t0: float) -> Reading:
     f = min(f, 1.0)
     # a black-and-white photo is compared with black-and-white references
     sat = cv2.cvtColor(work, cv2.COLOR_BGR2HSV)[..., 1]
-    gray = float(np.percentile(sat, 95)) < 20
+    gray = _greyish(sat)
     index = get_index(reference_dir, gray=gray)
     quads = []
     for m in _masks(work):
