@@ -1,0 +1,111 @@
+"""The readers' faster paths (issue 8's speed round) give the same values as the plain ones.
+
+Each fast path is compared with a plain, one-at-a-time computation written here (what the reader
+did before), on real sample photos where a photo is needed. No timing: speed is measured by
+``python -m vision.bench``.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+import vision.recognize  # noqa: F401  (the module, not the function vision.recognize)
+from vision import stages
+from vision.imageio import decode
+from vision.index import MANIFEST, REFERENCE_DIR, _files, _key, describe_coarse, files_key, get_index, similarity
+from vision.outline import _masks, _median_u8, _quads_from_mask
+
+R = sys.modules["vision.recognize"]
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_photos"
+PHOTOS = ["p02.jpg", "p07.jpg", "n01.jpg"]   # two planets (one small) and a photo without one
+
+
+def _quick_one(img, quad, index) -> float:
+    """One outline's ranking score, outline by outline (as recognize._quick did)."""
+    straight, _ = R._rectify(img, quad, half=True)
+    m, c2 = R.MARGIN // 2, R.CELL // 2
+    patches = [straight[m + r * c2:m + (r + 1) * c2, m + c * c2:m + (c + 1) * c2]
+               for r in range(4) for c in range(4)]
+    C = similarity(describe_coarse(patches), index.coarse)
+    turns = tuple(int(t) for t in R._turns_of(index))
+    best = -np.inf
+    for per in R._quick_cells(tuple(index.names), tuple(index.stacks) if index.stacks else None, turns):
+        best = max(best, sum(float(C[cells, cols].max(axis=1).sum()) for cells, cols in per))
+    return float(best / 16)
+
+
+@pytest.mark.parametrize("name", PHOTOS)
+def test_outlines_ranked_at_once_score_as_one_by_one(name):
+    index = get_index(None)
+    img, _ = decode((SAMPLES / name).read_bytes(), min_side=R.SHIPPED_SIDE)
+    pyr = R._pyramid(img)
+    h, w = img.shape[:2]
+    f = R.WORK / max(h, w)
+    work = cv2.resize(img, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
+    quads = [q / f for m in _masks(work) for q in _quads_from_mask(m)]
+    quads.append(np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]]))
+    with stages.one_thread():
+        one = [_quick_one(pyr, q, index) for q in quads]
+        many = R._quick_many(pyr, quads, index)
+    assert len(quads) >= 3
+    assert many == one            # the same floats, not merely close
+    assert len(set(one)) > 1      # outlines that differ score differently (the test can tell)
+
+
+def test_median_from_histograms_is_numpys():
+    rng = np.random.default_rng(3)
+    for n in (1, 2, 3, 4, 101, 1000, 1001):
+        for top in (2, 7, 256):
+            px = rng.integers(0, top, (n, 3)).astype(np.uint8)
+            assert np.array_equal(_median_u8(px), np.median(px.astype(np.float32), axis=0)), (n, top)
+
+
+def test_black_and_white_test_from_histogram_is_the_percentile():
+    rng = np.random.default_rng(4)
+    for n in (1, 2, 5, 37, 1000, 20001):
+        for lo, hi in ((0, 40), (0, 25), (15, 22), (19, 21), (20, 21), (0, 20), (0, 256)):
+            for _ in range(10):
+                sat = rng.integers(lo, hi, n).astype(np.uint8)
+                assert R._greyish(sat) == (float(np.percentile(sat, 95)) < 20), (n, lo, hi)
+
+
+def test_folder_key_in_one_pass_is_the_key(tmp_path):
+    for folder in (REFERENCE_DIR, tmp_path / "missing"):
+        assert files_key(folder) == _key(_files(folder))
+    for name in ("C01.png", "back-3.png", MANIFEST, "notes.txt", "C1.png"):
+        (tmp_path / name).write_bytes(b"x")
+    assert files_key(tmp_path) == _key(_files(tmp_path))
+    assert [k[0] for k in files_key(tmp_path)] == sorted(["C01.png", "back-3.png", MANIFEST])
+
+
+def _cell_detail_plain(tile, mean):
+    """An aligned tile's detail as stages.cell_detail computed it, each mean taken where used."""
+    a = mean.reshape(-1, 3).mean(0) + 1
+    b = tile.reshape(-1, 3).mean(0) + 1
+    g = float(a.sum() / b.sum())
+    gain = g * np.clip(a / b / g, 1 - stages.tuning.GAIN_CLIP, 1 + stages.tuning.GAIN_CLIP)
+    size, sl = stages.tuning.CELL_PX, stages.tuning.MATCH_SLACK
+    i = stages._inner(size)
+    cut = slice(i - sl, size - i + sl)
+    return (stages._detail(tile)[cut, cut] * gain - stages._detail(mean)[cut, cut]).astype(np.float32)
+
+
+def test_tiles_described_at_once_as_one_by_one():
+    rng = np.random.default_rng(5)
+    tiles = (rng.random((4, stages.tuning.CELL_PX, stages.tuning.CELL_PX, 3)) * 255).astype(np.float32)
+    tiles[1] *= np.float32([0.5, 1.0, 1.5])    # a cast: the white balance's clip counts
+    mean = (rng.random(tiles.shape[1:]) * 255).astype(np.float32)
+    chans = stages.channels(tiles)
+    details = []
+    for t, c in zip(tiles, chans):
+        v = t.reshape(-1, 3).mean(0) + 1
+        assert np.array_equal(c, v)
+        assert np.array_equal(stages.chroma(t, c), v / v.sum())
+        details.append(stages.cell_detail(t, mean, c))
+        assert np.array_equal(details[-1], _cell_detail_plain(t, mean))
+    details = np.stack(details)
+    assert np.array_equal(stages._pool(details), np.stack([stages._pool(d) for d in details]))
