@@ -109,3 +109,30 @@ def test_tiles_described_at_once_as_one_by_one():
         assert np.array_equal(details[-1], _cell_detail_plain(t, mean))
     details = np.stack(details)
     assert np.array_equal(stages._pool(details), np.stack([stages._pool(d) for d in details]))
+
+
+def _normalized_plain(f: np.ndarray) -> np.ndarray:
+    """Each (h, w, c) picture of ``f`` less its channels' means, over its spread + 8, unit rows
+    (as vision.index did with numpy's mean and std over axes (1, 2))."""
+    f = f - f.mean(axis=(1, 2), keepdims=True)
+    f = f / (f.std(axis=(1, 2), keepdims=True) + 8.0)
+    v = f.reshape(len(f), -1)
+    return (v / (np.linalg.norm(v, axis=1, keepdims=True) + 1e-6)).astype(np.float32)
+
+
+def test_descriptors_normalized_as_numpy_does():
+    from vision import index as ix
+    rng = np.random.default_rng(6)
+    for n in (1, 3, 16):
+        patches = [(rng.random((ix.CELL, ix.CELL, 3)) * rng.uniform(5, 255)).astype(np.uint8) for _ in range(n)]
+        minus = [(rng.normal(size=ix._small(patches[0]).shape) * 20).astype(np.float32) for _ in range(n)]
+        plain = _normalized_plain(np.stack([np.rot90(ix._small(p), k) - m
+                                            for p, m in zip(patches, minus) for k in (0, 1, 2, 3)]))
+        assert np.array_equal(ix.describe_turns(patches, (0, 1, 2, 3), minus), plain)
+        halves = [p[::2, ::2] for p in patches]
+        coarse = []
+        for p in halves:
+            a = int(round(p.shape[0] * ix.INNER))
+            f = cv2.GaussianBlur(p.astype(np.float32), (0, 0), 2.0 * p.shape[0] / ix.CELL)[a:-a, a:-a]
+            coarse.append(cv2.resize(f, (ix.COARSE, ix.COARSE), interpolation=cv2.INTER_AREA))
+        assert np.array_equal(ix.describe_coarse(halves), _normalized_plain(np.stack(coarse)))

@@ -57,6 +57,31 @@ COARSE = 14
 HI = 128
 
 
+def _sum_rows(g: np.ndarray) -> np.ndarray:
+    """(n, p, c) -> (n, 1, c): sums over p, accumulated one p after another, as numpy's
+    reduction over axes (1, 2) of (n, h, w, c) does it (its inner loop is the c channels, hence
+    slow), but with all n×c sums in one contiguous inner loop: the same floats."""
+    n, p, c = g.shape
+    return np.add.reduce(np.ascontiguousarray(g.transpose(1, 0, 2)).reshape(p, n * c), axis=0).reshape(n, 1, c)
+
+
+def _centred_scaled(f: np.ndarray) -> np.ndarray:
+    """``f - f.mean(axis=(1, 2))``, then divided by its ``std(axis=(1, 2)) + 8`` (each picture
+    and channel on its own; (n, h, w, c) float32): the same values as numpy's mean and std,
+    computed as they compute them (sum, divide by the count in float64, square of the centred
+    values) with ``_sum_rows``. Returns (n, h*w, c)."""
+    g = f.reshape(f.shape[0], -1, f.shape[-1])
+    count = np.intp(g.shape[1])
+
+    def mean(a: np.ndarray) -> np.ndarray:
+        s = _sum_rows(a)
+        return np.true_divide(s, count, out=s, casting="unsafe")
+    g = g - mean(g)
+    x = g - mean(g)                         # numpy's std centres again
+    var = mean(np.multiply(x, x, out=x))
+    return g / (np.sqrt(var, out=var) + 8.0)
+
+
 def describe_coarse(patches) -> np.ndarray:
     """Small, very blurred descriptors (COARSE×COARSE) for ranking candidate outlines fast."""
     out = []
@@ -65,10 +90,7 @@ def describe_coarse(patches) -> np.ndarray:
         a = int(round(n * INNER))
         f = cv2.GaussianBlur(p.astype(np.float32), (0, 0), 2.0 * n / CELL)[a:n - a, a:n - a]
         out.append(cv2.resize(f, (COARSE, COARSE), interpolation=cv2.INTER_AREA))
-    f = np.stack(out)
-    f = f - f.mean(axis=(1, 2), keepdims=True)
-    f = f / (f.std(axis=(1, 2), keepdims=True) + 8.0)
-    v = f.reshape(len(out), -1)
+    v = _centred_scaled(np.stack(out)).reshape(len(out), -1)
     return (v / (np.linalg.norm(v, axis=1, keepdims=True) + 1e-6)).astype(np.float32)
 
 
@@ -83,10 +105,7 @@ def describe_turns(patches, turns=(0, 1, 2, 3), minus=None) -> np.ndarray:
         m = minus[i] if minus is not None else None
         for k in turns:
             stack.append(np.rot90(inner, k) - m if m is not None else np.rot90(inner, k))
-    f = np.stack(stack)                                  # (n*4, s, s, 3)
-    f = f - f.mean(axis=(1, 2), keepdims=True)
-    f = f / (f.std(axis=(1, 2), keepdims=True) + 8.0)
-    v = f.reshape(len(stack), -1)
+    v = _centred_scaled(np.stack(stack)).reshape(len(stack), -1)   # from (n*4, s, s, 3)
     return (v / (np.linalg.norm(v, axis=1, keepdims=True) + 1e-6)).astype(np.float32)
 
 
