@@ -17,7 +17,7 @@ import vision.recognize  # noqa: F401  (the module, not the function vision.reco
 from vision import stages
 from vision.imageio import decode
 from vision.index import MANIFEST, REFERENCE_DIR, _files, _key, describe_coarse, files_key, get_index, similarity
-from vision.outline import _masks, _median_u8, _quads_from_mask
+from vision.outline import _largest_blob, _masks, _median_u8, _quads_from_mask
 
 R = sys.modules["vision.recognize"]
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_photos"
@@ -136,3 +136,51 @@ def test_descriptors_normalized_as_numpy_does():
             f = cv2.GaussianBlur(p.astype(np.float32), (0, 0), 2.0 * p.shape[0] / ix.CELL)[a:-a, a:-a]
             coarse.append(cv2.resize(f, (ix.COARSE, ix.COARSE), interpolation=cv2.INTER_AREA))
         assert np.array_equal(ix.describe_coarse(halves), _normalized_plain(np.stack(coarse)))
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_blobs_labelled_by_bbdt_as_by_default(threads):
+    """outline._largest_blob labels with BBDT: the same labels and stats as OpenCV's default."""
+    before = cv2.getNumThreads()
+    cv2.setNumThreads(threads)
+    try:
+        for name in PHOTOS:
+            img, _ = decode((SAMPLES / name).read_bytes(), min_side=R.SHIPPED_SIDE)
+            h, w = img.shape[:2]
+            f = R.WORK / max(h, w)
+            for mask in _masks(cv2.resize(img, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)):
+                n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+                m, labels2, stats2, _ = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_BBDT)
+                assert n == m and np.array_equal(labels, labels2) and np.array_equal(stats, stats2)
+                blob = _largest_blob(mask)
+                if n > 1 and blob is not None:
+                    i = int(np.argmax(stats[1:, cv2.CC_STAT_AREA])) + 1
+                    assert np.array_equal(blob, (labels == i).astype(np.uint8) * 255)
+    finally:
+        cv2.setNumThreads(before)
+
+
+@pytest.mark.parametrize("name", PHOTOS)
+def test_colour_distance_mask_as_computed_pixel_by_pixel(name):
+    """outline._masks' second colour mask (far from the table's median colour), its median and
+    distance from tables, against the plain per-pixel computation."""
+    img, _ = decode((SAMPLES / name).read_bytes(), min_side=R.SHIPPED_SIDE)
+    h, w = img.shape[:2]
+    f = R.WORK / max(h, w)
+    work = cv2.resize(img, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
+    h, w = work.shape[:2]
+    lab = cv2.cvtColor(cv2.GaussianBlur(work, (0, 0), 2.0), cv2.COLOR_BGR2LAB)
+    bw = max(3, int(0.04 * min(h, w)))
+    ring = np.ones((h, w), bool)
+    ring[bw:h - bw, bw:w - bw] = False
+    d = lab.astype(np.float32) - np.median(lab[ring].astype(np.float32), axis=0)
+    dist = np.sqrt(0.3 * d[..., 0] ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
+    dist = np.clip(dist * 255 / max(1.0, float(dist.max())), 0, 255).astype(np.uint8)
+    _, fg = cv2.threshold(dist, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    k = max(3, int(0.025 * min(h, w))) | 1
+    fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    with stages.one_thread():
+        masks = _masks(work)
+    assert np.array_equal(masks[3], fg)
+    assert 0 < int(np.count_nonzero(fg)) < fg.size
