@@ -180,7 +180,16 @@ def test_colour_distance_mask_as_computed_pixel_by_pixel(name):
     k = max(3, int(0.025 * min(h, w))) | 1
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
     fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    close = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    q = (lab[..., 0] // 43).astype(np.int32) * 256 + (lab[..., 1] // 16).astype(np.int32) * 16 + (lab[..., 2] // 16)
+    hist = np.bincount(q[ring], minlength=6 * 256).astype(np.float32).reshape(6, 16, 16)
+    hist = np.maximum.reduce([np.roll(hist, s, axis=a) for a in (1, 2) for s in (-1, 0, 1)])
+    hist = np.maximum.reduce([hist, np.roll(hist, 1, axis=0), np.roll(hist, -1, axis=0)])
+    rare = ((hist / max(1, ring.sum())).reshape(-1)[q] < 0.002).astype(np.uint8) * 255
+    rare = cv2.morphologyEx(rare, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    rare = cv2.morphologyEx(rare, cv2.MORPH_CLOSE, close)
     with stages.one_thread():
         masks = _masks(work)
-    assert np.array_equal(masks[3], fg)
-    assert 0 < int(np.count_nonzero(fg)) < fg.size
+    assert np.array_equal(masks[2], rare)      # colours the table's border lacks
+    assert np.array_equal(masks[3], fg)        # far from the table's median colour
+    assert 0 < int(np.count_nonzero(fg)) < fg.size and 0 < int(np.count_nonzero(rare)) < rare.size

@@ -125,6 +125,10 @@ def _median_u8(px: np.ndarray) -> np.ndarray:
     return np.array(out, np.float32)
 
 
+_V = np.arange(256, dtype=np.int32)
+_BINS = np.ascontiguousarray(np.stack([(_V // 43) * 256, (_V // 16) * 16, _V // 16], axis=1)[None])  # (1, 256, 3)
+
+
 def _masks(work: np.ndarray) -> list:
     h, w = work.shape[:2]
     blur = cv2.GaussianBlur(work, (0, 0), 2.0)
@@ -142,7 +146,9 @@ def _masks(work: np.ndarray) -> list:
         return cv2.morphologyEx(m, cv2.MORPH_CLOSE, close)
 
     # 1. not the table: the border's colours (chroma mostly), by histogram
-    q = (lab[..., 0] // 43).astype(np.int32) * 256 + (lab[..., 1] // 16).astype(np.int32) * 16 + (lab[..., 2] // 16)
+    # q = (L // 43) * 256 + (a // 16) * 16 + b // 16, each term looked up per channel (cv2.LUT)
+    t = cv2.LUT(lab, _BINS)
+    q = t[..., 0] + t[..., 1] + t[..., 2]
     hist = np.bincount(q[ring], minlength=6 * 256).astype(np.float32).reshape(6, 16, 16)
     hist = np.maximum.reduce([np.roll(hist, s, axis=a) for a in (1, 2) for s in (-1, 0, 1)])
     hist = np.maximum.reduce([hist, np.roll(hist, 1, axis=0), np.roll(hist, -1, axis=0)])
@@ -154,8 +160,9 @@ def _masks(work: np.ndarray) -> list:
     # sqrt(0.3 dL² + da² + db²) per pixel: each term a table of the channel's 256 values, the same
     # float32 values as computed pixel by pixel
     v = np.arange(256, dtype=np.float32)
-    terms = [0.3 * (v - med[0]) ** 2, (v - med[1]) ** 2, (v - med[2]) ** 2]
-    dist = np.sqrt(terms[0][lab[..., 0]] + terms[1][lab[..., 1]] + terms[2][lab[..., 2]])
+    terms = np.stack([0.3 * (v - med[0]) ** 2, (v - med[1]) ** 2, (v - med[2]) ** 2], axis=1)[None]
+    t = cv2.LUT(lab, np.ascontiguousarray(terms))
+    dist = np.sqrt(t[..., 0] + t[..., 1] + t[..., 2])
     dist = np.clip(dist * 255 / max(1.0, float(dist.max())), 0, 255).astype(np.uint8)
     _, fg2 = cv2.threshold(dist, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     masks.append(clean(fg2))
