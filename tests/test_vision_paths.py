@@ -193,3 +193,15 @@ def test_colour_distance_mask_as_computed_pixel_by_pixel(name):
     assert np.array_equal(masks[2], rare)      # colours the table's border lacks
     assert np.array_equal(masks[3], fg)        # far from the table's median colour
     assert 0 < int(np.count_nonzero(fg)) < fg.size and 0 < int(np.count_nonzero(rare)) < rare.size
+
+
+def test_pooling_adds_the_four_as_numpys_mean():
+    rng = np.random.default_rng(7)
+    for shape in [(32, 32, 3), (45, 43, 3), (4, 44, 44, 3), (1, 45, 44, 3), (44, 44, 1), (2, 10, 10, 2)]:
+        for _ in range(10):
+            d = (rng.normal(size=shape) * rng.uniform(0.1, 300)).astype(np.float32)
+            h, w = shape[-3] // 2, shape[-2] // 2
+            x = d[..., :2 * h, :2 * w, :]
+            plain = (x.reshape(h, 2, w, 2, -1).mean(axis=(1, 3)) if d.ndim == 3
+                     else x.reshape(len(d), h, 2, w, 2, -1).mean(axis=(2, 4)))
+            assert np.array_equal(stages._pool(d), plain), shape

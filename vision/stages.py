@@ -470,12 +470,15 @@ def _inner(size: int) -> int:
 
 def _pool(img: np.ndarray) -> np.ndarray:
     """Half the size, each pixel the mean of 2×2 (after a blur of DESC_BLUR nothing finer is
-    left, and a quarter of the pixels to compare)."""
-    if img.ndim == 4:  # (k, h, w, c): each picture, the same values as one by one
-        h, w = img.shape[1] // 2, img.shape[2] // 2
-        return img[:, :2 * h, :2 * w].reshape(len(img), h, 2, w, 2, -1).mean(axis=(2, 4))
-    h, w = img.shape[0] // 2, img.shape[1] // 2
-    return img[:2 * h, :2 * w].reshape(h, 2, w, 2, -1).mean(axis=(1, 3))
+    left, and a quarter of the pixels to compare). ``img``: (h, w, c) or (k, h, w, c), each
+    picture on its own. With 3 channels the four are added in the order numpy's mean over the
+    two 2-axes adds them (the same floats, without its slow reduction over non-contiguous axes;
+    tests/test_vision_paths.py); numpy's own mean otherwise."""
+    h, w = img.shape[-3] // 2, img.shape[-2] // 2
+    x = img[..., :2 * h, :2 * w, :].reshape(*img.shape[:-3], h, 2, w, 2, img.shape[-1])
+    if img.shape[-1] != 3:
+        return x.mean(axis=(-4, -2))
+    return (x[..., 0, :, 0, :] + x[..., 0, :, 1, :] + x[..., 1, :, 0, :] + x[..., 1, :, 1, :]) / 4
 
 
 def _normed(v: np.ndarray) -> np.ndarray:
@@ -599,6 +602,21 @@ def _box_sums(d: np.ndarray, m: int) -> np.ndarray:
     return ii[:, m:, m:] - ii[:, :-m, m:] - ii[:, m:, :-m] + ii[:, :-m, :-m]
 
 
+_ROWS_FILTERS: dict = {}
+
+
+def _rows_filters(filters: np.ndarray, stack: str, rows: list) -> np.ndarray:
+    """``filters[rows]`` as one (rows × angles, D) matrix, kept per box and stack (the same for
+    every cell and reading of a box)."""
+    key = (id(filters), stack)
+    hit = _ROWS_FILTERS.get(key)
+    if hit is None or hit[0] is not filters or hit[1] != tuple(rows):
+        if len(_ROWS_FILTERS) > 64:
+            _ROWS_FILTERS.clear()
+        hit = _ROWS_FILTERS[key] = (filters, tuple(rows), filters[np.array(rows)].reshape(-1, filters.shape[-1]))
+    return hit[2]
+
+
 def match(aligned: Aligned, filters: np.ndarray, rows_of: dict, means: dict, backs: dict) -> np.ndarray:
     """(16, n) similarity of each aligned tile with each exemplar its position allows: the best
     normalized correlation of the exemplar's matched filter (``filters``: (n, angles, D)) within
@@ -623,7 +641,7 @@ def match(aligned: Aligned, filters: np.ndarray, rows_of: dict, means: dict, bac
             down.append(bool(back_rows) and (min(float(np.abs(c - b).sum()) for b in back_chromas)
                                              < float(np.abs(c - face_chroma).sum())))
         r = np.array(rows)
-        F = filters[r].reshape(-1, filters.shape[-1])            # (rows × angles, D)
+        F = _rows_filters(filters, st, rows)                     # (rows × angles, D)
         pooled = _pool(np.stack(ds))                             # the blur is linear: pooled after
         W, length = _windows(pooled.astype(np.float32), m)       # (cells, windows, D), (cells, windows)
         S = (W.reshape(-1, W.shape[-1]) @ F.T).reshape(len(cells), W.shape[1], len(r), -1)
