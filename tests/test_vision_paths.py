@@ -205,3 +205,21 @@ def test_pooling_adds_the_four_as_numpys_mean():
             plain = (x.reshape(h, 2, w, 2, -1).mean(axis=(1, 3)) if d.ndim == 3
                      else x.reshape(len(d), h, 2, w, 2, -1).mean(axis=(2, 4)))
             assert np.array_equal(stages._pool(d), plain), shape
+
+
+def test_lattice_fits_in_place_as_plain():
+    """stages.lattice_fits (its projective coordinates worked in place) against the plain ones."""
+    img, _ = decode((SAMPLES / "p02.jpg").read_bytes(), min_side=480)
+    edges = stages.edge_map(img)
+    h, w = edges.shape
+    rng = np.random.default_rng(8)
+    quad = np.float32([[0.2 * w, 0.2 * h], [0.8 * w, 0.22 * h], [0.78 * w, 0.8 * h], [0.21 * w, 0.79 * h]])
+    quads = quad[None] + rng.normal(size=(17, 4, 2)).astype(np.float32) * 0.02 * w
+    Hs = np.stack([cv2.getPerspectiveTransform(stages._SQUARE, q) for q in quads]).astype(np.float32)
+    x, y = stages._FIT_PTS[:, 0], stages._FIT_PTS[:, 1]
+    hh = [Hs[:, r, 0, None] * x + Hs[:, r, 1, None] * y + Hs[:, r, 2, None] for r in range(3)]
+    v = cv2.remap(edges, hh[0] / hh[2], hh[1] / hh[2], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    n = len(stages._LINE_PTS)
+    plain = v[:, :n].mean(axis=1) / (v[:, n:].mean(axis=1) + 1.0)
+    fits = stages.lattice_fits(edges, quads)
+    assert np.array_equal(fits, plain) and len(set(fits.tolist())) > 1

@@ -151,9 +151,7 @@ def lattice_fits(edges: np.ndarray, quads: np.ndarray) -> np.ndarray:
     """``lattice_fit`` of many outlines at once (``quads``: (k, 4, 2)): the points of the
     straightened lattice are mapped into the photo and the edges sampled there, one remap."""
     Hs = np.stack([cv2.getPerspectiveTransform(_SQUARE, q.astype(np.float32)) for q in quads]).astype(np.float32)
-    x, y = _FIT_PTS[:, 0], _FIT_PTS[:, 1]
-    h = [Hs[:, r, 0, None] * x + Hs[:, r, 1, None] * y + Hs[:, r, 2, None] for r in range(3)]   # (k, P) each
-    v = cv2.remap(edges, h[0] / h[2], h[1] / h[2], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    v = _sample(edges, Hs, _FIT_PTS)
     n = len(_LINE_PTS)
     return v[:, :n].mean(axis=1) / (v[:, n:].mean(axis=1) + 1.0)
 
@@ -196,9 +194,19 @@ def oriented_edges(img: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
 def _sample(img: np.ndarray, Hs: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """``img`` at the points ``pts`` (P, 2) of the straightened lattice mapped by each of the
+    homographies ``Hs`` (k, 3, 3) float32: (k, P), one remap. The projective coordinates are
+    h_r = H[r, 0] x + H[r, 1] y + H[r, 2] in float32, worked in place."""
     x, y = pts[:, 0], pts[:, 1]
-    h = [Hs[:, r, 0, None] * x + Hs[:, r, 1, None] * y + Hs[:, r, 2, None] for r in range(3)]
-    return cv2.remap(img, h[0] / h[2], h[1] / h[2], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    h = []
+    for r in range(3):
+        t = Hs[:, r, 0, None] * x
+        t += Hs[:, r, 1, None] * y
+        t += Hs[:, r, 2, None]
+        h.append(t)
+    np.divide(h[0], h[2], out=h[0])
+    np.divide(h[1], h[2], out=h[1])
+    return cv2.remap(img, h[0], h[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
 
 
 def layout_fits(edges: tuple, quads: np.ndarray, weakest: int = 10) -> np.ndarray:
@@ -398,9 +406,11 @@ def align_cells(cells: Cells, looks: dict) -> Aligned:
     i = int(round(size * tuning.ALIGN_INNER))
     tiles, fits, centres = [], [], []
     prior = None
+    n = cells.windows.shape[1]   # the 16 windows made grey at once (pixel by pixel: the same values)
+    grays = cv2.cvtColor(cells.windows.reshape(-1, n, 3), cv2.COLOR_BGR2GRAY).reshape(-1, n, n).astype(np.float32)
     for q in range(16):
         win = cells.windows[q]
-        gray = cv2.cvtColor(win, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        gray = grays[q]
         best = (-2.0, 0.0, (pad + i, pad + i))
         for a, t in looks[STACK_AT[q]]:
             res = cv2.matchTemplate(gray, t, cv2.TM_CCOEFF_NORMED)
