@@ -139,7 +139,8 @@ def _files(folder: Path) -> list[Path]:
 
 def files_key(folder: Path) -> tuple:
     """``_key(_files(folder))`` in one pass over the folder (``os.scandir``, no ``Path`` per
-    file): what every reading checks its cached index or box against (~0.3 ms, not ~2 ms)."""
+    file): what every reading checks its cached index or box against (the 81 shipped files:
+    0.4 ms, not 0.7 ms, on an idle core)."""
     try:
         with os.scandir(folder) as it:
             found = {e.name: e for e in it if _NAMES.fullmatch(e.name) or e.name == MANIFEST}
