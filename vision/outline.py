@@ -8,14 +8,16 @@ import numpy as np
 
 
 def _largest_blob(mask: np.ndarray, min_frac: float = 0.008):
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    # BBDT: the same labels and stats as the default algorithm, in about half the time here (2184
+    # masks of the sample photos at 512 and 320 px, tests/test_vision_paths.py)
+    n, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_BBDT)
     if n <= 1:
         return None
     areas = stats[1:, cv2.CC_STAT_AREA]
     i = int(np.argmax(areas)) + 1
     if areas[i - 1] < min_frac * mask.size:
         return None
-    return (labels == i).astype(np.uint8) * 255
+    return cv2.compare(labels, i, cv2.CMP_EQ)   # 255 on the blob, 0 elsewhere
 
 
 def _fill_holes(mask: np.ndarray) -> np.ndarray:
@@ -110,6 +112,23 @@ def _texture_mask(lab: np.ndarray, ring: np.ndarray) -> np.ndarray:
     return masks
 
 
+def _median_u8(px: np.ndarray) -> np.ndarray:
+    """``np.median(px.astype(np.float32), axis=0)`` of (n, c) uint8 pixels, from each channel's
+    histogram (the same float32 values, without sorting the pixels)."""
+    n = len(px)
+    ks = (n // 2,) if n % 2 else (n // 2 - 1, n // 2)   # the middle one, or the middle two
+    out = []
+    for c in range(px.shape[1]):
+        cum = np.cumsum(np.bincount(px[:, c], minlength=256))
+        vals = np.searchsorted(cum, ks, side="right").astype(np.float32)
+        out.append(vals.mean(dtype=np.float32))
+    return np.array(out, np.float32)
+
+
+_V = np.arange(256, dtype=np.int32)
+_BINS = np.ascontiguousarray(np.stack([(_V // 43) * 256, (_V // 16) * 16, _V // 16], axis=1)[None])  # (1, 256, 3)
+
+
 def _masks(work: np.ndarray) -> list:
     h, w = work.shape[:2]
     blur = cv2.GaussianBlur(work, (0, 0), 2.0)
@@ -127,7 +146,9 @@ def _masks(work: np.ndarray) -> list:
         return cv2.morphologyEx(m, cv2.MORPH_CLOSE, close)
 
     # 1. not the table: the border's colours (chroma mostly), by histogram
-    q = (lab[..., 0] // 43).astype(np.int32) * 256 + (lab[..., 1] // 16).astype(np.int32) * 16 + (lab[..., 2] // 16)
+    # q = (L // 43) * 256 + (a // 16) * 16 + b // 16, each term looked up per channel (cv2.LUT)
+    t = cv2.LUT(lab, _BINS)
+    q = t[..., 0] + t[..., 1] + t[..., 2]
     hist = np.bincount(q[ring], minlength=6 * 256).astype(np.float32).reshape(6, 16, 16)
     hist = np.maximum.reduce([np.roll(hist, s, axis=a) for a in (1, 2) for s in (-1, 0, 1)])
     hist = np.maximum.reduce([hist, np.roll(hist, 1, axis=0), np.roll(hist, -1, axis=0)])
@@ -135,9 +156,13 @@ def _masks(work: np.ndarray) -> list:
     fg = (frac.reshape(-1)[q] < 0.002).astype(np.uint8) * 255
     masks.append(clean(fg))
     # 2. far from the table's typical colour (Otsu on a Lab distance)
-    med = np.median(lab[ring].astype(np.float32), axis=0)
-    d = lab.astype(np.float32) - med
-    dist = np.sqrt(0.3 * d[..., 0] ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
+    med = _median_u8(lab[ring])
+    # sqrt(0.3 dL² + da² + db²) per pixel: each term a table of the channel's 256 values, the same
+    # float32 values as computed pixel by pixel
+    v = np.arange(256, dtype=np.float32)
+    terms = np.stack([0.3 * (v - med[0]) ** 2, (v - med[1]) ** 2, (v - med[2]) ** 2], axis=1)[None]
+    t = cv2.LUT(lab, np.ascontiguousarray(terms))
+    dist = np.sqrt(t[..., 0] + t[..., 1] + t[..., 2])
     dist = np.clip(dist * 255 / max(1.0, float(dist.max())), 0, 255).astype(np.uint8)
     _, fg2 = cv2.threshold(dist, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     masks.append(clean(fg2))

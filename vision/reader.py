@@ -302,9 +302,9 @@ def exemplars_in(folder) -> Exemplars:
     from pathlib import Path
 
     from .box import load_box
-    from .index import _files, _key
+    from .index import files_key
     folder = Path(folder)
-    key = _key(_files(folder))
+    key = files_key(folder)
     hit = _CACHE.get(str(folder))
     if hit is not None and hit[0] == key:
         return hit[1]

@@ -66,6 +66,21 @@ def _describe_cells(patches, index, turns=(0, 1, 2, 3), cells=None) -> np.ndarra
     return describe_turns(patches, turns, minus)
 
 
+def _greyish(sat: np.ndarray, limit: int = 20) -> bool:
+    """``np.percentile(sat, 95) < limit`` for uint8 saturations: the order statistics round the
+    95th percentile read from a histogram settle it (a colour photo's are far above the limit);
+    only when they straddle it is the percentile computed."""
+    n = sat.size
+    cum = np.cumsum(np.bincount(sat.reshape(-1), minlength=256))
+    k = int((n - 1) * 0.95)
+    lo, hi = np.searchsorted(cum, [max(0, k - 1), min(n - 1, k + 2)], side="right")
+    if lo >= limit:        # the percentile lies between these two order statistics
+        return False
+    if hi < limit:
+        return True
+    return float(np.percentile(sat, 95)) < limit
+
+
 def _turns_of(index) -> np.ndarray:
     """Per position: quarter turns clockwise its tile lies at (all 0 for upright art)."""
     t = index.turns or {}
@@ -268,21 +283,30 @@ def _quick_cells(names: tuple, stacks: tuple | None, turns: tuple) -> list:
     return out
 
 
-def _quick(img, quad: np.ndarray, index) -> float:
-    """How much a candidate outline looks like a 4×4 planet of tiles: each cell cut where the
+def _quick_many(img, quads: list, index) -> list[float]:
+    """How much each candidate outline looks like a 4×4 planet of tiles: each cell cut where the
     outline puts it (no search) and compared with the references, best quarter turn, without
-    the one-tile-once rule. Cheap; ranks the candidates."""
-    straight, _ = _rectify(img, quad, half=True)
+    the one-tile-once rule. Cheap; ranks the candidates. All outlines' cells are described at
+    once (each row normalized on its own) and each outline's 16 rows compared in one product:
+    the same values as outline by outline (tests/test_vision_paths.py)."""
+    if not quads:
+        return []
     m, c2 = MARGIN // 2, CELL // 2
-    patches = [straight[m + r * c2:m + (r + 1) * c2, m + c * c2:m + (c + 1) * c2]
-               for r in range(4) for c in range(4)]
-    C = similarity(describe_coarse(patches), index.coarse)   # (16, n*4): ref i turn k at i*4+k
+    patches = []
+    for quad in quads:
+        straight, _ = _rectify(img, quad, half=True)
+        patches += [straight[m + r * c2:m + (r + 1) * c2, m + c * c2:m + (c + 1) * c2]
+                    for r in range(4) for c in range(4)]
+    descs = describe_coarse(patches)
+    C = np.stack([similarity(descs[16 * j:16 * j + 16], index.coarse) for j in range(len(quads))])  # (k, 16, n*4)
     turns = tuple(int(t) for t in _turns_of(index))
-    best = -np.inf
+    best = np.full(len(quads), -np.inf)
     for per in _quick_cells(tuple(index.names), tuple(index.stacks) if index.stacks else None, turns):
-        # each position's best allowed reference, per stack at once
-        best = max(best, sum(float(C[cells, cols].max(axis=1).sum()) for cells, cols in per))
-    return float(best / 16)
+        total = np.zeros(len(quads))
+        for cells, cols in per:   # each position's best allowed reference, per stack; stacks added in order
+            total = total + C[:, cells, cols].max(axis=2).sum(axis=1).astype(np.float64)
+        best = np.maximum(best, total)
+    return [float(b / 16) for b in best]
 
 
 def _read(img, quad: np.ndarray, index, refine: int = 1):
@@ -561,7 +585,7 @@ def _recognize(data: bytes, reference_dir, t0: float) -> Reading:
     f = min(f, 1.0)
     # a black-and-white photo is compared with black-and-white references
     sat = cv2.cvtColor(work, cv2.COLOR_BGR2HSV)[..., 1]
-    gray = float(np.percentile(sat, 95)) < 20
+    gray = _greyish(sat)
     index = get_index(reference_dir, gray=gray)
     quads = []
     for m in _masks(work):
@@ -574,13 +598,13 @@ def _recognize(data: bytes, reference_dir, t0: float) -> Reading:
     quads.append(np.array([[0, 0], [ww - 1, 0], [ww - 1, wh - 1], [0, wh - 1]], np.float32))
     # rank the outlines cheaply; the found outline may cover only part of the planet (or a
     # bit of table too), so the best (GROWN) are also tried grown and shrunk about their centre
-    first = sorted(((_quick(pyr, q / f, index), i, q) for i, q in enumerate(quads)), key=lambda t: -t[0])
-    more = []
+    scores = _quick_many(pyr, [q / f for q in quads], index)
+    first = sorted(((sc, i, q) for i, (sc, q) in enumerate(zip(scores, quads))), key=lambda t: -t[0])
+    grown = []
     for _, i, q in first[:GROWN]:
         c = q.mean(axis=0)
-        for g in SCALES:
-            v = (q - c) * g + c
-            more.append((_quick(pyr, v / f, index), i, v))
+        grown += [(i, (q - c) * g + c) for g in SCALES]
+    more = [(sc, i, v) for sc, (i, v) in zip(_quick_many(pyr, [v / f for _, v in grown], index), grown)]
     ranked = sorted(first + more, key=lambda t: -t[0])
     # read the best of each family (an outline and its variants) in turn, until one is good
     best, read_families = None, set()

@@ -151,9 +151,7 @@ def lattice_fits(edges: np.ndarray, quads: np.ndarray) -> np.ndarray:
     """``lattice_fit`` of many outlines at once (``quads``: (k, 4, 2)): the points of the
     straightened lattice are mapped into the photo and the edges sampled there, one remap."""
     Hs = np.stack([cv2.getPerspectiveTransform(_SQUARE, q.astype(np.float32)) for q in quads]).astype(np.float32)
-    x, y = _FIT_PTS[:, 0], _FIT_PTS[:, 1]
-    h = [Hs[:, r, 0, None] * x + Hs[:, r, 1, None] * y + Hs[:, r, 2, None] for r in range(3)]   # (k, P) each
-    v = cv2.remap(edges, h[0] / h[2], h[1] / h[2], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    v = _sample(edges, Hs, _FIT_PTS)
     n = len(_LINE_PTS)
     return v[:, :n].mean(axis=1) / (v[:, n:].mean(axis=1) + 1.0)
 
@@ -200,9 +198,19 @@ def oriented_edges(img: np.ndarray, light: bool = False) -> tuple[np.ndarray, np
 
 
 def _sample(img: np.ndarray, Hs: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """``img`` at the points ``pts`` (P, 2) of the straightened lattice mapped by each of the
+    homographies ``Hs`` (k, 3, 3) float32: (k, P), one remap. The projective coordinates are
+    h_r = H[r, 0] x + H[r, 1] y + H[r, 2] in float32, worked in place."""
     x, y = pts[:, 0], pts[:, 1]
-    h = [Hs[:, r, 0, None] * x + Hs[:, r, 1, None] * y + Hs[:, r, 2, None] for r in range(3)]
-    return cv2.remap(img, h[0] / h[2], h[1] / h[2], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    h = []
+    for r in range(3):
+        t = Hs[:, r, 0, None] * x
+        t += Hs[:, r, 1, None] * y
+        t += Hs[:, r, 2, None]
+        h.append(t)
+    np.divide(h[0], h[2], out=h[0])
+    np.divide(h[1], h[2], out=h[1])
+    return cv2.remap(img, h[0], h[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
 
 
 def layout_fits(edges: tuple, quads: np.ndarray, weakest: int = 10) -> np.ndarray:
@@ -416,9 +424,11 @@ def align_cells(cells: Cells, looks: dict) -> Aligned:
     i = int(round(size * tuning.ALIGN_INNER))
     tiles, fits, centres = [], [], []
     prior = None
+    n = cells.windows.shape[1]   # the 16 windows made grey at once (pixel by pixel: the same values)
+    grays = cv2.cvtColor(cells.windows.reshape(-1, n, 3), cv2.COLOR_BGR2GRAY).reshape(-1, n, n).astype(np.float32)
     for q in range(16):
         win = cells.windows[q]
-        gray = cv2.cvtColor(win, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        gray = grays[q]
         best = (-2.0, 0.0, (pad + i, pad + i))
         for a, t in looks[STACK_AT[q]]:
             res = cv2.matchTemplate(gray, t, cv2.TM_CCOEFF_NORMED)
@@ -456,18 +466,37 @@ def light_free(img: np.ndarray, floor: float) -> np.ndarray:
     return (128.0 * np.log(img.astype(np.float32) + floor)).astype(np.float32)
 
 
-def gain(mean: np.ndarray, tile: np.ndarray) -> np.ndarray:
+def channels(img: np.ndarray) -> np.ndarray:
+    """Each channel's mean, plus 1 (what ``gain`` and ``chroma`` start from). For (k, h, w, 3):
+    per picture, the same values as one by one (numpy sums the rows in the same order)."""
+    return img.reshape(*img.shape[:-3], -1, 3).mean(-2) + 1
+
+
+def gain(mean: np.ndarray, tile: np.ndarray, tile_channels: np.ndarray | None = None) -> np.ndarray:
     """Per channel, what brings ``tile``'s light to ``mean``'s: one gain for brightness and at
     most ``GAIN_CLIP`` more or less per channel (white balance) — a full gain per channel would
-    turn an orange back into a green face."""
-    a = mean.reshape(-1, 3).mean(0) + 1
-    b = tile.reshape(-1, 3).mean(0) + 1
+    turn an orange back into a green face. ``tile_channels``: ``channels(tile)`` when known."""
+    a = _mean_channels(mean)
+    b = channels(tile) if tile_channels is None else tile_channels
     g = float(a.sum() / b.sum())
     return g * np.clip(a / b / g, 1 - tuning.GAIN_CLIP, 1 + tuning.GAIN_CLIP)
 
 
-def chroma(img: np.ndarray) -> np.ndarray:
-    v = img.reshape(-1, 3).mean(0) + 1
+_MEAN_CHANNELS: dict = {}
+
+
+def _mean_channels(mean: np.ndarray) -> np.ndarray:
+    """``channels(mean)``, kept per stack's mean (the same for every cell and reading)."""
+    hit = _MEAN_CHANNELS.get(id(mean))
+    if hit is None or hit[0] is not mean:
+        if len(_MEAN_CHANNELS) > 64:
+            _MEAN_CHANNELS.clear()
+        hit = _MEAN_CHANNELS[id(mean)] = (mean, channels(mean))
+    return hit[1]
+
+
+def chroma(img: np.ndarray, img_channels: np.ndarray | None = None) -> np.ndarray:
+    v = channels(img) if img_channels is None else img_channels
     return v / v.sum()
 
 
@@ -477,9 +506,15 @@ def _inner(size: int) -> int:
 
 def _pool(img: np.ndarray) -> np.ndarray:
     """Half the size, each pixel the mean of 2×2 (after a blur of DESC_BLUR nothing finer is
-    left, and a quarter of the pixels to compare)."""
-    h, w = img.shape[0] // 2, img.shape[1] // 2
-    return img[:2 * h, :2 * w].reshape(h, 2, w, 2, -1).mean(axis=(1, 3))
+    left, and a quarter of the pixels to compare). ``img``: (h, w, c) or (k, h, w, c), each
+    picture on its own. With 3 channels the four are added in the order numpy's mean over the
+    two 2-axes adds them (the same floats, without its slow reduction over non-contiguous axes;
+    tests/test_vision_paths.py); numpy's own mean otherwise."""
+    h, w = img.shape[-3] // 2, img.shape[-2] // 2
+    x = img[..., :2 * h, :2 * w, :].reshape(*img.shape[:-3], h, 2, w, 2, img.shape[-1])
+    if img.shape[-1] != 3:
+        return x.mean(axis=(-4, -2))
+    return (x[..., 0, :, 0, :] + x[..., 0, :, 1, :] + x[..., 1, :, 0, :] + x[..., 1, :, 1, :]) / 4
 
 
 def _normed(v: np.ndarray) -> np.ndarray:
@@ -520,13 +555,14 @@ def _mean_detail(mean: np.ndarray, cut: slice) -> np.ndarray:
     return hit[1]
 
 
-def cell_detail(tile: np.ndarray, mean: np.ndarray) -> np.ndarray:
+def cell_detail(tile: np.ndarray, mean: np.ndarray, tile_channels: np.ndarray | None = None) -> np.ndarray:
     """An aligned tile's small things less its stack's, light matched to the stack's, inner part
-    with the slack round it (what ``match`` compares the matched filters with), full size."""
+    with the slack round it (what ``match`` compares the matched filters with), full size.
+    ``tile_channels``: ``channels(tile)`` when known."""
     size, sl = tuning.CELL_PX, tuning.MATCH_SLACK
     i = _inner(size)
     cut = slice(i - sl, size - i + sl)
-    return (_detail(tile)[cut, cut] * gain(mean, tile) - _mean_detail(mean, cut)).astype(np.float32)
+    return (_detail(tile)[cut, cut] * gain(mean, tile, tile_channels) - _mean_detail(mean, cut)).astype(np.float32)
 
 
 # --- 5b. tell look-alikes apart ------------------------------------------------------------
@@ -602,6 +638,21 @@ def _box_sums(d: np.ndarray, m: int) -> np.ndarray:
     return ii[:, m:, m:] - ii[:, :-m, m:] - ii[:, m:, :-m] + ii[:, :-m, :-m]
 
 
+_ROWS_FILTERS: dict = {}
+
+
+def _rows_filters(filters: np.ndarray, stack: str, rows: list) -> np.ndarray:
+    """``filters[rows]`` as one (rows × angles, D) matrix, kept per box and stack (the same for
+    every cell and reading of a box)."""
+    key = (id(filters), stack)
+    hit = _ROWS_FILTERS.get(key)
+    if hit is None or hit[0] is not filters or hit[1] != tuple(rows):
+        if len(_ROWS_FILTERS) > 64:
+            _ROWS_FILTERS.clear()
+        hit = _ROWS_FILTERS[key] = (filters, tuple(rows), filters[np.array(rows)].reshape(-1, filters.shape[-1]))
+    return hit[2]
+
+
 def match(aligned: Aligned, filters: np.ndarray, rows_of: dict, means: dict, backs: dict) -> np.ndarray:
     """(16, n) similarity of each aligned tile with each exemplar its position allows: the best
     normalized correlation of the exemplar's matched filter (``filters``: (n, angles, D)) within
@@ -618,15 +669,17 @@ def match(aligned: Aligned, filters: np.ndarray, rows_of: dict, means: dict, bac
             continue
         back_rows, back_chromas, face_chroma = backs.get(st, ((), (), None))
         ds, down = [], []
-        for q in cells:
-            t = aligned.tiles[q]
-            ds.append(_pool(cell_detail(t, means[st])))   # the blur is linear
-            c = chroma(t)
+        tiles = aligned.tiles[cells]
+        chans = channels(tiles)                               # per tile, once (gain and chroma)
+        for k, t in enumerate(tiles):
+            ds.append(cell_detail(t, means[st], chans[k]))
+            c = chroma(t, chans[k])
             down.append(bool(back_rows) and (min(float(np.abs(c - b).sum()) for b in back_chromas)
                                              < float(np.abs(c - face_chroma).sum())))
         r = np.array(rows)
-        F = filters[r].reshape(-1, filters.shape[-1])            # (rows × angles, D)
-        W, length = _windows(np.stack(ds).astype(np.float32), m)  # (cells, windows, D), (cells, windows)
+        F = _rows_filters(filters, st, rows)                     # (rows × angles, D)
+        pooled = _pool(np.stack(ds))                             # the blur is linear: pooled after
+        W, length = _windows(pooled.astype(np.float32), m)       # (cells, windows, D), (cells, windows)
         S = (W.reshape(-1, W.shape[-1]) @ F.T).reshape(len(cells), W.shape[1], len(r), -1)
         best = (S / length[:, :, None, None]).max(axis=(1, 3))
         is_back = np.array([j in back_rows for j in rows])

@@ -1,0 +1,225 @@
+"""The readers' faster paths (issue 8's speed round) give the same values as the plain ones.
+
+Each fast path is compared with a plain, one-at-a-time computation written here (what the reader
+did before), on real sample photos where a photo is needed. No timing: speed is measured by
+``python -m vision.bench``.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+import vision.recognize  # noqa: F401  (the module, not the function vision.recognize)
+from vision import stages
+from vision.imageio import decode
+from vision.index import MANIFEST, REFERENCE_DIR, _files, _key, describe_coarse, files_key, get_index, similarity
+from vision.outline import _largest_blob, _masks, _median_u8, _quads_from_mask
+
+R = sys.modules["vision.recognize"]
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_photos"
+PHOTOS = ["p02.jpg", "p07.jpg", "n01.jpg"]   # two planets (one small) and a photo without one
+
+
+def _quick_one(img, quad, index) -> float:
+    """One outline's ranking score, outline by outline (as recognize._quick did)."""
+    straight, _ = R._rectify(img, quad, half=True)
+    m, c2 = R.MARGIN // 2, R.CELL // 2
+    patches = [straight[m + r * c2:m + (r + 1) * c2, m + c * c2:m + (c + 1) * c2]
+               for r in range(4) for c in range(4)]
+    C = similarity(describe_coarse(patches), index.coarse)
+    turns = tuple(int(t) for t in R._turns_of(index))
+    best = -np.inf
+    for per in R._quick_cells(tuple(index.names), tuple(index.stacks) if index.stacks else None, turns):
+        best = max(best, sum(float(C[cells, cols].max(axis=1).sum()) for cells, cols in per))
+    return float(best / 16)
+
+
+@pytest.mark.parametrize("name", PHOTOS)
+def test_outlines_ranked_at_once_score_as_one_by_one(name):
+    index = get_index(None)
+    img, _ = decode((SAMPLES / name).read_bytes(), min_side=R.SHIPPED_SIDE)
+    pyr = R._pyramid(img)
+    h, w = img.shape[:2]
+    f = R.WORK / max(h, w)
+    work = cv2.resize(img, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
+    quads = [q / f for m in _masks(work) for q in _quads_from_mask(m)]
+    quads.append(np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]]))
+    with stages.one_thread():
+        one = [_quick_one(pyr, q, index) for q in quads]
+        many = R._quick_many(pyr, quads, index)
+    assert len(quads) >= 3
+    assert many == one            # the same floats, not merely close
+    assert len(set(one)) > 1      # outlines that differ score differently (the test can tell)
+
+
+def test_median_from_histograms_is_numpys():
+    rng = np.random.default_rng(3)
+    for n in (1, 2, 3, 4, 101, 1000, 1001):
+        for top in (2, 7, 256):
+            px = rng.integers(0, top, (n, 3)).astype(np.uint8)
+            assert np.array_equal(_median_u8(px), np.median(px.astype(np.float32), axis=0)), (n, top)
+
+
+def test_black_and_white_test_from_histogram_is_the_percentile():
+    rng = np.random.default_rng(4)
+    for n in (1, 2, 5, 37, 1000, 20001):
+        for lo, hi in ((0, 40), (0, 25), (15, 22), (19, 21), (20, 21), (0, 20), (0, 256)):
+            for _ in range(10):
+                sat = rng.integers(lo, hi, n).astype(np.uint8)
+                assert R._greyish(sat) == (float(np.percentile(sat, 95)) < 20), (n, lo, hi)
+
+
+def test_folder_key_in_one_pass_is_the_key(tmp_path):
+    for folder in (REFERENCE_DIR, tmp_path / "missing"):
+        assert files_key(folder) == _key(_files(folder))
+    for name in ("C01.png", "back-3.png", MANIFEST, "notes.txt", "C1.png"):
+        (tmp_path / name).write_bytes(b"x")
+    assert files_key(tmp_path) == _key(_files(tmp_path))
+    assert [k[0] for k in files_key(tmp_path)] == sorted(["C01.png", "back-3.png", MANIFEST])
+
+
+def _cell_detail_plain(tile, mean):
+    """An aligned tile's detail as stages.cell_detail computed it, each mean taken where used."""
+    a = mean.reshape(-1, 3).mean(0) + 1
+    b = tile.reshape(-1, 3).mean(0) + 1
+    g = float(a.sum() / b.sum())
+    gain = g * np.clip(a / b / g, 1 - stages.tuning.GAIN_CLIP, 1 + stages.tuning.GAIN_CLIP)
+    size, sl = stages.tuning.CELL_PX, stages.tuning.MATCH_SLACK
+    i = stages._inner(size)
+    cut = slice(i - sl, size - i + sl)
+    return (stages._detail(tile)[cut, cut] * gain - stages._detail(mean)[cut, cut]).astype(np.float32)
+
+
+def test_tiles_described_at_once_as_one_by_one():
+    rng = np.random.default_rng(5)
+    tiles = (rng.random((4, stages.tuning.CELL_PX, stages.tuning.CELL_PX, 3)) * 255).astype(np.float32)
+    tiles[1] *= np.float32([0.5, 1.0, 1.5])    # a cast: the white balance's clip counts
+    mean = (rng.random(tiles.shape[1:]) * 255).astype(np.float32)
+    chans = stages.channels(tiles)
+    details = []
+    for t, c in zip(tiles, chans):
+        v = t.reshape(-1, 3).mean(0) + 1
+        assert np.array_equal(c, v)
+        assert np.array_equal(stages.chroma(t, c), v / v.sum())
+        details.append(stages.cell_detail(t, mean, c))
+        assert np.array_equal(details[-1], _cell_detail_plain(t, mean))
+    details = np.stack(details)
+    assert np.array_equal(stages._pool(details), np.stack([stages._pool(d) for d in details]))
+
+
+def _normalized_plain(f: np.ndarray) -> np.ndarray:
+    """Each (h, w, c) picture of ``f`` less its channels' means, over its spread + 8, unit rows
+    (as vision.index did with numpy's mean and std over axes (1, 2))."""
+    f = f - f.mean(axis=(1, 2), keepdims=True)
+    f = f / (f.std(axis=(1, 2), keepdims=True) + 8.0)
+    v = f.reshape(len(f), -1)
+    return (v / (np.linalg.norm(v, axis=1, keepdims=True) + 1e-6)).astype(np.float32)
+
+
+def test_descriptors_normalized_as_numpy_does():
+    from vision import index as ix
+    rng = np.random.default_rng(6)
+    for n in (1, 3, 16):
+        patches = [(rng.random((ix.CELL, ix.CELL, 3)) * rng.uniform(5, 255)).astype(np.uint8) for _ in range(n)]
+        minus = [(rng.normal(size=ix._small(patches[0]).shape) * 20).astype(np.float32) for _ in range(n)]
+        plain = _normalized_plain(np.stack([np.rot90(ix._small(p), k) - m
+                                            for p, m in zip(patches, minus) for k in (0, 1, 2, 3)]))
+        assert np.array_equal(ix.describe_turns(patches, (0, 1, 2, 3), minus), plain)
+        halves = [p[::2, ::2] for p in patches]
+        coarse = []
+        for p in halves:
+            a = int(round(p.shape[0] * ix.INNER))
+            f = cv2.GaussianBlur(p.astype(np.float32), (0, 0), 2.0 * p.shape[0] / ix.CELL)[a:-a, a:-a]
+            coarse.append(cv2.resize(f, (ix.COARSE, ix.COARSE), interpolation=cv2.INTER_AREA))
+        assert np.array_equal(ix.describe_coarse(halves), _normalized_plain(np.stack(coarse)))
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_blobs_labelled_by_bbdt_as_by_default(threads):
+    """outline._largest_blob labels with BBDT: the same labels and stats as OpenCV's default."""
+    before = cv2.getNumThreads()
+    cv2.setNumThreads(threads)
+    try:
+        for name in PHOTOS:
+            img, _ = decode((SAMPLES / name).read_bytes(), min_side=R.SHIPPED_SIDE)
+            h, w = img.shape[:2]
+            f = R.WORK / max(h, w)
+            for mask in _masks(cv2.resize(img, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)):
+                n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+                m, labels2, stats2, _ = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_BBDT)
+                assert n == m and np.array_equal(labels, labels2) and np.array_equal(stats, stats2)
+                blob = _largest_blob(mask)
+                if n > 1 and blob is not None:
+                    i = int(np.argmax(stats[1:, cv2.CC_STAT_AREA])) + 1
+                    assert np.array_equal(blob, (labels == i).astype(np.uint8) * 255)
+    finally:
+        cv2.setNumThreads(before)
+
+
+@pytest.mark.parametrize("name", PHOTOS)
+def test_colour_distance_mask_as_computed_pixel_by_pixel(name):
+    """outline._masks' second colour mask (far from the table's median colour), its median and
+    distance from tables, against the plain per-pixel computation."""
+    img, _ = decode((SAMPLES / name).read_bytes(), min_side=R.SHIPPED_SIDE)
+    h, w = img.shape[:2]
+    f = R.WORK / max(h, w)
+    work = cv2.resize(img, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
+    h, w = work.shape[:2]
+    lab = cv2.cvtColor(cv2.GaussianBlur(work, (0, 0), 2.0), cv2.COLOR_BGR2LAB)
+    bw = max(3, int(0.04 * min(h, w)))
+    ring = np.ones((h, w), bool)
+    ring[bw:h - bw, bw:w - bw] = False
+    d = lab.astype(np.float32) - np.median(lab[ring].astype(np.float32), axis=0)
+    dist = np.sqrt(0.3 * d[..., 0] ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
+    dist = np.clip(dist * 255 / max(1.0, float(dist.max())), 0, 255).astype(np.uint8)
+    _, fg = cv2.threshold(dist, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    k = max(3, int(0.025 * min(h, w))) | 1
+    fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    close = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    q = (lab[..., 0] // 43).astype(np.int32) * 256 + (lab[..., 1] // 16).astype(np.int32) * 16 + (lab[..., 2] // 16)
+    hist = np.bincount(q[ring], minlength=6 * 256).astype(np.float32).reshape(6, 16, 16)
+    hist = np.maximum.reduce([np.roll(hist, s, axis=a) for a in (1, 2) for s in (-1, 0, 1)])
+    hist = np.maximum.reduce([hist, np.roll(hist, 1, axis=0), np.roll(hist, -1, axis=0)])
+    rare = ((hist / max(1, ring.sum())).reshape(-1)[q] < 0.002).astype(np.uint8) * 255
+    rare = cv2.morphologyEx(rare, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    rare = cv2.morphologyEx(rare, cv2.MORPH_CLOSE, close)
+    with stages.one_thread():
+        masks = _masks(work)
+    assert np.array_equal(masks[2], rare)      # colours the table's border lacks
+    assert np.array_equal(masks[3], fg)        # far from the table's median colour
+    assert 0 < int(np.count_nonzero(fg)) < fg.size and 0 < int(np.count_nonzero(rare)) < rare.size
+
+
+def test_pooling_adds_the_four_as_numpys_mean():
+    rng = np.random.default_rng(7)
+    for shape in [(32, 32, 3), (45, 43, 3), (4, 44, 44, 3), (1, 45, 44, 3), (44, 44, 1), (2, 10, 10, 2)]:
+        for _ in range(10):
+            d = (rng.normal(size=shape) * rng.uniform(0.1, 300)).astype(np.float32)
+            h, w = shape[-3] // 2, shape[-2] // 2
+            x = d[..., :2 * h, :2 * w, :]
+            plain = (x.reshape(h, 2, w, 2, -1).mean(axis=(1, 3)) if d.ndim == 3
+                     else x.reshape(len(d), h, 2, w, 2, -1).mean(axis=(2, 4)))
+            assert np.array_equal(stages._pool(d), plain), shape
+
+
+def test_lattice_fits_in_place_as_plain():
+    """stages.lattice_fits (its projective coordinates worked in place) against the plain ones."""
+    img, _ = decode((SAMPLES / "p02.jpg").read_bytes(), min_side=480)
+    edges = stages.edge_map(img)
+    h, w = edges.shape
+    rng = np.random.default_rng(8)
+    quad = np.float32([[0.2 * w, 0.2 * h], [0.8 * w, 0.22 * h], [0.78 * w, 0.8 * h], [0.21 * w, 0.79 * h]])
+    quads = quad[None] + rng.normal(size=(17, 4, 2)).astype(np.float32) * 0.02 * w
+    Hs = np.stack([cv2.getPerspectiveTransform(stages._SQUARE, q) for q in quads]).astype(np.float32)
+    x, y = stages._FIT_PTS[:, 0], stages._FIT_PTS[:, 1]
+    hh = [Hs[:, r, 0, None] * x + Hs[:, r, 1, None] * y + Hs[:, r, 2, None] for r in range(3)]
+    v = cv2.remap(edges, hh[0] / hh[2], hh[1] / hh[2], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    n = len(stages._LINE_PTS)
+    plain = v[:, :n].mean(axis=1) / (v[:, n:].mean(axis=1) + 1.0)
+    fits = stages.lattice_fits(edges, quads)
+    assert np.array_equal(fits, plain) and len(set(fits.tolist())) > 1
