@@ -59,6 +59,11 @@ class Parts:
     def __len__(self) -> int:
         return len(self._parts)
 
+    def count(self, kind: str) -> int:
+        """How many kept pieces are of ``kind`` (a key's first item: "planet", "section", "event")."""
+        with self._guard:
+            return sum(1 for key in self._parts if isinstance(key, tuple) and key[:1] == (kind,))
+
 
 def install(app: Flask) -> None:
     app.extensions["board_parts"] = Parts()
