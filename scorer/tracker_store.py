@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import secrets
 import threading
 from collections import OrderedDict
@@ -386,6 +387,46 @@ def moves_since(db: Database, after_id: int, limit: int = 5000) -> list[tuple[in
     with db.engine.connect() as conn:
         rows = conn.execute(_MOVES_SINCE, {"after": after_id, "limit": limit})
         return [(int(i), g, int(v)) for i, g, v in rows]
+
+
+class MoveFeed:
+    """``moves_since`` for a process's live watcher, which asks it a hundred times a second on
+    SQLite. There it keeps one connection of its own and asks through the driver: through the
+    pool and SQLAlchemy each look cost about 0.8 ms (a checkout, the query, a rollback on return),
+    8-12% of a core while nobody moved. A SELECT outside a transaction sees every commit made
+    before it (WAL). Other databases go through ``moves_since`` (their watcher looks 20 times a
+    second). Not shared between processes: a forked worker opens its own."""
+
+    SQL = "SELECT id, game_id, version FROM tracker_moves WHERE id > ? ORDER BY id LIMIT ?"
+
+    def __init__(self, db: Database):
+        self.db = db
+        self._raw = None
+        self._pid = 0
+
+    def since(self, after_id: int, limit: int = 5000) -> list[tuple[int, str, int]]:
+        if not self.db.url.startswith("sqlite"):
+            return moves_since(self.db, after_id, limit)
+        if self._raw is None or self._pid != os.getpid():
+            self._raw, self._pid = self.db.engine.raw_connection(), os.getpid()
+        try:
+            cursor = self._raw.cursor()
+            try:
+                rows = cursor.execute(self.SQL, (after_id, limit)).fetchall()
+            finally:
+                cursor.close()
+        except Exception:
+            self.close()  # the next look opens a new connection
+            raise
+        return [(int(i), g, int(v)) for i, g, v in rows]
+
+    def close(self) -> None:
+        raw, self._raw = self._raw, None
+        if raw is not None and self._pid == os.getpid():
+            try:
+                raw.close()
+            except Exception:  # already broken: nothing to give back
+                pass
 
 
 def last_move_id(db: Database) -> int:
