@@ -198,3 +198,18 @@ def test_board_sections_are_shared_only_between_viewers_who_see_the_same(client,
     assert events(cy) == events(ben) and parts.count("section") == sections  # Ben's sections, reused
     assert not leaks_in(cy, forbidden(state, 2), state)
     assert events(board(0)) == events(ann)
+
+
+def test_event_sentences_are_shared_only_within_a_game_of_the_same_names(client, app):
+    # An event's sentence is kept per language, player names and event: the same move in two
+    # games with the same deal but other players is worded with each game's own names.
+    phones = app.test_client()
+    boards = []
+    for names in (["Ann", "Ben", "Cy"], ["Xavier", "Yvonne", "Zoe"]):
+        made = phones.post("/api/games", json={"players": names, "seed": 5}).get_json()
+        gid, tokens = made["id"], [s["token"] for s in made["seats"]]
+        auth = {"Authorization": f"Bearer {tokens[0]}"}
+        phones.post(f"/api/games/{gid}/moves", headers=auth, json={"version": 0, "move": {"type": "choose", "stack": "center"}})
+        boards.append(app.test_client().get(f"/play/{gid}/{tokens[1]}/live").text)
+    events = [re.search(r'<ol class="tevents".*?</ol>', b, re.S).group(0) for b in boards]
+    assert "Ann chose" in events[0] and "Xavier chose" in events[1] and "Ann" not in events[1]
