@@ -631,6 +631,27 @@ def cpu_per_request(database: str, table: Table, log_dir: Path, n: int, workers:
         stop_servers(started)
 
 
+class OwnCookies:
+    """A phone with its own cookies on a connection shared by every phone: one jar of 800 phones'
+    cookies made each request ~10 ms of this client's CPU, and the server's own looks at the moves
+    in those 10 ms were counted as the request's cost."""
+
+    def __init__(self, session, jar: dict[str, str]):
+        self.session, self.jar = session, jar
+
+    def _ask(self, method: str, url: str, **kw):
+        self.session.cookies.clear()
+        answer = self.session.request(method, url, cookies=self.jar, **kw)
+        self.jar.update(answer.cookies.get_dict())
+        return answer
+
+    def get(self, url: str, **kw):
+        return self._ask("GET", url, **kw)
+
+    def post(self, url: str, **kw):
+        return self._ask("POST", url, **kw)
+
+
 def cpu_of_a_move(database: str, tables: list[Table], log_dir: Path, workers: int) -> dict[str, float]:
     """Server CPU (ms) per request of each kind a move brings, over ``len(tables)`` tables played
     one request after another (so the server's CPU over a block is that block's): the move (the
@@ -640,29 +661,9 @@ def cpu_of_a_move(database: str, tables: list[Table], log_dir: Path, workers: in
     import requests
     started = start_servers(database, 1, workers, log_dir)
     base, session, cost = started[0][1], requests.Session(), {}
-    session.cookies = requests.cookies.RequestsCookieJar()
     jars: dict[str, dict[str, str]] = {}  # each phone's own cookies (its seat's claim, its session)
+    Phone = lambda token: OwnCookies(session, jars.setdefault(token, {}))  # noqa: E731
     idle = [0.0]  # the server's own CPU per second while nobody asks (its live watcher's looks)
-
-    class Phone:
-        """One connection for every phone, each phone with its own cookies: one shared jar of
-        800 phones' cookies made each request ~10 ms of this client's CPU, and the server's own
-        looks at the moves in those 10 ms were counted as the request's cost."""
-
-        def __init__(self, token: str):
-            self.jar = jars.setdefault(token, {})
-
-        def _ask(self, method: str, url: str, **kw):
-            session.cookies.clear()
-            answer = session.request(method, url, cookies=self.jar, **kw)
-            self.jar.update(answer.cookies.get_dict())
-            return answer
-
-        def get(self, url: str, **kw):
-            return self._ask("GET", url, **kw)
-
-        def post(self, url: str, **kw):
-            return self._ask("POST", url, **kw)
 
     def block(name: str, calls: list, expect: int = 200) -> list:
         before, t0 = server_cpu(started), time.monotonic()
