@@ -73,7 +73,7 @@ def csrf_app(tmp_path):
     close_database(app)
 
 
-RANDOM_RUN = re.compile(r"[A-Za-z0-9_.-]{24,}")
+RANDOM_RUN = re.compile(r"[A-Za-z0-9_.-]{12,}")  # a game id is 12 characters, a seat key 22
 
 
 def _random(run: str) -> bool:
@@ -82,8 +82,9 @@ def _random(run: str) -> bool:
 
 def mentions(text: str, tile: str) -> bool:
     """Whether a page names a tile's id (``K01``), once the random strings in it are left out:
-    CSRF tokens and seat keys are long runs of base64url with digits and both cases, where an
-    id turns up by chance (``…eJQBzK013s1m…`` once made a secrets test cry leak)."""
+    CSRF tokens, seat keys and game ids are runs of base64url with digits and both cases, where an
+    id turns up by chance (``…eJQBzK013s1m…`` once made a secrets test cry leak; a seat key's
+    22 characters, in the page's own links, were not left out until runs of 12 were)."""
     return tile in RANDOM_RUN.sub(lambda m: "" if _random(m.group(0)) else m.group(0), text)
 
 

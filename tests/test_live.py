@@ -186,3 +186,20 @@ def test_a_watcher_that_cannot_read_the_moves_says_so_once_without_a_traceback(c
     assert ticks["n"] == 50
     assert len(said) == 1 and said[0].exc_info is None
     assert "(RuntimeError: relation \"tracker_moves\" does not exist); trying again" in said[0].getMessage()
+
+
+def test_the_watchers_own_feed_reads_each_move_committed_by_another_app_as_the_store_query_does(two_apps):
+    from scorer.tracker_store import MoveFeed, moves_since
+    here, there = two_apps
+    feed = MoveFeed(here.extensions["db"])
+    gid, tokens = new_game(there.test_client())
+    assert feed.since(0) == []
+    version = move(there.test_client(), gid, tokens, 0)   # committed through the other app
+    first = feed.since(0)
+    assert [(g, v) for _i, g, v in first] == [(gid, 1)] == [(g, v) for _i, g, v in moves_since(here.extensions["db"], 0)]
+    move(there.test_client(), gid, tokens, version)
+    assert [(g, v) for _i, g, v in feed.since(first[-1][0])] == [(gid, 2)]   # only what came after
+    assert len(feed.since(0, limit=1)) == 1
+    feed.close()
+    assert [v for _i, _g, v in feed.since(0)] == [1, 2]   # opened again after closing
+    feed.close()

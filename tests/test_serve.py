@@ -112,3 +112,61 @@ def test_a_photo_being_read_does_not_hold_the_others(server):
     print(f"\n/api/score while 2 photos were read: {len(waits)} probes, slowest {max(waits) * 1000:.0f} ms")
     assert len(waits) >= 3, waits            # the probes ran while the photos were read
     assert max(waits) < 1.0, waits           # read on the loop: the slowest waited seconds
+
+
+class _Wire:
+    """A socket that keeps each write apart."""
+
+    def __init__(self):
+        self.writes: list[bytes] = []
+
+    def sendall(self, data: bytes) -> None:
+        self.writes.append(bytes(data))
+
+
+class _Request:
+    version, method = (1, 1), "GET"
+
+    def should_close(self) -> bool:
+        return False
+
+
+def _answer(status: str, headers: list[tuple[str, str]], body: list[bytes], method: str = "GET") -> list[bytes]:
+    from gunicorn.config import Config
+    from gunicorn.http.wsgi import Response
+
+    from scorer.serve import one_write
+    one_write()
+    request, wire = _Request(), _Wire()
+    request.method = method
+    response = Response(request, wire, Config())
+    response.start_response(status, headers)
+    for piece in body:
+        response.write(piece)
+    response.close()
+    return wire.writes
+
+
+def test_an_answer_with_a_body_leaves_in_one_write_headers_first():
+    board = b"<div id=board>" + b"x" * 5000 + b"</div>"
+    writes = _answer("200 OK", [("Content-Type", "text/html"), ("Content-Length", str(len(board)))], [board])
+    assert len(writes) == 1
+    head, _, body = writes[0].partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 200 OK\r\n") and b"Content-Length: 5020" in head and b"Date: " in head
+    assert body == board
+
+
+def test_answers_that_are_not_one_whole_body_go_as_gunicorn_sends_them():
+    # no body (204): the headers alone
+    writes = _answer("204 No Content", [("ETag", '"3"')], [])
+    assert len(writes) == 1 and writes[0].startswith(b"HTTP/1.1 204 No Content\r\n") and writes[0].endswith(b"\r\n\r\n")
+    # streamed (no Content-Length): chunked, headers first, each piece framed, then the end
+    writes = _answer("200 OK", [("Content-Type", "text/plain")], [b"ab", b"cde"])
+    assert b"Transfer-Encoding: chunked" in writes[0] and writes[0].endswith(b"\r\n\r\n")
+    assert b"".join(writes[1:]) == b"2\r\nab\r\n3\r\ncde\r\n0\r\n\r\n"
+    # a body in two pieces with a Content-Length: the headers, then each piece as it comes
+    writes = _answer("200 OK", [("Content-Length", "5")], [b"ab", b"cde"])
+    assert writes[0].endswith(b"\r\n\r\n") and writes[1:] == [b"ab", b"cde"]
+    # HEAD: no body on the wire at all
+    writes = _answer("200 OK", [("Content-Length", "5")], [b"abcde"], method="HEAD")
+    assert len(writes) == 1 and writes[0].endswith(b"\r\n\r\n")

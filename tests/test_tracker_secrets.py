@@ -178,3 +178,38 @@ def test_planet_drawings_are_shared_only_between_viewers_who_see_the_same(client
     assert parts.hits > hits  # Cy sees Ann's and Ben's planets as Ben does: their drawings are reused
     assert not leaks_in(cy, forbidden(state, 2), state)
     assert leaks_in(board(0), forbidden(state, 1), state)  # and Ann still gets her own, not the public one
+
+
+def test_board_sections_are_shared_only_between_viewers_who_see_the_same(client, app):
+    # The turn line, the stacks, the volcano leaders and "What happened" are drawn once per key
+    # of what they show (scorer.web.board_parts.shared): Ann's own words for her hidden
+    # character, drawn first, must never be Ben's; Ben and Cy, who see the same, share them.
+    gid, loaded = ann_takes_a_character(client, app)
+    state, phones = loaded.state, [app.test_client() for _ in loaded.tokens]
+    board = lambda s: phones[s].get(f"/play/{gid}/{loaded.tokens[s]}/live").text
+    events = lambda text: re.search(r'<ol class="tevents".*?</ol>', text, re.S).group(0)
+    ann, ben = board(0), board(1)
+    assert "took a character tile (kept hidden)" in events(ben)
+    assert "kept hidden" not in events(ann) and leaks_in(events(ann), forbidden(state, 1), state)
+    assert not leaks_in(ben, forbidden(state, 1), state)
+    parts = app.extensions["board_parts"]
+    sections = parts.count("section")
+    cy = board(2)
+    assert events(cy) == events(ben) and parts.count("section") == sections  # Ben's sections, reused
+    assert not leaks_in(cy, forbidden(state, 2), state)
+    assert events(board(0)) == events(ann)
+
+
+def test_event_sentences_are_shared_only_within_a_game_of_the_same_names(client, app):
+    # An event's sentence is kept per language, player names and event: the same move in two
+    # games with the same deal but other players is worded with each game's own names.
+    phones = app.test_client()
+    boards = []
+    for names in (["Ann", "Ben", "Cy"], ["Xavier", "Yvonne", "Zoe"]):
+        made = phones.post("/api/games", json={"players": names, "seed": 5}).get_json()
+        gid, tokens = made["id"], [s["token"] for s in made["seats"]]
+        auth = {"Authorization": f"Bearer {tokens[0]}"}
+        phones.post(f"/api/games/{gid}/moves", headers=auth, json={"version": 0, "move": {"type": "choose", "stack": "center"}})
+        boards.append(app.test_client().get(f"/play/{gid}/{tokens[1]}/live").text)
+    events = [re.search(r'<ol class="tevents".*?</ol>', b, re.S).group(0) for b in boards]
+    assert "Ann chose" in events[0] and "Xavier chose" in events[1] and "Ann" not in events[1]

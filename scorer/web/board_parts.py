@@ -8,6 +8,12 @@ its label and its points so far. A hidden character is in the key exactly when i
 drawing (another seat's view has ``"hidden"`` in that cell), so a drawing made for its owner is
 never the answer for anyone else: two viewers share a drawing only when they see the same thing.
 
+The same holds for the board's other sections (``shared``: the turn line, the stacks, what
+happened, the volcano leaders) and for an event's sentence (``event_words``): each is kept under
+a key made of exactly what it is drawn from, as the viewer's page has it, so phones whose views
+agree share one drawing and a phone whose view differs (its own hidden characters, its own turn)
+gets its own.
+
 ``Parts`` is owned by the app (``app.extensions["board_parts"]``), bounded, least recently used
 first out; nothing here lives at module level.
 """
@@ -16,6 +22,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from typing import Any
 
 from flask import Flask, current_app
 from flask_babel import get_locale
@@ -29,12 +36,12 @@ class Parts:
 
     def __init__(self, size: int = PARTS):
         self._size = size
-        self._parts: OrderedDict[Hashable, Markup] = OrderedDict()
+        self._parts: OrderedDict[Hashable, Any] = OrderedDict()
         self._guard = threading.Lock()
         self.hits = 0
         self.misses = 0
 
-    def get(self, key: Hashable, draw: Callable[[], Markup]) -> Markup:
+    def get(self, key: Hashable, draw: Callable[[], Any]) -> Any:
         with self._guard:
             part = self._parts.get(key)
             if part is not None:
@@ -52,9 +59,33 @@ class Parts:
     def __len__(self) -> int:
         return len(self._parts)
 
+    def count(self, kind: str) -> int:
+        """How many kept pieces are of ``kind`` (a key's first item: "planet", "section", "event")."""
+        with self._guard:
+            return sum(1 for key in self._parts if isinstance(key, tuple) and key[:1] == (kind,))
+
 
 def install(app: Flask) -> None:
     app.extensions["board_parts"] = Parts()
+    app.jinja_env.globals["shared"] = shared
+
+
+def shared(*key: object, caller: Callable[[], str]) -> Markup:
+    """``{% call shared(name, what it shows...) %}…{% endcall %}`` in a template: the section drawn
+    once per language and key. The key must hold everything the section reads (its name first)."""
+    parts: Parts = current_app.extensions["board_parts"]
+    return parts.get(("section", str(get_locale()), _frozen(key)), lambda: Markup(caller()))
+
+
+def event_words(words: Callable[[Any], str], players: tuple[str, ...]) -> Callable[[Any], str]:
+    """``words`` (an event as a sentence, see ``tracker_words``), each sentence made once per
+    language, game's player names and event as its viewer sees it (events are frozen values)."""
+    parts: Parts = current_app.extensions["board_parts"]
+    locale = str(get_locale())
+
+    def cached(event: Any) -> str:
+        return parts.get(("event", locale, players, event), lambda: words(event))  # a str, escaped where drawn
+    return cached
 
 
 def planet_part(box: dict, finished: bool, draw: Callable[[], Markup]) -> Markup:
@@ -66,7 +97,9 @@ def planet_part(box: dict, finished: bool, draw: Callable[[], Markup]) -> Markup
     return parts.get(key, draw)
 
 
-def _frozen(cells: object) -> Hashable:
-    if isinstance(cells, (list, tuple)):
-        return tuple(_frozen(c) for c in cells)
-    return cells  # type: ignore[return-value]
+def _frozen(value: object) -> Hashable:
+    if isinstance(value, (list, tuple)):
+        return tuple(_frozen(c) for c in value)
+    if isinstance(value, dict):
+        return tuple((k, _frozen(v)) for k, v in value.items())
+    return value  # type: ignore[return-value]

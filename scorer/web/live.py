@@ -40,7 +40,7 @@ from urllib.parse import parse_qs
 from flask import Flask, request
 
 from ..db import Database
-from ..tracker_store import last_move_id, latest_versions, moves_since, seat_tokens
+from ..tracker_store import MoveFeed, last_move_id, latest_versions, seat_tokens
 from .security import HEADERS
 
 log = logging.getLogger(__name__)
@@ -101,6 +101,7 @@ class Versions:
         self.every = SQLITE_TICK if db.url.startswith("sqlite") else TICK
         self._start = threading.Lock()
         self._failing: str | None = None   # the failure last said, while the moves cannot be read
+        self.feed = MoveFeed(db)
 
     # -- asked by requests ---------------------------------------------------------------------
     def lookup(self, game_id: str) -> Watched | None:
@@ -168,7 +169,7 @@ class Versions:
     def tick(self) -> None:
         """One look: the moves stored since the last one (and, every ``SWEEP``, every watched game)."""
         now = self.clock()
-        rows = moves_since(self.db, max(0, self._last_id - self.lookback), FEED)
+        rows = self.feed.since(max(0, self._last_id - self.lookback), FEED)
         newest: dict[str, int] = {}
         for row_id, game_id, version in rows:
             self._last_id = max(self._last_id, row_id)
@@ -205,6 +206,7 @@ class Versions:
             with self._start:
                 if self.clock() - self.asked > WATCH:  # nobody is watching: stop until someone asks
                     self._watcher = None
+                    self.feed.close()
                     return
             try:
                 self.tick()

@@ -33,7 +33,7 @@ from ..draft import legal as draft_legal
 from ..draft import view as draft_view
 from ..errors import GameNotFound, PlanetError, SetupError, StaleVersion
 from ..i18n import N_, _
-from .board_parts import planet_part
+from .board_parts import event_words, planet_part
 from .games import claimed_game, get_games
 from .live import ANSWERED
 from .planet_view import planet as planet_view
@@ -235,7 +235,7 @@ def board_context(loaded, seat, *, mode: str, live_url: str | None, move_url: st
     state = loaded.state
     actor = seat if actor is ... else actor
     undo_as = seat if undo_as is ... else undo_as
-    view = draft_view(state, seat, recent=8, words=words_for(state))
+    view = draft_view(state, seat, recent=8, words=event_words(words_for(state), state.setup.players))
     if actor != seat:
         view["legal"] = [m.as_json() for m in draft_legal(state, actor)] if actor is not None else []
     marks = player_marks(view["players"])
@@ -265,7 +265,6 @@ def board_context(loaded, seat, *, mode: str, live_url: str | None, move_url: st
         "undo": _undo_offer(state, view, undo_as, undo_url),
         "table_url": f"/tables/{loaded.table_id}" if loaded.table_id else None,
         "messages": get_flashed_messages(with_categories=True),
-        "form": MoveForm(),
     }
 
 
