@@ -397,12 +397,14 @@ class MoveFeed:
     before it (WAL). Other databases go through ``moves_since`` (their watcher looks 20 times a
     second). Not shared between processes: a forked worker opens its own."""
 
-    SQL = "SELECT id, game_id, version FROM tracker_moves WHERE id > ? ORDER BY id LIMIT ?"
-
     def __init__(self, db: Database):
         self.db = db
         self._raw = None
         self._pid = 0
+        # the store's own query (``_MOVES_SINCE``), compiled once for the driver: its SQL and the
+        # order of its parameters, with those SQLAlchemy fixed itself (the OFFSET)
+        compiled = _MOVES_SINCE.compile(dialect=db.engine.dialect)
+        self._sql, self._order, self._fixed = str(compiled), compiled.positiontup or [], dict(compiled.params)
 
     def since(self, after_id: int, limit: int = 5000) -> list[tuple[int, str, int]]:
         if not self.db.url.startswith("sqlite"):
@@ -412,7 +414,8 @@ class MoveFeed:
         try:
             cursor = self._raw.cursor()
             try:
-                rows = cursor.execute(self.SQL, (after_id, limit)).fetchall()
+                given = {**self._fixed, "after": after_id, "limit": limit}
+                rows = cursor.execute(self._sql, tuple(given[k] for k in self._order)).fetchall()
             finally:
                 cursor.close()
         except Exception:

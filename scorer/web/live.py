@@ -256,9 +256,9 @@ class LiveRefresh:
         woken = False
         if game.version == since and wait and self.max_wait:
             woken = self.versions.wait(game, since, min(wait, self.max_wait))
-        if woken and match["token"] and game.answered.get(match["token"]) == game.version:
-            pass  # held from before this seat's own move, whose answer gave its phone this board
-        elif game.version != since:
+        # held from before this seat's own move, whose answer gave its phone this board already
+        own_answer = woken and bool(match["token"]) and game.answered.get(match["token"]) == game.version
+        if game.version != since and not own_answer:
             environ[KNOWN_VERSION] = game.version  # checked just now: the view need not read it again
             return self.app(environ, start_response)  # the board
         status = "304 Not Modified" if environ.get("HTTP_IF_NONE_MATCH") else "204 No Content"

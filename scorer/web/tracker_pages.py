@@ -459,23 +459,23 @@ def _move_from_form(seat):
 
 
 def _do(loaded, seat, *, acting_for_host: bool):
-    """Play the posted move for ``seat``: the game after it, or False when refused (the refusal
+    """Play the posted move for ``seat``: the game after it, or None when refused (the refusal
     is flashed and nothing changed)."""
     if not MoveForm().validate_on_submit():
         flash(_("This page had expired. Here is the game now; try again."), "warn")
-        return False
+        return None
     version, move = _move_from_form(seat)
     if move["type"] == "take" and not move.get("tile"):
         flash(_("Tap the tile you take."), "warn")
-        return False
+        return None
     try:
         after = get_games().play(loaded.id, version, move, seat=None if acting_for_host else seat)
     except StaleVersion:
         flash(_(STALE), "stale")
-        return False
+        return None
     except PlanetError as exc:
         flash(exc.message, "warn")
-        return False
+        return None
     if acting_for_host and after.state.to_act == seat:
         # the same player goes on (appoints after taking, takes after choosing): the phone is
         # still in their hands, so it stays open for them
@@ -609,8 +609,7 @@ def seat_live(game_id: str, token: str):
 def seat_move(game_id: str, token: str):
     loaded = claimed_game(game_id) or _load(game_id)  # the move itself checks the version afresh
     s = _seat_or_404(loaded, token)
-    after = _do(loaded, s, acting_for_host=False)
-    return _seat_answer(loaded.id, s, token, after or None)
+    return _seat_answer(loaded.id, s, token, _do(loaded, s, acting_for_host=False))
 
 
 @bp.post("/play/<game_id>/<token>/undo")
