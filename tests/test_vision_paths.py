@@ -82,6 +82,21 @@ def test_folder_key_in_one_pass_is_the_key(tmp_path):
     assert [k[0] for k in files_key(tmp_path)] == sorted(["C01.png", "back-3.png", MANIFEST])
 
 
+def test_a_folder_with_a_back_beside_its_faces_is_built_once(tmp_path, monkeypatch):
+    import shutil
+
+    import vision.index as I
+    for name in ("C01.png", "C02.png", "U01.png"):
+        shutil.copy(REFERENCE_DIR / name, tmp_path / name)
+    shutil.copy(REFERENCE_DIR / "back.png", tmp_path / "back-3.png")   # a back per stack, no manifest
+    monkeypatch.setattr(I, "_disk_cache_path", lambda folder, digest: tmp_path / "cache" / f"{digest}.pkl")
+    built = []
+    real_build = I.build
+    monkeypatch.setattr(I, "build", lambda folder, gray=False: built.append(folder) or real_build(folder, gray))
+    first = get_index(tmp_path)
+    assert get_index(tmp_path) is first and len(built) == 1   # the second reading finds it kept
+
+
 def _cell_detail_plain(tile, mean):
     """An aligned tile's detail as stages.cell_detail computed it, each mean taken where used."""
     a = mean.reshape(-1, 3).mean(0) + 1

@@ -263,7 +263,6 @@ def get_index(folder: Path | str | None = None, gray: bool = False) -> Index:
         try:
             with open(cpath, "rb") as f:
                 index = pickle.load(f)
-            index.key = key
         except Exception:
             index = None
         if index is None:
@@ -276,5 +275,7 @@ def get_index(folder: Path | str | None = None, gray: bool = False) -> Index:
                 os.replace(tmp, cpath)
             except OSError:
                 pass
+        index.key = key  # what the next reading's folder key is checked against (a folder built
+        # here keyed only its face pictures: with a back-N.png beside them, it never hit again)
         _cache[(str(folder), gray)] = index
         return index
