@@ -13,11 +13,14 @@ quarter turn clockwise for each step clockwise round the planet (``vision.layout
 Tile backs differ by stack: the character backs show stars and a comet, the others are pieces
 of a second (orange) planet.
 
-Six variations (``variant`` "A" to "F"): B, C and D have other colours, another planet
+Seven variations (``variant`` "A" to "G"): B, C and D have other colours, another planet
 size and other icon layouts (C: a thicker card edge, bigger icons; D: icons outlined in ink, a
 dark card edge, a softer rounder planet edge with a glow, backs of stripes and rings; E: a light sky, a dark
 planet with a bumpy rim, a thick gold edge, icons stamped in one ink on badges, backs of dots; F: a dark green night, a pale saffron
-planet with a thin orange rim, a sky-blue edge, small icons outlined thinly, backs of checks);
+planet with a thin orange rim, a sky-blue edge, small icons outlined thinly, backs of checks; G: a dusky plum sky without stars but with
+thin constellation lines, a mint-teal planet spotted with craters and a dashed cream rim, a
+charcoal card edge with rounded inner corners, icons with a soft drop shadow on a pale tag,
+backs of waves);
 they are used only for the held-out photos. Pure Pillow, deterministic.
 """
 from __future__ import annotations
@@ -29,7 +32,7 @@ from functools import lru_cache
 
 import cv2
 import numpy as np
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFilter
 
 SIZE = 256
 S = 2                      # supersampling
@@ -56,6 +59,10 @@ class Palette:
     bumps: float = 0.0        # the rim's relief (mountains round the edge), in tiles
     badges: bool = False      # icons printed in one ink on a pale round badge (a stamp look)
     ink: tuple = (0, 0, 0)    # … that ink
+    texture: str = "bands"    # the ground's texture: "bands" (A-F) or "spots" (craters, G)
+    rim_dash: int = 0         # a dashed rim: this many dashes round the planet (0: a solid rim)
+    sky: str = "stars"        # the sky: "stars" (A-F) or "lines" (constellation lines, G)
+    tags: bool = False        # each icon on a pale rounded tag with a soft drop shadow (G)
 
 
 PALETTES = {
@@ -90,6 +97,13 @@ PALETTES = {
                  rim=(214, 104, 34), edge=(130, 196, 232), radius=1.84, back_planet=(120, 70, 150),
                  back_sky=(230, 230, 214), icon_scale=.74, edge_width=.025, rim_width=.04,
                  icon_line=.04, backs="checks"),
+    # the sixth held-out material (seed 89): a dusky plum sky with constellation lines instead of
+    # star dots, a mint-teal planet spotted with darker craters, a dashed cream rim, a thick
+    # charcoal card edge, each icon on a pale rounded tag with a soft drop shadow, backs of waves
+    "G": Palette(space=(92, 52, 84), ground=(96, 196, 176), ground2=(70, 160, 146),
+                 rim=(246, 232, 196), edge=(54, 54, 58), radius=1.88, back_planet=(226, 120, 90),
+                 back_sky=(36, 70, 96), icon_scale=.8, edge_width=.035, rim_width=.06,
+                 backs="waves", texture="spots", rim_dash=28, sky="lines", tags=True),
 }
 
 INK = (30, 28, 40)
@@ -231,13 +245,29 @@ def _scene(pos: int, pal: Palette, seed: str, sky, ground, rim, ground2=None) ->
     img = np.empty((n, n, 3), np.float32)
     img[:] = sky
     rng = np.random.default_rng(sum(map(ord, seed)) * 7919 + pos)
-    for _ in range(40):  # stars in the sky
-        sx, sy = rng.integers(0, n, 2)
-        rr = int(rng.integers(1, 4)) * S
-        img[max(0, sy - rr):sy + rr, max(0, sx - rr):sx + rr] = (250, 250, 210)
+    if pal.sky == "lines":  # constellations: a few pale points joined by thin lines
+        sky_img = Image.fromarray(img.astype(np.uint8))
+        sd = ImageDraw.Draw(sky_img)
+        for _ in range(3):
+            pts = [tuple(int(v) for v in rng.integers(0, n, 2)) for _ in range(int(rng.integers(3, 5)))]
+            sd.line(pts, fill=(200, 170, 200), width=S)
+            for px, py in pts:
+                _ell(sd, px, py, 3 * S, 3 * S, fill=(250, 236, 250))
+        img = np.asarray(sky_img).astype(np.float32)
+    else:
+        for _ in range(40):  # stars in the sky
+            sx, sy = rng.integers(0, n, 2)
+            rr = int(rng.integers(1, 4)) * S
+            img[max(0, sy - rr):sy + rr, max(0, sx - rr):sx + rr] = (250, 250, 210)
     inside = dist < pal.radius
     g = np.array(ground, np.float32)
-    if ground2 is not None:  # gentle bands of terrain, so a tile's piece has a texture
+    if ground2 is not None and pal.texture == "spots":  # craters at fixed places on the planet
+        crng = np.random.default_rng(12345)
+        spot = np.zeros((n, n), bool)
+        for cx, cy, cr in zip(crng.uniform(.3, 3.7, 40), crng.uniform(.3, 3.7, 40), crng.uniform(.08, .22, 40)):
+            spot |= np.hypot(gx - cx, gy - cy) < cr
+        g = np.where(spot[..., None], np.array(ground2, np.float32), g)
+    elif ground2 is not None:  # gentle bands of terrain, so a tile's piece has a texture
         band = (np.sin((gx * 2.1 + gy * 1.3) * math.pi) > 0.4)[..., None]
         g = np.where(band, np.array(ground2, np.float32), g)
     if pal.halo > 0:  # an atmosphere: the rim's colour fading out into the sky
@@ -248,6 +278,10 @@ def _scene(pos: int, pal: Palette, seed: str, sky, ground, rim, ground2=None) ->
     if pal.halo > 0:  # shaded: brightest at the very edge
         t = np.clip((dist - (pal.radius - pal.rim_width)) / pal.rim_width, 0, 1)[..., None]
         img = np.where(rim_band[..., None], g * (1 - t) + np.array(rim, np.float32) * t, img)
+    elif pal.rim_dash:  # a dashed rim: the rim's colour on every other stretch of the edge
+        th = np.arctan2(gy - 2, gx - 2)
+        dash = np.sin(th * pal.rim_dash) > -0.2
+        img[rim_band & dash] = rim
     else:
         img[rim_band] = rim
     return Image.fromarray(img.astype(np.uint8))
@@ -290,6 +324,8 @@ def _tile(stack: str, character: str | None, items: tuple, variant: str) -> Imag
         icons = icons[::-1][1:] + icons[::-1][:1]
     elif variant == "F":
         icons = icons[3:] + icons[:3]
+    elif variant == "G":
+        icons = icons[1::2] + icons[::2]
     # where the ground is, in the tile's own coordinates
     if stack == "center":
         box = (.08, .08, .92, .92)
@@ -304,14 +340,26 @@ def _tile(stack: str, character: str | None, items: tuple, variant: str) -> Imag
         boxes = _icon_boxes(len(icons), x0, y0, x1, y1)
     else:
         boxes = _icon_boxes(len(icons), x0, y0, x1, y1)
-    if pal.icon_line > 0 or pal.badges:  # icons drawn on their own layer, then outlined or inked
+    if pal.icon_line > 0 or pal.badges or pal.tags:  # icons drawn on their own layer first
         layer = Image.new("RGBA", (W, W), (0, 0, 0, 0))
         ld = ImageDraw.Draw(layer)
+    if pal.tags and boxes:  # pale rounded tags with a soft shadow down and to the right
+        sh = Image.new("L", (W, W), 0)
+        shd = ImageDraw.Draw(sh)
+        for ix, iy, s in boxes:
+            off = s * .07
+            shd.rounded_rectangle((ix + off, iy + off, ix + s + off, iy + s + off), radius=s * .2, fill=150)
+        sh = sh.filter(ImageFilter.GaussianBlur(W * .012))
+        base = np.asarray(img).astype(np.float32) * (1 - np.asarray(sh, np.float32)[..., None] / 255 * .8)
+        img = Image.fromarray(base.astype(np.uint8))
+        d = ImageDraw.Draw(img)
+        for ix, iy, s in boxes:
+            d.rounded_rectangle((ix, iy, ix + s, iy + s), radius=s * .2, fill=(238, 244, 236))
     for (ix, iy, s), it in zip(boxes, icons):
         s2 = s * sc
         if pal.badges:  # a pale round badge under each stamped icon
             _ell(d, ix + s / 2, iy + s / 2, s * .5, s * .5, fill=(246, 238, 220), outline=pal.ink, width=max(2, int(s * .03)))
-        ICONS[it](ld if pal.icon_line > 0 or pal.badges else d, ix + (s - s2) / 2, iy + (s - s2) / 2, s2)
+        ICONS[it](ld if pal.icon_line > 0 or pal.badges or pal.tags else d, ix + (s - s2) / 2, iy + (s - s2) / 2, s2)
     if pal.badges and boxes:  # one ink: the icon's shape only
         alpha = np.asarray(layer)[..., 3]
         base = np.asarray(img).astype(np.float32)
@@ -327,6 +375,9 @@ def _tile(stack: str, character: str | None, items: tuple, variant: str) -> Imag
         img = Image.fromarray(base.astype(np.uint8))
         img.paste(layer, (0, 0), layer)
         d = ImageDraw.Draw(img)
+    if pal.tags and boxes:
+        img.paste(layer, (0, 0), layer)
+        d = ImageDraw.Draw(img)
     _card_edge(d, pal)
     return img.resize((SIZE, SIZE), Image.LANCZOS)
 
@@ -340,6 +391,8 @@ def _back(stack: str, variant: str) -> Image.Image:
         return _back_dots(stack, pal)
     if pal.backs == "checks":
         return _back_checks(stack, pal)
+    if pal.backs == "waves":
+        return _back_waves(stack, pal)
     if stack == "character":
         img = Image.new("RGB", (W, W), pal.back_sky)
         d = ImageDraw.Draw(img)
@@ -406,6 +459,23 @@ def _back_checks(stack: str, pal: Palette) -> Image.Image:
                 d.rectangle((j * c, i * c, (j + 1) * c, (i + 1) * c), fill=pal.back_planet)
     _ell(d, W * .5, W * .5, W * .22, W * .22, fill=(250, 236, 170), outline=INK, width=int(W * .012))
     _ell(d, W * .6, W * .44, W * .12, W * .12, fill=pal.back_sky)
+    _card_edge(d, pal)
+    return img.resize((SIZE, SIZE), Image.LANCZOS)
+
+
+def _back_waves(stack: str, pal: Palette) -> Image.Image:
+    """Variant G's backs: as many wavy bands as the stack's number plus one (characters: 1) in the
+    back's colour across a deep blue ground, under a small paper boat."""
+    k = {"character": 0, "uphill": 1, "downhill": 2, "center": 3}[stack]
+    img = Image.new("RGB", (W, W), pal.back_sky)
+    d = ImageDraw.Draw(img)
+    n = k + 1
+    for j in range(n):
+        y0 = W * (.35 + .6 * (j + .5) / n)
+        pts = [(x, y0 + W * .04 * math.sin(x / W * 4 * math.pi + j)) for x in range(0, W + 8, 8)]
+        d.line(pts, fill=pal.back_planet, width=int(W * .05))
+    d.polygon([(W * .3, W * .22), (W * .7, W * .22), (W * .6, W * .32), (W * .4, W * .32)], fill=(246, 240, 226))
+    d.polygon([(W * .5, W * .06), (W * .5, W * .21), (W * .62, W * .21)], fill=(246, 240, 226))
     _card_edge(d, pal)
     return img.resize((SIZE, SIZE), Image.LANCZOS)
 

@@ -96,7 +96,7 @@ def table(rng, h, w, kind: str) -> np.ndarray:
     elif kind == "noise":
         img = rng.uniform(0, 255, (h // 2 + 1, w // 2 + 1, 3)).astype(np.float32)
         img = cv2.resize(img, (w, h), interpolation=cv2.INTER_NEAREST)
-    elif kind in ("paper", "floor", "linen"):  # the held-out tables (vision.samples_box)
+    elif kind in ("paper", "floor", "linen", "colour", "busy"):  # the held-out tables (vision.samples_box)
         return table_b(rng, h, w, kind)
     else:  # stone / marble
         base = np.array(rng.integers(150, 235, 3), np.float32)
@@ -193,7 +193,7 @@ def lighting(rng, h, w, strength):
 
 
 def table_b(rng, h, w, kind: str) -> np.ndarray:
-    """The held-out tables: paper, floor tiles, linen."""
+    """The held-out tables: paper, floor tiles, linen, a coloured laminate, a cluttered table."""
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     if kind == "paper":
         img = np.full((h, w, 3), rng.integers(200, 240), np.float32) + rng.normal(0, 4, (h, w, 1))
@@ -201,6 +201,24 @@ def table_b(rng, h, w, kind: str) -> np.ndarray:
         p = rng.uniform(w / 10, w / 4)
         lines = ((xx % p) < p * .03) | ((yy % p) < p * .03)
         img = np.where(lines[..., None], 90.0, np.array(rng.integers(120, 200, 3), np.float32))
+    elif kind == "colour":  # a strongly coloured plain table (a red, teal or yellow laminate)
+        base = np.array(rng.choice([[40, 40, 190], [150, 140, 30], [40, 190, 220], [150, 60, 150]]), np.float32)
+        img = base[None, None] * (1 + .05 * _smooth_noise(rng, h, w, 6)[..., None])
+    elif kind == "busy":  # a cluttered table: papers, magazines and coasters of any colour
+        img = np.empty((h, w, 3), np.float32)
+        img[:] = np.array(rng.integers(60, 200, 3), np.float32)
+        for _ in range(int(rng.integers(12, 22))):
+            c = tuple(float(v) for v in rng.integers(20, 250, 3))
+            x0, y0 = int(rng.uniform(-.2, 1) * w), int(rng.uniform(-.2, 1) * h)
+            if rng.random() < .3:
+                cv2.circle(img, (x0, y0), int(rng.uniform(.03, .09) * w), c, -1)
+            else:
+                box = ((x0, y0), (rng.uniform(.1, .4) * w, rng.uniform(.1, .4) * h), rng.uniform(0, 180))
+                cv2.fillPoly(img, [cv2.boxPoints(box).astype(np.int32)], c)
+                if rng.random() < .5:  # printed lines on it
+                    for k in range(int(rng.integers(3, 9))):
+                        yk = int(y0 + k * h * .02)
+                        cv2.line(img, (x0, yk), (x0 + int(w * .15), yk), (40.0, 40.0, 40.0), max(1, w // 400))
     else:
         base = np.array(rng.integers(140, 210, 3), np.float32)
         img = base + 10 * np.sin(xx / 2.3)[..., None] * np.sin(yy / 2.9)[..., None]

@@ -1,6 +1,6 @@
 """Photos of the second box (``vision/boxart.py``): its six teaching photos and test photos.
 
-``python -m vision.samples_box OUTDIR [--seed N] [--variant A|B|C|D|E|F] [--count N] [--empty N] [--small N]``
+``python -m vision.samples_box OUTDIR [--seed N] [--variant A|B|C|D|E|F|G] [--count N] [--empty N] [--small N]``
 writes ``OUTDIR/teach/tNN.jpg`` + ``.json`` (the box plan's six layouts, ``vision.plan``:
 upright, a few degrees turned and tilted, as a person teaching the box takes them) and
 ``OUTDIR/test/pNN.jpg`` + ``.json`` (legal planets under every condition of ``vision.samples``:
@@ -152,6 +152,40 @@ def _style_f(rng, photo: np.ndarray) -> np.ndarray:
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
+def _style_g(rng, photo: np.ndarray, flash: bool, gloss: bool) -> np.ndarray:
+    """The sixth held-out camera: either overhead fluorescent tubes (flat light with a green cast
+    the white balance left in: green up, red and blue down, a slight tone compression) or the
+    phone's flash (a hot spot near the frame's middle, falling off to dark corners, warmer at the
+    centre); and, on glossy tiles, the specular glare of the light source: a bright, near-white,
+    soft-edged elongated patch (a tube's or the flash's reflection) that washes out what is under
+    it."""
+    h, w = photo.shape[:2]
+    img = photo.astype(np.float32)
+    yy, xx = np.mgrid[0:h:8, 0:w:8].astype(np.float32)
+    if flash:
+        cx, cy = rng.uniform(.35, .65) * w, rng.uniform(.35, .65) * h
+        r2 = ((xx - cx) / (.5 * max(w, h))) ** 2 + ((yy - cy) / (.5 * max(w, h))) ** 2
+        fall = np.clip(1.25 / (1 + rng.uniform(1.5, 3.0) * r2), .2, 1.3)
+        img *= cv2.resize(fall.astype(np.float32), (w, h))[..., None]
+        img *= np.array([rng.uniform(.88, .96), 1.0, rng.uniform(1.02, 1.1)], np.float32)
+    else:
+        img *= np.array([rng.uniform(.84, .94), rng.uniform(1.06, 1.16), rng.uniform(.82, .92)], np.float32)
+        img = 255 * (img.clip(0, 255) / 255) ** rng.uniform(1.05, 1.2) * rng.uniform(1.0, 1.12)
+    if gloss:
+        # the light's reflection: an elongated soft ellipse somewhere on the middle of the frame
+        gx, gy = rng.uniform(.3, .7) * w, rng.uniform(.3, .7) * h
+        a = rng.uniform(0, math.pi)
+        lx, ly = rng.uniform(.06, .14) * min(w, h), rng.uniform(.02, .05) * min(w, h)
+        if flash:
+            ly = lx * rng.uniform(.6, 1.0)
+        u = ((xx - gx) * math.cos(a) + (yy - gy) * math.sin(a)) / lx
+        v = (-(xx - gx) * math.sin(a) + (yy - gy) * math.cos(a)) / ly
+        spec = np.exp(-(u ** 2 + v ** 2) ** 1.5) * rng.uniform(.55, .85)
+        spec = cv2.resize(spec.astype(np.float32), (w, h))[..., None]
+        img = img * (1 - spec) + 250 * spec
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
 def _photo(rng, grid, w, h, variant, truth=None, teach=False, **kw):
     if variant == "B":  # the held-out tables
         kw["bg"] = str(rng.choice(["paper", "floor", "linen"]))
@@ -169,6 +203,12 @@ def _photo(rng, grid, w, h, variant, truth=None, teach=False, **kw):
         kw["loose"] = kw.get("loose", 1.0) * 1.25
         if teach:
             kw["tilt"] = kw.get("tilt", 0.0) * 1.5 + 2.0
+    elif variant == "G":  # a coloured or cluttered table, stone or cloth; planets may be small
+        kw["bg"] = str(rng.choice(["colour", "busy", "stone", "cloth"]))
+        if teach:
+            kw["tilt"] = kw.get("tilt", 0.0) * 1.5 + 2.0
+        elif rng.random() < .4:  # the planet a quarter to a third of the frame's short side
+            kw["fill"] = float(rng.uniform(.25, .33))
     photo = take_photo(rng, grid, w, h, tile=tile_source(variant), truth=truth, **kw)
     if variant == "B":
         photo = _style_b(rng, photo)
@@ -180,6 +220,8 @@ def _photo(rng, grid, w, h, variant, truth=None, teach=False, **kw):
         photo = _style_e(rng, photo)
     elif variant == "F":
         photo = _style_f(rng, photo)
+    elif variant == "G":
+        photo = _style_g(rng, photo, flash=bool(rng.random() < .5), gloss=bool(rng.random() < (.35 if teach else .6)))
     return photo
 
 
@@ -191,13 +233,13 @@ def make_teaching(out: Path, rng, variant: str, truths: list | None = None) -> l
     for i, grid in enumerate(teaching_plan()):
         truth: dict = {}
         # D: taken with a phone at its full size (the others: 1600×1200)
-        w, h = phone_size(rng, portrait=False) if variant in "DEF" else (1600, 1200)
+        w, h = phone_size(rng, portrait=False) if variant in "DEFG" else (1600, 1200)
         photo = _photo(rng, grid, w, h, variant, truth, teach=True, hand=True, angle=float(rng.uniform(-4, 4)),
                        tilt=float(rng.uniform(0, 8)), fill=float(rng.uniform(.6, .85)),
                        bg=BACKGROUNDS[i % 3], light=float(rng.uniform(.1, .35)), blur=0.0,
                        noise=float(rng.uniform(1, 3)), loose=.35)
         path = out / f"t{i + 1:02d}.jpg"
-        save_jpeg(path, photo, 84 if variant == "D" else 70 if variant in "EF" else 88)
+        save_jpeg(path, photo, 84 if variant == "D" else 70 if variant in "EFG" else 88)
         (out / f"t{i + 1:02d}.json").write_text(json.dumps(grid) + "\n")
         written.append(path)
         if truths is not None:
@@ -220,7 +262,7 @@ def make_tests(out: Path, rng, variant: str, count: int, empty: int, small: int)
                        fill=fill, bg=BACKGROUNDS[i % 5] if BACKGROUNDS[i % 5] != "noise" else "stone",
                        light=float(rng.uniform(.1, .7)), blur=float(rng.choice([0, 0, .8, 1.5, 2.5])) * (max(w, h) / 1600),
                        noise=float(rng.uniform(1, 6)))
-        q = int(rng.integers(60, 87 if variant == "D" else 75 if variant in "EF" else 93))  # D, E: phone size, kept small
+        q = int(rng.integers(60, 87 if variant == "D" else 75 if variant in "EFG" else 93))  # D, E: phone size, kept small
         path = out / f"p{i + 1:02d}.jpg"
         save_jpeg(path, photo, q, int(rng.choice([6, 8, 3])) if i % 4 == 0 and i >= small else 1)
         (out / f"p{i + 1:02d}.json").write_text(json.dumps({**grid, **truth}) + "\n")
@@ -232,6 +274,8 @@ def make_tests(out: Path, rng, variant: str, count: int, empty: int, small: int)
         kinds = ("text", "wood", "face", "cloth")
     if variant == "F":
         kinds = ("wood", "face", "blank", "text")
+    if variant == "G":
+        kinds = ("cloth", "text", "face", "wood")
     for i in range(empty):
         path = out / f"n{i + 1:02d}.jpg"
         img = phone_empty(rng, *phone_size(rng, portrait=False), kinds[i % len(kinds)])
@@ -241,7 +285,9 @@ def make_tests(out: Path, rng, variant: str, count: int, empty: int, small: int)
             img = _style_e(rng, img)
         elif variant == "F":
             img = _style_f(rng, img)
-        save_jpeg(path, img, int(rng.integers(60, 81 if variant in "DEF" else 93)))
+        elif variant == "G":
+            img = _style_g(rng, img, flash=bool(rng.random() < .5), gloss=bool(rng.random() < .6))
+        save_jpeg(path, img, int(rng.integers(60, 81 if variant in "DEFG" else 93)))
         (out / f"n{i + 1:02d}.json").write_text(json.dumps({"planet": None}) + "\n")
         written.append(path)
     return written
@@ -251,7 +297,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m vision.samples_box")
     ap.add_argument("outdir")
     ap.add_argument("--seed", type=int, default=2)
-    ap.add_argument("--variant", choices=("A", "B", "C", "D", "E", "F"), default="A")
+    ap.add_argument("--variant", choices=("A", "B", "C", "D", "E", "F", "G"), default="A")
     ap.add_argument("--count", type=int, default=32)
     ap.add_argument("--empty", type=int, default=7)
     ap.add_argument("--small", type=int, default=0, help="how many 1280×960 photos (the rest: phone size)")
