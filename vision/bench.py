@@ -1,6 +1,6 @@
 """Measure the recognizer on a folder of photos with their truth.
 
-``python -m vision.bench [DIR]`` (default ``sample_photos/``): every ``NAME.jpg|png|jpeg`` with a
+``python -m vision.bench [DIR] [--set=NAME] [-q]`` (default ``sample_photos/`` and every box set): every ``NAME.jpg|png|jpeg`` with a
 ``NAME.json`` beside it (a planet grid, or ``{"planet": null}`` for a photo without a planet).
 Prints cell accuracy, planets read exactly (and scored exactly, by ``scorer.contract``), photos
 without a planet refused, honest confidence (wrong cells not marked doubtful), time per photo,
@@ -76,7 +76,8 @@ def photos(folder: Path):
 # issue 8's doubt round asks for under 10%.
 FLOORS = {"cells": 0.995, "scored": 0.95, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.10}
 # The second box's photo sets under sample_photos/ (teach/ + test/), in the order the bench reads them.
-BOX_SETS = ("box2", "box2-heldout", "box2-heldout2", "box2-heldout3", "box2-heldout4", "box2-heldout5")
+BOX_SETS = ("box2", "box2-heldout", "box2-heldout2", "box2-heldout3", "box2-heldout4", "box2-heldout5",
+            "box2-heldout6")
 
 
 def floors_missed(r: dict, floors: dict = FLOORS) -> list[str]:
@@ -185,25 +186,31 @@ def learn_box(teach: Path, into: Path) -> float:
 
 def main(argv=None) -> int:
     """Without a folder: the shipped art's photos, then each second-box set (learned from its
-    six teaching photos first). With a folder: that folder, with the shipped art."""
+    six teaching photos first); ``--set=NAME`` (repeatable): only those second-box sets; ``-q``:
+    totals only, no photo-by-photo failures (for a held-out set, whose photos are not looked at).
+    With a folder: that folder, with the shipped art."""
     import tempfile
     argv = sys.argv[1:] if argv is None else argv
     verbose = "-v" in argv
-    args = [a for a in argv if a != "-v"]
+    quiet = "-q" in argv      # totals only: no photo-by-photo failures (a held-out set's)
+    sets = [a.split("=", 1)[1] for a in argv if a.startswith("--set=")]
+    args = [a for a in argv if a not in ("-v", "-q") and not a.startswith("--set=")]
     if args:
         report(Path(args[0]), verbose)
         return 0
     root = Path(__file__).resolve().parent.parent / "sample_photos"
-    print("== shipped art: sample_photos/ ==")
-    lines = [summary("shipped", report(root, verbose), None)]
-    for name in BOX_SETS:
+    lines = []
+    if not sets:
+        print("== shipped art: sample_photos/ ==")
+        lines.append(summary("shipped", report(root, verbose, quiet=quiet), None))
+    for name in sets or BOX_SETS:
         if not (root / name).is_dir():
             continue
         with tempfile.TemporaryDirectory() as tmp:
             secs = learn_box(root / name / "teach", Path(tmp))
             print(f"== second box: sample_photos/{name}/test, after learning its 6 teaching photos ==")
             print(f"learning the 6 photos:        {secs:.1f} s")
-            lines.append(summary(name, report(root / name / "test", verbose, reference=tmp), secs))
+            lines.append(summary(name, report(root / name / "test", verbose, reference=tmp, quiet=quiet), secs))
     print("== one line per set ==")
     print("\n".join(lines))
     return 0
@@ -222,10 +229,10 @@ def summary(name: str, r: dict, learn_s: float | None) -> str:
             f"{ratio:.1f}x decode  learning {'-' if learn_s is None else f'{learn_s:.1f} s'}")
 
 
-def report(folder: Path, verbose: bool = False, reference=None) -> dict:
+def report(folder: Path, verbose: bool = False, reference=None, quiet: bool = False) -> dict:
     r = run(folder, verbose, reference)
     pct = lambda a, b: f"{100 * a / b:.2f}%" if b else "n/a"
-    for line in r["failures"]:
+    for line in ([] if quiet else r["failures"]):
         print(line)
     times = sorted(r["times"])
     print(f"photos:                       {len(times)} ({r['planets']} planets, {r['empties']} without a planet)")

@@ -12,7 +12,11 @@ Variants B to F are held-out material — B: ``sample_photos/box2-heldout`` (see
 before the round that tuned on B and C; seen (tuned on) from the next round), E:
 ``sample_photos/box2-heldout4`` (seed 59, made first in the round that tuned on D, before any
 change; seen (tuned on) from the photo-light round), F: ``sample_photos/box2-heldout5`` (seed 73,
-made first in the photo-light round, before any change; nothing is tuned on it). The box is drawn in other
+made first in the photo-light round, before any change; seen (diagnosed and tuned on) from the
+generalisation round), G: ``sample_photos/box2-heldout6`` (seed 89, ``--count 20 --empty 4``,
+made first in the generalisation round, before any reader change; nothing is tuned on it, only its
+totals are read: with the reader unchanged 2 of its 6 teaching photos were not learned, 109/320
+cells, 1/20 scored, 4/4 refused, 2 wrong cells not doubtful, 11.8x a decode, load 1.7-1.9). The box is drawn in other
 colours and layouts (``boxart`` variants B, C) and the photos are taken another way — B: other
 tables (paper, floor tiles, linen), a vignette, motion blur instead of focus blur; C: any
 table, a lamp's warm colour cast and a glare; D: plainer tables, a cool cast, a strong off-centre
@@ -21,7 +25,11 @@ size, test photos 6–30°); E: indoor tables under a warm lamp falling off to o
 shadow across part of the frame, high-ISO noise (teaching photos 2–14° at phone size); F:
 daylight from a window (a cool-to-neutral cast falling off across the frame), the soft broad
 shadow of the phone and hand, auto-exposure a little dark or bright, wood, patterned floor tiles
-or checked cloth, tiles looser (teaching photos 2–14° at phone size).
+or checked cloth, tiles looser (teaching photos 2–14° at phone size); G: overhead fluorescent
+tubes (flat light, a green cast) or the phone's flash (a hot spot falling off to dark corners),
+a specular glare on glossy tiles, a coloured laminate or a cluttered table, stone or cloth, the
+planet a quarter to a third of the short side in about 2 of 5 test photos (teaching photos
+2–14° at phone size).
 """
 from __future__ import annotations
 
