@@ -29,7 +29,7 @@ from . import tuning
 from .box import SAMPLE_PX, Box, Sample
 from .imageio import UnusableImage
 from .layout import STACK_AT
-from .stages import (Outline, Photo, cut_cells, decode_photo, find_layouts, frame_tile, layout_fits, layout_straightness,
+from .stages import (Outline, Photo, cut_cells, decode_photo, find_layouts, frame_tiles, layout_fits, layout_straightness,
                      one_thread, oriented_edges)
 
 NOT_AGAIN = N_("I could not find the planet in this photo again, so nothing was remembered.")
@@ -153,9 +153,10 @@ def _covered(mask: np.ndarray, quad: np.ndarray) -> float:
 def cut_tiles(photo: Photo, outline: Outline, turn: int = 0) -> list[np.ndarray]:
     """Each tile as it lies (upright in the photo; a planet of upright art read turned:
     ``turn`` quarter turns), SAMPLE_PX square: each cell the reader cuts, narrowed to the
-    tile's own square (``frame_tile``: loose tiles leave table in their cell)."""
+    tile's own square (``frame_tiles``: loose tiles leave table in their cell; a square far off
+    the layout's others looked for again near where they lie)."""
     cells = cut_cells(photo, outline, turn=turn, size=SAMPLE_PX)
-    return [np.ascontiguousarray(frame_tile(w, SAMPLE_PX)[0]) for w in cells.windows]
+    return frame_tiles(cells.windows, SAMPLE_PX)
 
 
 # --- 4. is it the layout asked for? --------------------------------------------------------

@@ -22,7 +22,7 @@ from scorer.i18n import _
 from .layout import STACK_AT
 from .stages import (STACKS, Aligned, Cells, Outline, Photo, align_cells, cell_detail, chroma, cut_cells,
                      decode_photo, exemplar_details, flattened, match, matched_filters, one_thread, outlines_in_turn,
-                     refit_outline, stack_looks, tell_apart, turned_details)
+                     refit_outline, register_exemplars, stack_looks, tell_apart, turned_details)
 
 
 @dataclass(frozen=True)
@@ -80,11 +80,10 @@ def exemplars_of(references, outward: bool) -> Exemplars:
     """``references``: (name, stack, picture turned as at its stack's first position), as
     ``Box.references()`` gives them."""
     size = tuning.CELL_PX
-    names, stacks, tiles = [], [], []
-    for name, stack, img in references:
-        names.append(name)
-        stacks.append(stack)
-        tiles.append(cv2.resize(img, (size, size), interpolation=cv2.INTER_AREA).astype(np.float32))
+    names = [name for name, _, _ in references]
+    stacks = [stack for _, stack, _ in references]
+    pictures = register_exemplars([img for _, _, img in references], stacks, [n == "back" for n in names])
+    tiles = [cv2.resize(img, (size, size), interpolation=cv2.INTER_AREA).astype(np.float32) for img in pictures]
     groups: dict = {}
     for n, s, t in zip(names, stacks, tiles):
         groups.setdefault((s, n == "back"), []).append(t)

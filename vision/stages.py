@@ -409,6 +409,57 @@ def stack_looks(groups: dict) -> dict:
     return out
 
 
+def register_exemplars(imgs: list, stacks: list, backs: list) -> list:
+    """The exemplars of each stack (faces and backs apart) moved onto one another: a teaching tile
+    is cut by its own square (``learn.cut_tiles``), which a shadow's edge or a ring in its art may
+    move a tenth of a tile, while the reader finds a cell's tile by the look its stack shares
+    (``align_cells``); two exemplars cut a tenth apart then answer to cells a tenth apart, and the
+    slack favours whichever the cell was found nearer (heldout4's D11 cell read as D02). Each
+    exemplar is found, as a cell is, in the stack's shared look (the mean of the others, grey,
+    inner part; ``REGISTER_ROUNDS`` rounds, at most ``REGISTER_PAD`` of a tile off, with the
+    shift cost of ``align_cells``) and moved there (its edge repeated). ``imgs``: any size."""
+    if not tuning.REGISTER:
+        return list(imgs)
+    size = tuning.CELL_PX
+    pad = max(1, int(round(size * tuning.REGISTER_PAD)))
+    i = int(round(size * tuning.ALIGN_INNER))
+    grey = [cv2.cvtColor(cv2.resize(im, (size, size), interpolation=cv2.INTER_AREA).astype(np.float32),
+                         cv2.COLOR_BGR2GRAY) for im in imgs]
+    shifts = np.zeros((len(imgs), 2), np.float32)       # (dx, dy) at CELL_PX
+    groups: dict = {}
+    for k, (st, b) in enumerate(zip(stacks, backs)):
+        groups.setdefault((st, b), []).append(k)
+    prior = None
+    for (st, _back), members in groups.items():
+        if len(members) < 3 or st in tuning.REGISTER_SKIP:
+            continue
+        for _ in range(tuning.REGISTER_ROUNDS):
+            moved = {k: _shifted(grey[k], shifts[k]) for k in members}
+            total = np.sum([moved[k] for k in members], axis=0)
+            for k in members:
+                look = ((total - moved[k]) / (len(members) - 1))[i:size - i, i:size - i]
+                padded = cv2.copyMakeBorder(grey[k], pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+                res = cv2.matchTemplate(padded, look, cv2.TM_CCOEFF_NORMED)
+                if prior is None or prior.shape != res.shape:
+                    prior = _shift_cost(res.shape[0], pad)
+                _, _, _, (x, y) = cv2.minMaxLoc(res - prior)
+                # the look lies at (x, y) of the padded tile; in place it would lie at (pad + i, pad + i)
+                shifts[k] = (pad + i - x, pad + i - y)
+    out = []
+    for im, (dx, dy) in zip(imgs, shifts):
+        f = im.shape[1] / size
+        out.append(_shifted(im, (dx * f, dy * f)) if dx or dy else im)
+    return out
+
+
+def _shifted(img: np.ndarray, d) -> np.ndarray:
+    """``img`` moved by d = (dx, dy) pixels, its edge repeated."""
+    if not d[0] and not d[1]:
+        return img
+    M = np.float32([[1, 0, d[0]], [0, 1, d[1]]])
+    return cv2.warpAffine(img, M, (img.shape[1], img.shape[0]), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
 def _shift_cost(n: int, pad: int) -> np.ndarray:
     """What a shift from the cell's middle costs when aligning: the stripes and rims a stack's
     tiles share repeat, and a look slid along them fits almost as well as in place."""
@@ -709,15 +760,17 @@ def _perimeter_sums(e: np.ndarray, side: int, m: int) -> np.ndarray:
     return rows[:m, :m] + rows[s:s + m, :m] + cols[:m, :m] + cols[:m, s:s + m]
 
 
-def frame_tile(win: np.ndarray, size: int) -> tuple[np.ndarray, float]:
-    """The tile lying in ``win`` (its cell with a pad round it), found by its own square outline
-    (a tile's border is where its edges are, whatever its art: a small shift, turn and size),
-    cut out at ``size`` square. Returns the tile and how strongly its border carries edges
-    against the window's mean edge strength."""
+def frame_of(win: np.ndarray, size: int, near: tuple | None = None, within: float = 0.0) -> tuple:
+    """Where the tile lying in ``win`` (its cell with a pad round it) is, found by its own square
+    outline (a tile's border is where its edges are, whatever its art: a small shift, turn and
+    size): (score, angle, side, y, x), the square's top-left corner at (y, x) of ``win`` turned by
+    the angle; the score is how strongly its border carries edges against the window's mean edge
+    strength. ``near``: (dx, dy), the square's centre must lie within ``within`` (parts of
+    ``size``) of the window's middle moved by that much (``frame_tiles``)."""
     n = win.shape[0]
     e = edge_map(win)
     e = e / (float(e.mean()) + 1e-3)
-    best = (-1.0, 0.0, size, 0, 0)
+    best = (-1.0, 0.0, size, (n - size) // 2, (n - size) // 2)
     for a in tuning.FRAME_ANGLES:
         er = _turned(e, a)
         for f in tuning.FRAME_SIZES:
@@ -726,10 +779,44 @@ def frame_tile(win: np.ndarray, size: int) -> tuple[np.ndarray, float]:
             if m < 1:
                 continue
             p = _perimeter_sums(er, side, m) / (4 * side)
+            if near is not None:
+                yy, xx = np.mgrid[0:m, 0:m].astype(np.float32)
+                dx = (xx + side / 2 - n / 2) / size - near[0]
+                dy = (yy + side / 2 - n / 2) / size - near[1]
+                p = np.where(np.hypot(dx, dy) <= within, p, -1.0)
             y, x = np.unravel_index(int(np.argmax(p)), p.shape)
             sc = float(p[y, x]) - tuning.FRAME_TURN_COST * abs(a)
             if sc > best[0]:
                 best = (sc, a, side, int(y), int(x))
-    sc, a, side, y, x = best
+    return best
+
+
+def _cut_frame(win: np.ndarray, size: int, frame: tuple) -> np.ndarray:
+    _, a, side, y, x = frame
     tile = _turned(win, a)[y:y + side, x:x + side]
-    return cv2.resize(tile, (size, size), interpolation=cv2.INTER_AREA if side > size else cv2.INTER_LINEAR), sc
+    return cv2.resize(tile, (size, size), interpolation=cv2.INTER_AREA if side > size else cv2.INTER_LINEAR)
+
+
+def frame_tile(win: np.ndarray, size: int) -> tuple[np.ndarray, float]:
+    """The tile lying in ``win`` (``frame_of``), cut out at ``size`` square, and its score."""
+    frame = frame_of(win, size)
+    return _cut_frame(win, size, frame), frame[0]
+
+
+def frame_tiles(windows: np.ndarray, size: int) -> list[np.ndarray]:
+    """The tiles of a teaching layout, each cut out by its own square (``frame_of``), but tiles
+    laid side by side lie on one lattice: a square whose centre is more than ``FRAME_DEV`` (part
+    of a tile) off where the layout's squares lie (their median offset from their cells' middles)
+    latched onto the art inside (a badge's ring, a rim, a hard shadow's edge) and is looked for
+    again within ``FRAME_DEV`` of there."""
+    n = windows.shape[1]
+    frames = [frame_of(w, size) for w in windows]
+    offsets = np.array([((x + side / 2 - n / 2) / size, (y + side / 2 - n / 2) / size)
+                        for _, _, side, y, x in frames], np.float32)
+    med = np.median(offsets, axis=0)
+    out = []
+    for w, f, o in zip(windows, frames, offsets):
+        if tuning.FRAME_CONSENSUS and float(np.hypot(*(o - med))) > tuning.FRAME_DEV:
+            f = frame_of(w, size, (float(med[0]), float(med[1])), tuning.FRAME_DEV)
+        out.append(np.ascontiguousarray(_cut_frame(w, size, f)))
+    return out
