@@ -1,0 +1,94 @@
+"""Teaching tiles cut and registered consistently (issue 8's generalisation round): a teaching
+tile's square that latched onto its art is looked for again near where the layout's other squares
+lie (``stages.frame_tiles``), and exemplars are moved onto their stack's shared look
+(``stages.register_exemplars``). Synthetic pictures, so each test says exactly what it checks."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.stages import frame_of, frame_tiles, register_exemplars
+
+SIZE = 128
+PAD = 28
+
+
+def _layout_windows(bad: int) -> tuple[np.ndarray, np.ndarray]:
+    """16 cells with a pad: a mid-grey tile on a dark table, each at the same small offset; tile
+    ``bad`` also has a hard, high-contrast square edge (a shadow's or a ring's) 0.15 of a tile
+    off it, stronger than its own border. Returns the windows and the true tile of ``bad``."""
+    n = SIZE + 2 * PAD
+    rng = np.random.default_rng(3)
+    windows = []
+    for q in range(16):
+        w = np.full((n, n, 3), 40, np.uint8)
+        x0 = PAD + 3
+        tile = np.full((SIZE, SIZE, 3), 120, np.uint8)
+        for _ in range(4):  # a few soft items inside
+            cx, cy = rng.integers(30, SIZE - 30, 2)
+            cv2.circle(tile, (int(cx), int(cy)), 10, (150, 110, 90), -1)
+        w[x0:x0 + SIZE, x0:x0 + SIZE] = tile
+        if q == bad:
+            o = x0 + int(0.15 * SIZE)
+            cv2.rectangle(w, (o, o), (o + SIZE - 1, o + SIZE - 1), (255, 255, 255), 3)
+            cv2.rectangle(w, (o + 3, o + 3), (o + SIZE - 4, o + SIZE - 4), (0, 0, 0), 3)
+            truth = w[x0:x0 + SIZE, x0:x0 + SIZE].copy()
+        windows.append(w)
+    return np.stack(windows), truth
+
+
+def _offset(frame: tuple, n: int) -> float:
+    _, _, side, y, x = frame
+    return float(np.hypot(x + side / 2 - n / 2, y + side / 2 - n / 2)) / SIZE
+
+
+def test_a_square_that_latched_onto_the_art_is_looked_for_again_near_the_layouts_others():
+    windows, truth = _layout_windows(bad=5)
+    n = windows.shape[1]
+    # alone, the bad tile's square is the hard edge, far off where the tiles lie
+    assert _offset(frame_of(windows[5], SIZE), n) > 0.15
+    tiles = frame_tiles(windows, SIZE)
+    err = float(np.abs(tiles[5].astype(np.float32) - truth.astype(np.float32)).mean())
+    alone = frame_tiles(windows[5:6], SIZE)[0]     # one tile: no layout to agree with
+    assert err < 3, err
+    assert float(np.abs(alone.astype(np.float32) - truth.astype(np.float32)).mean()) > 5 * max(err, 1.0)
+    # the good tiles are cut as they lie
+    for q in (0, 7, 15):
+        cut = windows[q][PAD + 3:PAD + 3 + SIZE, PAD + 3:PAD + 3 + SIZE].astype(np.float32)
+        assert float(np.abs(tiles[q].astype(np.float32) - cut).mean()) < 3
+
+
+def _stack_pictures(shift: float) -> list[np.ndarray]:
+    """Six tiles of one stack: the rim they share (a dark sky over a curved edge) and each its own
+    items; the fourth drawn ``shift`` of a tile lower and to the right (cut off its place)."""
+    rng = np.random.default_rng(5)
+    out = []
+    for k in range(6):
+        img = np.full((SIZE + 40, SIZE + 40, 3), (90, 170, 120), np.uint8)
+        pts = np.array([[x, int(55 + 18 * np.sin(x / 25))] for x in range(0, SIZE + 40)], np.int32)
+        cv2.fillPoly(img, [np.vstack([[[0, 0]], pts, [[SIZE + 39, 0]]])], (60, 30, 30))
+        for _ in range(3):
+            cx, cy = rng.integers(40, SIZE, 2)
+            cv2.circle(img, (int(cx), int(cy) + 20), 9, tuple(int(c) for c in rng.integers(0, 255, 3)), -1)
+        d = int(round(shift * SIZE)) if k == 3 else 0
+        out.append(np.ascontiguousarray(img[20 - d:20 - d + SIZE, 20 - d:20 - d + SIZE]))
+    return out
+
+
+def test_an_exemplar_cut_off_its_place_is_moved_onto_its_stacks_shared_look():
+    placed, off = _stack_pictures(0.0), _stack_pictures(0.1)
+    stacks, backs = ["uphill"] * 6, [False] * 6
+    moved = register_exemplars(off, stacks, backs)
+    i = 20  # the edge repeated by the move: compare the middle
+    before = float(np.abs(off[3].astype(np.float32) - placed[3].astype(np.float32))[i:-i, i:-i].mean())
+    after = float(np.abs(moved[3].astype(np.float32) - placed[3].astype(np.float32))[i:-i, i:-i].mean())
+    assert before > 10 and after < before / 3, (before, after)
+    for k in (0, 1, 5):  # those in place stay so
+        assert float(np.abs(moved[k].astype(np.float32) - placed[k].astype(np.float32))[i:-i, i:-i].mean()) < 3
+
+
+def test_centres_are_not_moved():
+    """Centres share only the ground's repeating texture: they are left where they were cut."""
+    off = _stack_pictures(0.1)
+    moved = register_exemplars(off, ["center"] * 6, [False] * 6)
+    assert all(np.array_equal(a, b) for a, b in zip(moved, off))
