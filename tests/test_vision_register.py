@@ -7,6 +7,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision import tuning
 from vision.stages import frame_of, frame_tiles, register_exemplars
 
 SIZE = 128
@@ -92,3 +93,48 @@ def test_centres_are_not_moved():
     off = _stack_pictures(0.1)
     moved = register_exemplars(off, ["center"] * 6, [False] * 6)
     assert all(np.array_equal(a, b) for a, b in zip(moved, off))
+
+
+def _lookalikes() -> list:
+    """Two uphill tiles as a box's exemplars would be: the same ground and rim, three items in
+    the same places, the third a circle on one and a triangle on the other."""
+    refs = []
+    for name, third in (("U01", "circle"), ("U02", "triangle")):
+        img = np.full((SIZE, SIZE, 3), (90, 170, 120), np.uint8)
+        cv2.rectangle(img, (0, 0), (SIZE, 40), (60, 30, 30), -1)
+        for k, x in enumerate((28, 64, 100)):
+            if k < 2 or third == "circle":
+                cv2.circle(img, (x, 84), 13, (30, 30, 200), -1)
+            else:
+                cv2.fillPoly(img, [np.int32([[x - 15, 98], [x + 15, 98], [x, 70]])], (30, 30, 200))
+        refs.append((name, "uphill", img))
+    return refs
+
+
+def _verdict_choosing(ex, chosen: str, runner: str, others: dict):
+    """A reading of a planet whose cell 1 (uphill) shows ``runner``'s picture but was read as
+    ``chosen`` by a small margin; ``others``: more cells' rows by name (the rest read nothing)."""
+    from vision.reader import Verdict
+    from vision.stages import Aligned, Outline
+    a, b = ex.names.index(chosen), ex.names.index(runner)
+    picture = cv2.resize(_lookalikes()[b][2], (tuning.CELL_PX, tuning.CELL_PX), interpolation=cv2.INTER_AREA)
+    tiles = np.stack([cv2.GaussianBlur(picture, (0, 0), 0.8).astype(np.float32)] * 16)
+    rows = [0] * 16
+    runners: list = [None] * 16
+    rows[1], runners[1] = a, b
+    for q, name in others.items():
+        rows[q] = ex.names.index(name)
+    return Verdict(tuple(rows), np.full(16, 0.8, np.float32), np.full(16, 0.02, np.float32), np.full(16, 0.9, np.float32),
+                   np.full(16, tuning.PAIR_CAP, np.float32), Outline(np.float32([[0, 0], [4, 0], [4, 4], [0, 4]]), 1.5), 0,
+                   tuple(runners), Aligned(tiles, np.full(16, 0.9, np.float32), np.zeros((16, 2), np.float32)))
+
+
+def test_a_cell_takes_its_runner_up_where_the_two_lookalikes_differ_and_it_fits_better():
+    from vision.reader import confidence, exemplars_of, tell_lookalikes
+    ex = exemplars_of(_lookalikes(), outward=True)
+    v = tell_lookalikes(_verdict_choosing(ex, "U01", "U02", {}), ex)
+    assert ex.names[v.rows[1]] == "U02" and ex.names[v.runners[1]] == "U01"
+    assert v.margins[1] < 0 and confidence(v)[1] < tuning.DOUBT      # a cell changed so stays doubtful
+    # the runner-up already read in another cell of the planet (an id once per planet): kept
+    kept = tell_lookalikes(_verdict_choosing(ex, "U01", "U02", {6: "U02"}), ex)
+    assert ex.names[kept.rows[1]] == "U01" and kept.pairs[1] < 0

@@ -186,19 +186,29 @@ def classify(cells: Cells, aligned: Aligned, ex: Exemplars, outline: Outline, tu
 def tell_lookalikes(v: Verdict, ex: Exemplars) -> Verdict:
     """The stage after classify, for the reading kept: each face cell against its runner-up
     (the best tile with other contents) only where the two differ (``stages.tell_apart``).
-    Tiles with the same contents are never each other's runner-up, so twins cost no doubt."""
+    Tiles with the same contents are never each other's runner-up, so twins cost no doubt.
+    Where the runner-up fits clearly better there (under ``SWAP_PAIR``) and no other cell of the
+    planet holds it (an id once per planet), the cell takes the runner-up: the two tiles share
+    most of their look (as many items, in the same places) and the whole-tile match was won by
+    what they share; its margin is then negative, so the cell is doubtful."""
     if v.aligned is None:
         return v
     aligned = v.aligned
     pairs = v.pairs.copy()
+    rows, runners = list(v.rows), list(v.runners)
+    sims, margins = v.sims.copy(), v.margins.copy()
     for q in range(16):
         b = v.runners[q]
         a = v.rows[q]
         if b is None or ex.names[a] == "back" or ex.names[b] == "back":
             continue
         cell = cell_detail(aligned.tiles[q], ex.means[STACK_AT[q]])
-        pairs[q] = min(tuning.PAIR_CAP, tell_apart(cell, ex.turned[a], ex.turned[b]))
-    return replace(v, pairs=pairs)
+        pair = tell_apart(cell, ex.turned[a], ex.turned[b])
+        if tuning.SWAP and pair < tuning.SWAP_PAIR and b not in rows:
+            rows[q], runners[q] = b, a
+            sims[q], margins[q], pair = sims[q] - margins[q], -margins[q], -pair
+        pairs[q] = min(tuning.PAIR_CAP, pair)
+    return replace(v, rows=tuple(rows), runners=tuple(runners), sims=sims, margins=margins, pairs=pairs)
 
 
 def read_outline(photo: Photo, outline: Outline, ex: Exemplars, refit: int = tuning.REFITS,
