@@ -180,7 +180,11 @@ REFIT_MIN_TILES = 10   # tiles that must agree on the lattice
 # Issue 8's teaching round: box2-heldout3 (seen; dark card edges, a glowing rim) had planets read
 # 1.68-1.76 (PLANET_SCORE) whose outlines' lattice fits were 0.98-1.07, refused at 1.1; no-planet
 # photos are refused by PLANET_SCORE (their fits: 0.75-2.65).
-PLANET_LATTICE = 0.9   # an outline's lattice fit below which there is no planet
+# The generalisation round (six seen sets): heldout4's p11 (a warm lamp falling off across it) read
+# from an outline 0.15 of a cell off the truth, planet 2.28 (PLANET_MATCH), lattice 0.89: refused here.
+# No no-planet photo of the seen sets (shipped and box sets, 28) is refused by this test: their best
+# readings score 1.31 and under (PLANET_SCORE) and 1.95 and under (PLANET_MATCH), lattices 0.68-5.65.
+PLANET_LATTICE = 0.85  # an outline's lattice fit below which there is no planet
 # Is it a planet: the cells' median fit to their stack's look plus the chosen tiles' mean match
 # (Verdict.score). Box photos (1280 px, before outlines were refitted): planets 1.22 and up, no
 # planet 0.93 and under; either alone overlaps or nearly. Refitting an outline through its tiles
