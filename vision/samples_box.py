@@ -16,7 +16,9 @@ made first in the photo-light round, before any change; seen (diagnosed and tune
 generalisation round), G: ``sample_photos/box2-heldout6`` (seed 89, ``--count 20 --empty 4``,
 made first in the generalisation round, before any reader change; nothing is tuned on it, only its
 totals are read: with the reader unchanged 2 of its 6 teaching photos were not learned, 109/320
-cells, 1/20 scored, 4/4 refused, 2 wrong cells not doubtful, 11.8x a decode, load 1.7-1.9). The box is drawn in other
+cells, 1/20 scored, 4/4 refused, 2 wrong cells not doubtful, 11.6-11.8x a decode, load 0.9-1.9;
+after the round: t01 and t06 still not learned, 118/320 cells, 1/20 scored, 4/4 refused, 0 wrong
+cells not doubtful, 13.9x a decode, load 1.3-1.9). The box is drawn in other
 colours and layouts (``boxart`` variants B, C) and the photos are taken another way — B: other
 tables (paper, floor tiles, linen), a vignette, motion blur instead of focus blur; C: any
 table, a lamp's warm colour cast and a glare; D: plainer tables, a cool cast, a strong off-centre

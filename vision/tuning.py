@@ -16,7 +16,11 @@ was fitted on ``sample_photos/box2-heldout4/`` (seed 59, variant E), made first 
 read only by its final bench. From the photo-light round on, box2-heldout4 is *seen* too: the
 constants marked "photo-light round" were measured on it and the other four sets. Nothing here is
 fitted on ``sample_photos/box2-heldout5/`` (seed 73, variant F), made first in that round, before
-any change, and read only by a bench run before the changes and by its final bench.
+any change, and read only by a bench run before the changes and by its final bench. From the
+generalisation round on, box2-heldout5 is *seen* too: the constants marked "generalisation round"
+were measured on it and the five other seen sets. Nothing here is fitted on
+``sample_photos/box2-heldout6/`` (seed 89, variant G), made first in that round, before any change,
+and read (its totals only) by a bench run before the changes and by the round's final bench.
 """
 from __future__ import annotations
 
