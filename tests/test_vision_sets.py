@@ -473,18 +473,24 @@ def test_a_planet_under_a_warm_lamp_and_a_hard_shadow_is_read(tmp_path):
     assert sum(right) >= 11
 
 
+def _cells_right(name: str, photo_name: str, folder: Path) -> int:
+    """The cells read right in test photo ``photo_name`` of set ``name``, with the box learned
+    from its own teaching photos into ``folder``; the photo must be read as a planet."""
+    from vision.bench import load_truth
+    from vision.recognize import recognize
+    learn_box(SAMPLES / name / "teach", folder)
+    photo = SAMPLES / name / "test" / photo_name
+    reading = recognize(photo.read_bytes(), reference=str(folder))
+    assert reading.ok, reading.error
+    right, _ = compare(reading.cells, load_truth(photo.with_suffix(".json")))
+    return sum(right)
+
+
 def test_a_planet_whose_lattice_a_lamps_fall_off_weakens_is_read(tmp_path):
     """box2-heldout4's p11 (seen from the generalisation round): its best outline lies 0.15 of a
     cell off the truth and reads as a planet by its match (PLANET_MATCH), but the lamp's fall-off
     weakens the tiles' borders on one side and its lattice fit was 0.89, refused at 0.9."""
-    from vision.bench import load_truth
-    from vision.recognize import recognize
-    learn_box(SAMPLES / "box2-heldout4" / "teach", tmp_path)
-    photo = SAMPLES / "box2-heldout4" / "test" / "p11.jpg"
-    reading = recognize(photo.read_bytes(), reference=str(tmp_path))
-    assert reading.ok, reading.error
-    right, _ = compare(reading.cells, load_truth(photo.with_suffix(".json")))
-    assert sum(right) >= 10
+    assert _cells_right("box2-heldout4", "p11.jpg", tmp_path) >= 10
 
 
 def test_a_planet_in_a_strong_vignette_is_found_once_the_slow_light_is_taken_out(tmp_path):
@@ -492,11 +498,4 @@ def test_a_planet_in_a_strong_vignette_is_found_once_the_slow_light_is_taken_out
     outlines were all 1.6 cells and more off the planet, and it was refused. Looked for again in
     the photo with its slow light taken out (stages.flattened, reader._read_flattened), it is
     found and read."""
-    from vision.bench import load_truth
-    from vision.recognize import recognize
-    learn_box(SAMPLES / "box2-heldout3" / "teach", tmp_path)
-    photo = SAMPLES / "box2-heldout3" / "test" / "p10.jpg"
-    reading = recognize(photo.read_bytes(), reference=str(tmp_path))
-    assert reading.ok, reading.error
-    right, _ = compare(reading.cells, load_truth(photo.with_suffix(".json")))
-    assert sum(right) >= 13
+    assert _cells_right("box2-heldout3", "p10.jpg", tmp_path) >= 13
