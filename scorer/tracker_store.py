@@ -18,6 +18,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -147,8 +148,10 @@ class Games:
     A cached ``Loaded`` (and its ``State``) is never changed once published; a move makes a new one.
     """
 
-    def __init__(self, db: Database, cache_size: int = CACHE_SIZE, stripes: int = LOCK_STRIPES):
+    def __init__(self, db: Database, cache_size: int = CACHE_SIZE, stripes: int = LOCK_STRIPES,
+                 clock: Callable[[], float] = time.monotonic):
         self.db = db
+        self.clock = clock
         self._stripes = tuple(threading.Lock() for _ in range(stripes))
         self._cache: OrderedDict[str, Loaded] = OrderedDict()
         self._cache_size = cache_size
@@ -191,7 +194,7 @@ class Games:
     def _links_seen(self, game_id: str) -> None:
         """The game's seats' links (its tokens) were just read from the database, or written."""
         with self._guard:
-            self._links_read[game_id] = time.monotonic()
+            self._links_read[game_id] = self.clock()
 
     # -- reading ----------------------------------------------------------------------------------
     def create(self, setup: Setup, mode: str = "own", rematch_of: str | None = None) -> Loaded:
@@ -290,7 +293,7 @@ class Games:
         with self._guard:
             # only while the seats' links were read within LINKS_TRUST: a link re-issued through
             # another process is then refused here as soon as it would be by the query
-            fresh = time.monotonic() - self._links_read.get(game_id, -LINKS_TRUST) < LINKS_TRUST
+            fresh = self.clock() - self._links_read.get(game_id, -LINKS_TRUST) < LINKS_TRUST
             held = self._claims.get(key) if fresh else None
         if held is None:
             with self.db.engine.connect() as conn:  # every page of a seat's phone asks: no ORM here
