@@ -30,11 +30,16 @@ GIL_SWITCH_INTERVAL = 0.0005
 def default_workers(database_url: str) -> int:
     """SQLite: one worker. A second worker no longer freezes on the other's write lock (the
     store's writers take turns on a lock file, waited for beside the event loop: ``db.writing``),
-    but on one SQLite file it was no clear gain on this 2-core machine: 100 tables' moves seen on
-    the other phones at p95 89 ms with two workers, 66 ms with one; 150 tables 133 and 170 ms
-    (neither held); and two used more CPU (0.37 cores against 0.23 at 100 tables: each worker
-    loads every game its phones ask about). ``--workers 2`` is there to try. Other databases:
-    two workers."""
+    but each worker then loads and folds every game its phones ask about, draws its own copy of
+    the shared board parts and watches the move table itself: the server's CPU per move rose by a
+    third. Measured with ``python -m scorer.load_bench --openings 6 --moves 12 --tables 200``
+    (``--workers 2``), SQLite, on this 2-core machine while other work kept its load at 1.4-1.9:
+    one worker 15.6-16.9 ms of server CPU per move and held 200 tables (moves seen on the other
+    phones p95 90.6 ms, moves p95 64.4 ms; 300 did not: 339 ms); two workers 22.6-23.0 ms per
+    move and did not hold 200 (p95 130 and 166 ms). On a quiet machine two once held 300 tables
+    where one held 200 (p95 66 ms): a second worker pays only when a core is free for it. One
+    stays the default (a third less CPU per move, and it held more whenever the machine was
+    busy); ``--workers 2`` is there for a server that runs nothing else. Other databases: two."""
     return 1 if database_url.startswith("sqlite") else 2
 
 
