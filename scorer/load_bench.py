@@ -422,13 +422,19 @@ class Load:
         place and answered with their new board (one round trip, nothing fetched first)."""
         seat = table.to_act
         base, token = self.base(i + seat), table.tokens[seat]
-        if table.seen[seat] < table.version:  # the board has not reached this phone yet: as a reload would
-            status, body = await self.get(f"{base}/play/{table.id}/{token}/live?v={table.seen[seat]}",
-                                          cookies=table.cookies[seat])
+        fetched = ""
+        if table.seen[seat] < table.version:
+            # the board has not reached this phone yet (its long poll is late): the player reloads
+            # the page, which reads the game afresh. (Asking ``live?v=N`` instead, as this once did,
+            # may be told "nothing new" for up to a second by a worker whose watcher has not seen
+            # the move made through another worker yet: 19 "no move offered" at 500 tables.)
+            status, body = await self.get(f"{base}/play/{table.id}/{token}", cookies=table.cookies[seat])
             self.got(table, seat, status, body)
+            fetched = f", its page reloaded: {status}"
         form = act_form(table.boards[seat]) if table.seen[seat] == table.version else None
         if form is None:
-            self.stats.error("move view", "no move offered", f"seat {seat} at {table.seen[seat]}/{table.version}")
+            self.stats.error("move view", "no move offered",
+                             f"seat {seat} at {table.seen[seat]}/{table.version}{fetched}")
             return False
         fields, buttons = form
         fields = {**fields, **dict([self.rng.choice(buttons)])}
@@ -593,7 +599,9 @@ def report(out: dict) -> None:
     print(f"  move (from its scheduled time: the tap, answered with the new board):  {ms(s.move_ms)}")
     print(f"  generator lateness: p95 {percentile(s.lag_ms, 95):.1f} ms; 'nothing new' answers: {s.nothing_new}")
     print(f"  CPU over the played part: server {out['server_cpu_s'] / played:.2f} cores, "
-          f"this generator {out['bench_cpu_s'] / played:.2f} cores (both on this machine's {os.cpu_count()})")
+          f"this generator {out['bench_cpu_s'] / played:.2f} cores (both on this machine's {os.cpu_count()}); "
+          f"server CPU per move (its post, every other phone's board, the polls asked again, the "
+          f"watcher): {out['server_cpu_s'] / max(len(s.move_ms), 1) * 1000:.1f} ms")
     print(f"  double taps (the page's form and the API at once): {s.doubles} sent, exactly one of each pair applied; "
           f"the other told someone moved first: {s.refused_409} x 409 from the API, "
           f"{s.conflicts - s.refused_409} x the page's notice")

@@ -15,6 +15,7 @@ import gc
 import resource
 import sys
 import time
+from collections.abc import Callable
 
 HEADER_TIMEOUT = 10   # seconds for a request's headers to arrive (and for an idle keep-alive)
 IO_TIMEOUT = 30       # seconds a body read or an answer's write may make no progress
@@ -29,11 +30,16 @@ GIL_SWITCH_INTERVAL = 0.0005
 def default_workers(database_url: str) -> int:
     """SQLite: one worker. A second worker no longer freezes on the other's write lock (the
     store's writers take turns on a lock file, waited for beside the event loop: ``db.writing``),
-    but on one SQLite file it was no clear gain on this 2-core machine: 100 tables' moves seen on
-    the other phones at p95 89 ms with two workers, 66 ms with one; 150 tables 133 and 170 ms
-    (neither held); and two used more CPU (0.37 cores against 0.23 at 100 tables: each worker
-    loads every game its phones ask about). ``--workers 2`` is there to try. Other databases:
-    two workers."""
+    but each worker then loads and folds every game its phones ask about, draws its own copy of
+    the shared board parts and watches the move table itself: the server's CPU per move rose by a
+    third. Measured with ``python -m scorer.load_bench --openings 6 --moves 12 --tables 200``
+    (``--workers 2``), SQLite, on this 2-core machine while other work kept its load at 1.4-1.9:
+    one worker 15.6-16.9 ms of server CPU per move and held 200 tables (moves seen on the other
+    phones p95 90.6 ms, moves p95 64.4 ms; 300 did not: 339 ms); two workers 22.6-23.0 ms per
+    move and did not hold 200 (p95 130 and 166 ms). On a quiet machine two once held 300 tables
+    where one held 200 (p95 66 ms): a second worker pays only when a core is free for it. One
+    stays the default (a third less CPU per move, and it held more whenever the machine was
+    busy); ``--workers 2`` is there for a server that runs nothing else. Other databases: two."""
     return 1 if database_url.startswith("sqlite") else 2
 
 
@@ -48,25 +54,31 @@ def cooperative() -> None:
 
 
 class _BodyDeadline:
-    """The request body, read against a deadline: each read may wait only for the time left."""
+    """The request body, read against a budget of waiting: only the time spent inside reads counts
+    (waiting on the socket for the client's bytes), not the time before the first read or between
+    reads. An overloaded worker may come to a request's body late, or parse a form between reads:
+    that delay is the server's, and once blamed on the client it answered a phone's small post
+    400 or 408 though its body had been there all along. A trickle still runs out of budget."""
 
-    def __init__(self, stream, sock, seconds: float):
-        self.stream, self.sock = stream, sock
-        self.deadline = time.monotonic() + seconds
+    def __init__(self, stream, sock, seconds: float, clock: Callable[[], float] = time.monotonic):
+        self.stream, self.sock, self.clock = stream, sock, clock
+        self.left = seconds
 
-    def _arm(self) -> None:
-        left = self.deadline - time.monotonic()
-        if left <= 0:
+    def _read(self, read, *args):
+        if self.left <= 0:
             raise TimeoutError("the request body came in too slowly")
-        self.sock.settimeout(min(IO_TIMEOUT, left))
+        self.sock.settimeout(min(IO_TIMEOUT, self.left))
+        started = self.clock()
+        try:
+            return read(*args)
+        finally:
+            self.left -= self.clock() - started
 
     def read(self, *args):
-        self._arm()
-        return self.stream.read(*args)
+        return self._read(self.stream.read, *args)
 
     def readline(self, *args):
-        self._arm()
-        return self.stream.readline(*args)
+        return self._read(self.stream.readline, *args)
 
     def __iter__(self):
         return iter(self.readline, b"")

@@ -16,7 +16,9 @@ import json
 import os
 import secrets
 import threading
+import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -36,6 +38,8 @@ MODES = ("one", "own")  # one phone passed round the table, or each player on th
 CACHE_SIZE = 2048       # games whose last state a store keeps (~85 KB each at most: a night of 1,000+ tables)
 LOCK_STRIPES = 64       # writers of one game queue on one of these; ids share them by hash
 MAX_ID = 32
+CLAIMS = 20_000         # seats' claims a store keeps in memory (~200 bytes each)
+LINKS_TRUST = 1.0       # seconds a game's links read from the database are trusted for a claim kept in memory
 
 
 class TrackerGame(Base):
@@ -144,12 +148,19 @@ class Games:
     A cached ``Loaded`` (and its ``State``) is never changed once published; a move makes a new one.
     """
 
-    def __init__(self, db: Database, cache_size: int = CACHE_SIZE, stripes: int = LOCK_STRIPES):
+    def __init__(self, db: Database, cache_size: int = CACHE_SIZE, stripes: int = LOCK_STRIPES,
+                 clock: Callable[[], float] = time.monotonic):
         self.db = db
+        self.clock = clock
         self._stripes = tuple(threading.Lock() for _ in range(stripes))
         self._cache: OrderedDict[str, Loaded] = OrderedDict()
         self._cache_size = cache_size
         self._guard = threading.Lock()
+        # (game, seat, the seat's token) -> the hash of the claim that holds it. A claim is never
+        # changed while its token stands (a new link is a new token, claimed afresh), so a phone's
+        # every page and long poll checks its cookie here, not with a query (CLAIMS at most).
+        self._claims: OrderedDict[tuple[str, int, str], str] = OrderedDict()
+        self._links_read: dict[str, float] = {}   # game -> when its seats' links were last read (monotonic)
 
     # -- the cache and the locks ------------------------------------------------------------------
     def _lock(self, game_id: str) -> threading.Lock:
@@ -167,7 +178,7 @@ class Games:
             self._cache[loaded.id] = loaded
             self._cache.move_to_end(loaded.id)
             while len(self._cache) > self._cache_size:
-                self._cache.popitem(last=False)
+                self._links_read.pop(self._cache.popitem(last=False)[0], None)
         return loaded
 
     def known(self, game_id: str) -> Loaded | None:
@@ -178,6 +189,12 @@ class Games:
     def _forget(self, game_id: str) -> None:
         with self._guard:
             self._cache.pop(game_id, None)
+            self._links_read.pop(game_id, None)
+
+    def _links_seen(self, game_id: str) -> None:
+        """The game's seats' links (its tokens) were just read from the database, or written."""
+        with self._guard:
+            self._links_read[game_id] = self.clock()
 
     # -- reading ----------------------------------------------------------------------------------
     def create(self, setup: Setup, mode: str = "own", rematch_of: str | None = None) -> Loaded:
@@ -214,6 +231,7 @@ class Games:
             if cached is not None:  # a seat's link re-issued through another process changes the tokens
                 game = conn.execute(_GAME_LINKS, {"game": game_id}).one()
                 table_id, tokens = game.table_id, tuple(json.loads(game.tokens_json))
+        self._links_seen(game_id)
         if not rows and cached is not None and table_id == cached.table_id and tokens == cached.tokens:
             return cached
         entries: list[dict[str, object]] = []
@@ -226,15 +244,17 @@ class Games:
         return self._remember(replace(base, table_id=table_id, tokens=tokens, log=base.log + tuple(entries), state=state))
 
     # -- writing ----------------------------------------------------------------------------------
-    def play(self, game_id: str, version: int | None, move: object, seat: int | None = None) -> Loaded:
+    def play(self, game_id: str, version: int | None, move: object, seat: int | None = None,
+             read: Loaded | None = None) -> Loaded:
         """Append ``move`` (JSON) if the game is still at ``version`` and the move is legal.
 
         ``seat`` (when given) is who is asking: a move for another seat raises ``NotYourTurn``.
         Raises ``StaleVersion``, ``NotYourTurn``, ``IllegalMove`` or ``InputError``; on any error
-        nothing is stored. Returns the game after the move.
+        nothing is stored. Returns the game after the move. ``read``: the game as ``load`` read
+        it from the database during the same request (see ``_current``).
         """
         with self._lock(game_id):
-            loaded = self._load_locked(game_id)
+            loaded = self._current(game_id, read)
             if version is not None and version != loaded.version:
                 raise stale(loaded.version)
             parsed = parse_move(_for_seat(loaded, move, seat))
@@ -242,10 +262,11 @@ class Games:
             after = self._append(loaded, parsed.as_json(), state)
             return self._save_result(after) if state.finished else after
 
-    def undo(self, game_id: str, version: int | None = None, seat: int | None = None) -> Loaded:
-        """Take back the last move (see ``draft.undo``); ``seat`` None is the host."""
+    def undo(self, game_id: str, version: int | None = None, seat: int | None = None,
+             read: Loaded | None = None) -> Loaded:
+        """Take back the last move (see ``draft.undo``); ``seat`` None is the host; ``read`` as ``play``'s."""
         with self._lock(game_id):
-            loaded = self._load_locked(game_id)
+            loaded = self._current(game_id, read)
             if version is not None and version != loaded.version:
                 raise stale(loaded.version)
             check_undo(loaded.state, seat)
@@ -254,14 +275,32 @@ class Games:
                                     most=MAX_UNDOS), ("undo",))
             return self._append(loaded, Undo().as_json(), take_back(loaded.state))
 
+    def _current(self, game_id: str, read: Loaded | None) -> Loaded:
+        """The game to write after (under its lock): ``read`` when it is still what this process
+        last read or wrote (the request read it from the database a moment ago: a move is one
+        read and one insert, not two reads), else read again. A move another process stored in
+        between makes the insert fail on the unique (game, version) key: ``StaleVersion``."""
+        if read is not None and self.known(game_id) is read:
+            return read
+        return self._load_locked(game_id)
+
     # -- seats' links -------------------------------------------------------------------------
     def claim(self, game_id: str, seat: int, claim: str | None, token: str) -> str | None:
         """The phone holding ``claim`` may use this seat's link ``token``: the claim itself when it
         is the seat's (or a new one when nobody has opened the seat yet and ``token`` is the
         seat's link as stored now: not an old link re-issued through another process), else None."""
-        with self.db.engine.connect() as conn:  # every page of a seat's phone asks: no ORM here
-            held = conn.execute(_CLAIM_HELD, {"game": game_id, "seat": seat}).scalar()
-            current = None if held is not None else conn.execute(_TOKENS, {"game": game_id}).scalar()
+        key = (game_id, seat, token)
+        with self._guard:
+            # only while the seats' links were read within LINKS_TRUST: a link re-issued through
+            # another process is then refused here as soon as it would be by the query
+            fresh = self.clock() - self._links_read.get(game_id, -LINKS_TRUST) < LINKS_TRUST
+            held = self._claims.get(key) if fresh else None
+        if held is None:
+            with self.db.engine.connect() as conn:  # every page of a seat's phone asks: no ORM here
+                held = conn.execute(_CLAIM_HELD, {"game": game_id, "seat": seat}).scalar()
+                current = None if held is not None else conn.execute(_TOKENS, {"game": game_id}).scalar()
+            if held is not None:
+                self._held(key, held)
         if held is not None:
             return claim if claim and secrets.compare_digest(held, _claim_hash(claim)) else None
         if current is None or not secrets.compare_digest(json.loads(current)[seat], token):
@@ -272,7 +311,14 @@ class Games:
                 session.add(SeatClaim(game_id=game_id, seat=seat, claim_hash=_claim_hash(new)))
         except IntegrityError:
             return None  # another phone opened it at the same moment, and was first
+        self._held(key, _claim_hash(new))
         return new
+
+    def _held(self, key: tuple[str, int, str], claim_hash: str) -> None:
+        with self._guard:
+            self._claims[key] = claim_hash
+            while len(self._claims) > CLAIMS:
+                self._claims.popitem(last=False)
 
     def claimed_seats(self, game_id: str) -> set[int]:
         with self.db.Session() as session:
@@ -289,6 +335,8 @@ class Games:
                 assert row is not None
                 row.tokens_json = json.dumps(tokens)
                 session.execute(delete(SeatClaim).where(SeatClaim.game_id == game_id, SeatClaim.seat == seat))
+            with self._guard:
+                self._claims.pop((game_id, seat, loaded.tokens[seat]), None)
             return self._remember(replace(loaded, tokens=tuple(tokens)))
 
     def _append(self, loaded: Loaded, entry: dict[str, object], state: State) -> Loaded:

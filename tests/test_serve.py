@@ -170,3 +170,38 @@ def test_answers_that_are_not_one_whole_body_go_as_gunicorn_sends_them():
     # HEAD: no body on the wire at all
     writes = _answer("200 OK", [("Content-Length", "5")], [b"abcde"], method="HEAD")
     assert len(writes) == 1 and writes[0].endswith(b"\r\n\r\n")
+
+
+def test_a_body_is_timed_by_the_waiting_in_its_reads_not_by_a_busy_worker():
+    """The slow-body guard counts only the time spent inside the body's reads: a worker that comes
+    to a post's body late (busy with other phones) does not blame the client, a trickle still fails."""
+    from scorer.serve import _BodyDeadline
+    now = [0.0]
+
+    class Sock:
+        timeout = None
+
+        def settimeout(self, seconds):
+            self.timeout = seconds
+
+    class Stream:
+        def __init__(self, wait):
+            self.wait = wait
+
+        def read(self, *args):
+            now[0] += self.wait       # the time the client took to send the next bytes
+            return b"x"
+
+        readline = read
+
+    late = _BodyDeadline(Stream(0.0), Sock(), 1.0, clock=lambda: now[0])
+    now[0] += 30                       # the worker reads the body 30 s after the headers came
+    assert late.read() == b"x"
+    now[0] += 10                       # ... and parses for a while between two reads
+    assert late.readline() == b"x"
+    sock = Sock()
+    trickle = _BodyDeadline(Stream(0.4), sock, 1.0, clock=lambda: now[0])
+    assert [trickle.read(), trickle.read(), trickle.read()] == [b"x"] * 3   # the third began with 0.2 s left
+    assert abs(sock.timeout - 0.2) < 1e-9                                  # ... and the socket waited no longer
+    with pytest.raises(TimeoutError):
+        trickle.read()

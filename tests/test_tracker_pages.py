@@ -334,3 +334,20 @@ def test_the_ranking_says_why_tied_players_stand_as_they_do(app):
     assert why["Cy"] == (1, "shares the rank with Ben: same points and volcanoes")
     assert why["Ann"] == (3, "behind on the tie: more volcanoes (1)")
     assert why["Di"][1] == "" and lines[0]["total"] == lines[2]["total"] == 14
+
+
+def test_a_move_from_a_seats_phone_is_one_read_of_the_game_and_one_insert(client, app):
+    """The claim check's read of the game is the one the move writes after, and the seat's claim
+    is checked in memory: no second read of the moves, no claim query."""
+    from test_tracker_store import Statements
+    gid = start(client, ["Ann", "Ben", "Cy"], mode="own")
+    links = re.findall(r'href="https?://[^"/]+(/play/[^"]+)"', client.get(f"/games/{gid}").text)
+    ann = app.test_client()
+    page = ann.get(links[0])
+    form = form_for({"type": "choose", "stack": "center"}, 0, csrf(page.text))
+    with Statements(app.extensions["db"].engine) as sent:
+        r = ann.post(links[0] + "/move", data=form, headers={"HX-Request": "true"})
+    assert r.status_code == 200 and 'data-version="1"' in r.text and "tmsg-stale" not in r.text
+    assert game_of(app, gid).version == 1
+    assert sent.count("tracker_seat_claims") == 0, sent.sent
+    assert sent.count("tracker_moves", "select") == 1 and sent.count("tracker_moves", "insert") == 1, sent.sent

@@ -213,3 +213,31 @@ def test_event_sentences_are_shared_only_within_a_game_of_the_same_names(client,
         boards.append(app.test_client().get(f"/play/{gid}/{tokens[1]}/live").text)
     events = [re.search(r'<ol class="tevents".*?</ol>', b, re.S).group(0) for b in boards]
     assert "Ann chose" in events[0] and "Xavier chose" in events[1] and "Ann" not in events[1]
+
+
+def test_points_so_far_scored_first_for_a_planets_owner_are_never_another_seats(client, app):
+    """Each look of a planet is scored once and reused (``draft.standing``): the owner's points,
+    with their hidden characters in, scored first, must not be another seat's nor the public's."""
+    from scorer.draft import standings
+    from scorer.draft.standing import _points
+    gid = start(client, ["Ann", "Ben", "Cy"], mode="own", hidden=True)
+    games, rng = app.extensions["games"], random.Random(3)
+    owner = None
+    with app.app_context():
+        while owner is None:
+            state = games.load(gid).state
+            assert not state.finished, "no hidden character ever changed a planet's points"
+            games.play(gid, state.version, rng.choice(legal(state, state.to_act)).as_json())
+            state = games.load(gid).state
+            owner = next((o for o in range(3) if standings(state, o)[o] != standings(state, None)[o]), None)
+        tokens = games.load(gid).tokens
+    points = lambda page, seat: int(re.search(rf'data-seat="{seat}">.*?data-points="(-?\d+)"', page, re.S).group(1))
+    _points.cache_clear()
+    seen = {owner: app.test_client().get(f"/play/{gid}/{tokens[owner]}/live").text}   # the owner's first
+    for seat in range(3):
+        seen.setdefault(seat, app.test_client().get(f"/play/{gid}/{tokens[seat]}/live").text)
+    seen[None] = app.test_client().get(f"/games/{gid}/live").text
+    _points.cache_clear()
+    for viewer, page in seen.items():
+        assert points(page, owner) == standings(state, viewer)[owner].points, viewer
+    assert points(seen[owner], owner) != points(seen[(owner + 1) % 3], owner)

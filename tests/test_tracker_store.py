@@ -196,3 +196,54 @@ def test_sqlite_writers_of_two_processes_take_turns_on_the_lock_file(tmp_path):
     assert (tmp_path / "shared.sqlite3-writer").exists()
     first.dispose()
     second.dispose()
+
+
+class Statements:
+    """The SQL statements this thread sends to ``engine`` inside ``with``: ``count(table, verb)``."""
+
+    def __init__(self, engine):
+        self.engine, self.sent, self.thread = engine, [], threading.get_ident()
+
+    def _seen(self, conn, cursor, statement, parameters, context, executemany):  # noqa: PLR0913
+        if threading.get_ident() == self.thread:
+            self.sent.append(" ".join(statement.split()).upper())
+
+    def __enter__(self):
+        from sqlalchemy import event
+        event.listen(self.engine, "before_cursor_execute", self._seen)
+        return self
+
+    def __exit__(self, *exc):
+        from sqlalchemy import event
+        event.remove(self.engine, "before_cursor_execute", self._seen)
+
+    def count(self, table: str, verb: str = "") -> int:
+        return sum(1 for s in self.sent if table.upper() in s and s.startswith(verb.upper()))
+
+
+def test_a_seats_claim_is_asked_of_the_database_again_once_the_links_read_are_a_second_old(db):
+    """A claim is checked in memory only while the game's links were read from the database
+    within ``LINKS_TRUST``: a link re-issued through another process is refused as before."""
+    from scorer.tracker_store import LINKS_TRUST
+    now = [1000.0]
+    games = Games(db, clock=lambda: now[0])
+    gid = games.create(Setup.parse({"players": ["Ann", "Ben", "Cy"]})).id
+    token = games.load(gid).tokens[1]
+    claim = games.claim(gid, 1, None, token)
+    assert claim
+    games.load(gid)                                    # the links read now
+    with Statements(db.engine) as fresh:
+        assert games.claim(gid, 1, claim, token) == claim
+        assert games.claim(gid, 1, "another phone", token) is None
+    assert fresh.count("tracker_seat_claims") == 0 and fresh.count("tracker_games") == 0
+    now[0] += LINKS_TRUST + 0.5
+    with Statements(db.engine) as stale:
+        assert games.claim(gid, 1, claim, token) == claim
+    assert stale.count("tracker_seat_claims", "select") == 1
+    # another process re-issues the link: its claim is gone; here the old link is refused again
+    other = Games(db)
+    other.reissue(gid, 1)
+    now[0] += LINKS_TRUST + 0.5
+    assert games.claim(gid, 1, claim, token) is None
+    new_token = games.load(gid).tokens[1]
+    assert new_token != token and games.claim(gid, 1, None, new_token) not in (None, claim)

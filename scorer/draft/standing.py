@@ -10,7 +10,9 @@ Once the game is over every tile is seen, so a standing is the final score less 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
+from ..catalog import Catalog
 from ..planet import Cell, Planet
 from ..rules import contents_of_planet, score_contents
 from .state import State
@@ -42,16 +44,25 @@ def _seen_planet(state: State, viewer: Viewer, planet: Planet) -> tuple[Planet, 
     return Planet(tuple(cells)), hidden
 
 
+@lru_cache(maxsize=8192)
+def _points(seen: Planet, cat: Catalog) -> tuple[int, int]:
+    """A planet's points before the volcano penalty and its volcanoes (numbers only: no words of
+    any language), scored once per look of a planet. Every board shows every planet and only one
+    changes a move, and phones that may see the same tiles see the same planet: the same score."""
+    score = score_contents(contents_of_planet(seen, cat))
+    return score.subtotal, score.volcanoes
+
+
 def standings(state: State, viewer: Viewer) -> list[Standing]:
     """Every planet's points so far, in seat order, as ``viewer`` (None: the public) may know them."""
     scored = []
     for planet in state.planets:
         seen, hidden = _seen_planet(state, viewer, planet)
-        scored.append((score_contents(contents_of_planet(seen, state.cat)), hidden))
-    most = max((score.volcanoes for score, _ in scored), default=0)
+        scored.append((*_points(seen, state.cat), hidden))
+    most = max((volcanoes for _, volcanoes, _ in scored), default=0)
     out = []
-    for seat, (score, hidden) in enumerate(scored):
-        leader = most > 0 and score.volcanoes == most
-        penalty = -score.volcanoes if leader else 0
-        out.append(Standing(seat, score.subtotal + penalty, score.volcanoes, penalty, hidden, leader))
+    for seat, (subtotal, volcanoes, hidden) in enumerate(scored):
+        leader = most > 0 and volcanoes == most
+        penalty = -volcanoes if leader else 0
+        out.append(Standing(seat, subtotal + penalty, volcanoes, penalty, hidden, leader))
     return out

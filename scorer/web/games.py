@@ -21,3 +21,9 @@ def claimed_game(game_id: str) -> Loaded | None:
     or None: a view that only reads need not load it again."""
     loaded: Loaded | None = g.get("claimed_game")
     return loaded if loaded is not None and loaded.id == game_id else None
+
+
+def read_game(game_id: str) -> Loaded | None:
+    """``claimed_game``, only when the claim check read it from the database (not a state the
+    live refresh vouched for): a move or an undo then writes after it without reading again."""
+    return claimed_game(game_id) if g.get("claimed_read") else None

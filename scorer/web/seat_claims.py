@@ -39,8 +39,9 @@ def _check_claim() -> Response | None:
     if not (request.endpoint or "").startswith(SEAT_ENDPOINTS_PREFIX) or not request.view_args:
         return None
     game_id, token = request.view_args.get("game_id"), request.view_args.get("token")
+    known = request.environ.get(KNOWN_VERSION)
     try:
-        loaded = get_games().load(str(game_id), known=request.environ.get(KNOWN_VERSION))
+        loaded = get_games().load(str(game_id), known=known)
     except GameNotFound:
         return None  # the view answers 404 as before
     seat = loaded.seat_of(str(token))
@@ -55,6 +56,7 @@ def _check_claim() -> Response | None:
     if claim != held:
         g.new_seat_claim = (_cookie(loaded.id, seat), claim, f"/play/{loaded.id}/")
     g.claimed_game = loaded  # a page that only reads the game uses this snapshot (``games.claimed_game``)
+    g.claimed_read = known is None  # ... read from the database just now (``games.read_game``)
     return None
 
 

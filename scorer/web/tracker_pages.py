@@ -34,7 +34,7 @@ from ..draft import view as draft_view
 from ..errors import GameNotFound, PlanetError, SetupError, StaleVersion
 from ..i18n import N_, _
 from .board_parts import event_words, planet_part
-from .games import claimed_game, get_games
+from .games import claimed_game, get_games, read_game
 from .live import ANSWERED
 from .planet_view import planet as planet_view
 from .tracker_words import words_for
@@ -469,7 +469,8 @@ def _do(loaded, seat, *, acting_for_host: bool):
         flash(_("Tap the tile you take."), "warn")
         return None
     try:
-        after = get_games().play(loaded.id, version, move, seat=None if acting_for_host else seat)
+        after = get_games().play(loaded.id, version, move, seat=None if acting_for_host else seat,
+                                 read=read_game(loaded.id))
     except StaleVersion:
         flash(_(STALE), "stale")
         return None
@@ -520,7 +521,7 @@ def _undo(loaded, seat):
     except ValueError:
         version = -1
     try:
-        after = get_games().undo(loaded.id, version, seat=seat)
+        after = get_games().undo(loaded.id, version, seat=seat, read=read_game(loaded.id))
     except StaleVersion:
         flash(_(STALE), "stale")
         return None
