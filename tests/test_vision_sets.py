@@ -546,11 +546,3 @@ def test_a_planet_in_a_strong_vignette_is_found_once_the_slow_light_is_taken_out
     the photo with its slow light taken out (stages.flattened, reader._read_flattened), it is
     found and read."""
     assert _cells_right("box2-heldout3", "p10.jpg", tmp_path) >= 13
-
-
-def test_a_planet_merged_with_a_cluttered_table_is_found_among_the_later_candidates(tmp_path):
-    """box2-heldout6's p05 (seen from issue 8's learning round): on a cluttered table the masks
-    outline the planet together with the papers touching it; its own outline is the masks' 9th
-    and 10th candidate, past the CANDIDATES read, and it was refused. When no outline reads as a
-    planet the later candidates are read too (MORE_CANDIDATES), and it is found and read."""
-    assert _cells_right("box2-heldout6", "p05.jpg", tmp_path) >= 8

@@ -245,9 +245,6 @@ def read_photo(photo: Photo, ex: Exemplars) -> Verdict | None:
     best = _read_in_turn(photo, outlines_in_turn(photo), ex, None, tuning.READ_OUTLINES)
     if tuning.FLAT_LOOK and not is_planet(best):
         best = _read_flattened(photo, ex, best)
-    if not is_planet(best):
-        best = _read_in_turn(photo, outlines_in_turn(photo, tuning.CANDIDATES, tuning.MORE_CANDIDATES), ex, best,
-                             tuning.MORE_OUTLINES)
     return best
 
 

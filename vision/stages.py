@@ -311,12 +311,11 @@ def find_outlines(photo: Photo, upright: bool = False) -> list[Outline]:
                   key=lambda o: -o.fit)
 
 
-def outlines_in_turn(photo: Photo, start: int = 0, stop: int = tuning.CANDIDATES) -> Iterator[Outline]:
+def outlines_in_turn(photo: Photo) -> Iterator[Outline]:
     """The candidate outlines one by one, each fitted when asked for, in the order of how well
     the lattice lies on the photo's edges before fitting (one batch): a reader that is sure
-    of the first stops there. ``start``, ``stop``: which of the masks' candidates (in the masks'
-    order) are read."""
-    quads = candidate_quads(photo.image)[start:stop]
+    of the first stops there."""
+    quads = candidate_quads(photo.image)[:tuning.CANDIDATES]
     if not quads:
         return
     edges = edge_map(photo.image)

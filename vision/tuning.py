@@ -171,13 +171,6 @@ READ_OUTLINES = 4      # at most this many outlines read in full
 # decode instead of ~15x). FLAT_BLUR and FLAT_OUTLINES set once, not tried otherwise.
 FLAT_LOOK = True       # none read as a planet: look again in the photo with its slow light taken out
 FLAT_OUTLINES = 3      # … reading at most this many of its outlines
-# Issue 8's learning round (heldout6 seen): on a cluttered or coloured table the masks outline the
-# planet together with what touches it, and the planet's own outline comes later (heldout6's p05:
-# the 9th and 10th of 11; p13: the 5th and 9th; read from there both are planets): when still
-# none read as a planet, the masks' candidates after CANDIDATES, up to MORE_CANDIDATES, are read
-# too (at most MORE_OUTLINES of them, best lattice first). Photos read as planets are not slowed.
-MORE_CANDIDATES = 16
-MORE_OUTLINES = 4
 FLAT_BLUR = 0.15       # … the light: a blur of this part of the short side
 # An outline read is read again through where its tiles were found (stages.refit_outline): box2
 # (1280-px photos) had 6 wrong cells from outlines 0.4-0.5 of a cell off (the lattice fit of a
