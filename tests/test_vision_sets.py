@@ -2,7 +2,8 @@
 failing those floors. The photo sets: sample_photos/ (shipped art), sample_photos/box2 (the
 second box, tuned on), sample_photos/box2-heldout … box2-heldout4 (another seed and another art
 variant each, seen since; each learned from its own six teaching photos first), box2-heldout5
-(seen from issue 8's generalisation round), box2-heldout6 (never tuned on) — made by
+(seen from issue 8's generalisation round), box2-heldout6 (seen from issue 8's learning round),
+box2-heldout7 (never tuned on) — made by
 vision.samples and vision.samples_box, seeded. `python -m vision.bench` prints the same figures."""
 from __future__ import annotations
 
@@ -52,7 +53,7 @@ PY = sys.executable
 # 291/320, 8/20, 128/291; heldout6 (never tuned on) 118/320, 1/20, 0 wrong cells not doubtful, 74/118;
 # every no-planet photo refused, 0 wrong cells not doubtful on every set. Floors a little under those.
 BOX2_FLOORS = {"cells": 0.99, "scored": 0.93, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.26}
-HELDOUT3_FLOORS = {"cells": 0.87, "scored": 0.4, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.48}
+HELDOUT3_FLOORS = {"cells": 0.87, "scored": 0.5, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.48}
 HELDOUT4_FLOORS = {"cells": 0.7, "scored": 0.04, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.68}
 # box2-heldout5 (seed 73, variant F: daylight from a window, a soft phone-and-hand shadow,
 # auto-exposure off a little; made first in the photo-light round, before any reader change, and
@@ -71,17 +72,43 @@ HELDOUT5_FLOORS = {"cells": 0.89, "scored": 0.35, "refused": 1.0, "wrong_not_dou
 # included: it is what the reader did), not issue 8's bar. After the generalisation round (its final
 # bench, the first read of it since): t01 and t06 still not learned; 118/320 cells, 0/20 exact, 1/20
 # scored, 4/4 refused, 0 wrong cells not doubtful (of 202), 74/118 right cells doubtful.
-HELDOUT6_FLOORS = {"cells": 0.36, "scored": 0.04, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.65}
+# Issue 8's learning round (heldout6 seen from it): teaching fits every candidate outline
+# (LEARN_CANDIDATES 16), so heldout6's t01 is learned (t06, its backs, still not). Its bench
+# (`python -m vision.bench -q`, load 0.8-2.6): heldout6 118 -> 144/320 cells but 1 -> 0/20 scored,
+# 0 wrong cells not doubtful, 79/144 doubtful; three layouts of heldout2 and one of heldout3 moved
+# 0.09-0.22 of a cell (as close to the generator's truth, within 0.03): heldout2 249 -> 250 cells but
+# 12 -> 11/16 scored, heldout3 425 -> 422 cells but 13 -> 16/30 scored; the other sets the same.
+# A reader change of that round (reading the masks' later candidates when none read as a planet) gained
+# on seen sets (heldout6 144 -> 168 cells, heldout3 422 -> 436) but brought a wrong cell not marked doubtful
+# on box2-heldout7, never tuned on (1 -> 2): the lead took it back (a planet refused is safer than one
+# read with a confident wrong cell). Bench after that (`python -m vision.bench -q`, load 0.4-0.9): heldout3
+# 422/480, 16/30 scored; heldout6 144/320, 0/20, 0 wrong cells not doubtful, 79/144 doubtful.
+HELDOUT6_FLOORS = {"cells": 0.44, "scored": 0.0, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.57}
+# box2-heldout7 (seed 101, variant H: candle light in a dim room — a deep orange cast falling off
+# steeply, high-ISO colour noise — a near-black table darker than the tiles' rims or light paper
+# near the card edge's colour, strong perspective (22-32°) in about 2 of 5 test photos; a coral dusk
+# sky, a hatched slate planet, ivory silhouettes, cards with rounded-off corners, backs of arcs;
+# made first in issue 8's learning round, before any reader change, and never tuned on): with the
+# reader unchanged (`python -m vision.bench --set=box2-heldout7 -q`, one run, load 1.6-1.7)
+# 3 of its 6 teaching photos (t01-t03) were not learned; 146/320 cells, 0/20 exact, 2/20 scored,
+# 4/4 refused, 1 wrong cell not doubtful (of 174), 60/146 right cells doubtful, 9.2x a decode,
+# learning 3.3 s. The floors record that baseline (its 1 wrong cell not doubtful included).
+# After issue 8's learning round (its final bench, the first read of it since; totals only, load
+# 0.2-1.0): 152/320 cells, 2/20 scored, 2 wrong cells not doubtful (one more than the baseline, from a
+# planet the later candidates found); that reader change was taken back (above), and the bench then
+# gave the baseline again: 146/320 cells, 2/20 scored, 1 wrong cell not doubtful, 60/146 doubtful.
+HELDOUT7_FLOORS = {"cells": 0.45, "scored": 0.09, "refused": 1.0, "wrong_not_doubtful": 1, "doubtful": 0.42}
 
 # Per second-box set: its floors and how many planets / photos without one it holds.
 BOX_SETS = {
     "box2": (BOX2_FLOORS, 30, 4),
     "box2-heldout": ({"cells": 0.93, "scored": 0.5, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.34}, 16, 4),
-    "box2-heldout2": ({"cells": 0.96, "scored": 0.7, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.47}, 16, 4),
+    "box2-heldout2": ({"cells": 0.96, "scored": 0.68, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.47}, 16, 4),
     "box2-heldout3": (HELDOUT3_FLOORS, 30, 4),
     "box2-heldout4": (HELDOUT4_FLOORS, 20, 4),
     "box2-heldout5": (HELDOUT5_FLOORS, 20, 4),
     "box2-heldout6": (HELDOUT6_FLOORS, 20, 4),
+    "box2-heldout7": (HELDOUT7_FLOORS, 20, 4),
 }
 
 
@@ -453,6 +480,26 @@ def test_teaching_finds_the_layout_under_a_lamp_falling_off_to_one_side():
     truth = np.float32([[843, 145], [2491, 166], [2497, 1723], [924, 1876]]) / photo.scale
     cell = float(np.linalg.norm(truth[1] - truth[0])) / 4
     assert float(np.abs(found.corners - truth).max()) / cell < 0.3
+
+
+HELDOUT6_T01 = [[230, 641], [1523, 745], [1458, 1987], [189, 2002]]
+
+
+def test_teaching_fits_every_candidate_outline_the_masks_find():
+    """box2-heldout6's t01 (seen from issue 8's learning round; where the generator put it, its
+    truth): on a cluttered table the masks' candidate outlines near the layout came 10th of 11,
+    and only 8 were fitted (LEARN_CANDIDATES), so the layout was never found and a third of the
+    box never learned. Fitted, it ranks first, within 0.35 of a cell."""
+    import numpy as np
+    from vision import tuning
+    from vision.learn import find_layout
+    from vision.stages import decode_photo
+    photo = decode_photo((SAMPLES / "box2-heldout6" / "teach" / "t01.jpg").read_bytes(), min_side=tuning.LEARN_SIDE)
+    found = find_layout(photo)
+    assert found is not None
+    truth = np.float32(HELDOUT6_T01) / photo.scale
+    cell = float(np.linalg.norm(truth[1] - truth[0])) / 4
+    assert float(np.abs(found.corners - truth).max()) / cell < 0.35
 
 
 def test_a_planet_under_a_warm_lamp_and_a_hard_shadow_is_read(tmp_path):

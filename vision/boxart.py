@@ -13,14 +13,16 @@ quarter turn clockwise for each step clockwise round the planet (``vision.layout
 Tile backs differ by stack: the character backs show stars and a comet, the others are pieces
 of a second (orange) planet.
 
-Seven variations (``variant`` "A" to "G"): B, C and D have other colours, another planet
+Eight variations (``variant`` "A" to "H"): B, C and D have other colours, another planet
 size and other icon layouts (C: a thicker card edge, bigger icons; D: icons outlined in ink, a
 dark card edge, a softer rounder planet edge with a glow, backs of stripes and rings; E: a light sky, a dark
 planet with a bumpy rim, a thick gold edge, icons stamped in one ink on badges, backs of dots; F: a dark green night, a pale saffron
 planet with a thin orange rim, a sky-blue edge, small icons outlined thinly, backs of checks; G: a dusky plum sky without stars but with
 thin constellation lines, a mint-teal planet spotted with craters and a dashed cream rim, a
 charcoal card edge with rounded inner corners, icons with a soft drop shadow on a pale tag,
-backs of waves);
+backs of waves; H: a coral-to-rose evening sky with soft clouds, a slate planet hatched
+with thin diagonal lines and a thin white rim, an ivory edge with rounded-off corners, icons as
+ivory silhouettes, backs of concentric arcs round a small sun);
 they are used only for the held-out photos. Pure Pillow, deterministic.
 """
 from __future__ import annotations
@@ -63,6 +65,8 @@ class Palette:
     rim_dash: int = 0         # a dashed rim: this many dashes round the planet (0: a solid rim)
     sky: str = "stars"        # the sky: "stars" (A-F) or "lines" (constellation lines, G)
     tags: bool = False        # each icon on a pale rounded tag with a soft drop shadow (G)
+    glyphs: bool = False      # icons as one pale ink's silhouettes, no badge (H)
+    corner: float = 0.0       # the card's corners rounded off (the table shows there), part of the side (H)
 
 
 PALETTES = {
@@ -104,6 +108,14 @@ PALETTES = {
                  rim=(246, 232, 196), edge=(54, 54, 58), radius=1.88, back_planet=(226, 120, 90),
                  back_sky=(36, 70, 96), icon_scale=.8, edge_width=.035, rim_width=.06,
                  backs="waves", texture="spots", rim_dash=28, sky="lines", tags=True),
+    # the seventh held-out material (seed 101): a dusty coral evening sky fading to rose with a few
+    # soft clouds and no stars, a slate-grey planet hatched with thin diagonal lines, a thin white
+    # rim, a thin ivory card edge with rounded-off corners, icons as ivory silhouettes (one pale
+    # ink), backs of concentric arcs (as many as the stack's number plus two) round a small sun
+    "H": Palette(space=(214, 128, 112), ground=(86, 96, 112), ground2=(62, 70, 84),
+                 rim=(250, 250, 246), edge=(242, 236, 220), radius=1.82, back_planet=(232, 196, 90),
+                 back_sky=(70, 44, 60), icon_scale=.86, edge_width=.018, rim_width=.035,
+                 backs="arcs", texture="hatch", sky="dusk", glyphs=True, ink=(246, 238, 214), corner=.09),
 }
 
 INK = (30, 28, 40)
@@ -254,6 +266,16 @@ def _scene(pos: int, pal: Palette, seed: str, sky, ground, rim, ground2=None) ->
             for px, py in pts:
                 _ell(sd, px, py, 3 * S, 3 * S, fill=(250, 236, 250))
         img = np.asarray(sky_img).astype(np.float32)
+    elif pal.sky == "dusk":  # an evening sky: coral fading to rose across the planet, soft clouds
+        t = np.clip((gy + .3 * gx) / 5.2, 0, 1)[..., None]
+        img = np.array(sky, np.float32) * (1 - t) + np.array((150, 70, 110), np.float32) * t
+        cl = Image.new("L", (n, n), 0)
+        cd = ImageDraw.Draw(cl)
+        for _ in range(3):
+            cx, cy = rng.integers(0, n, 2)
+            _ell(cd, cx, cy, int(rng.integers(n // 8, n // 4)), int(rng.integers(n // 30, n // 14)), fill=90)
+        cl = np.asarray(cl.filter(ImageFilter.GaussianBlur(n * .02)), np.float32)[..., None] / 255
+        img = img * (1 - cl) + 245 * cl
     else:
         for _ in range(40):  # stars in the sky
             sx, sy = rng.integers(0, n, 2)
@@ -267,6 +289,9 @@ def _scene(pos: int, pal: Palette, seed: str, sky, ground, rim, ground2=None) ->
         for cx, cy, cr in zip(crng.uniform(.3, 3.7, 40), crng.uniform(.3, 3.7, 40), crng.uniform(.08, .22, 40)):
             spot |= np.hypot(gx - cx, gy - cy) < cr
         g = np.where(spot[..., None], np.array(ground2, np.float32), g)
+    elif ground2 is not None and pal.texture == "hatch":  # thin diagonal hatching over the planet
+        hatch = (np.mod((gx - gy) * 9.0, 1.0) < .16)[..., None]
+        g = np.where(hatch, np.array(ground2, np.float32), g)
     elif ground2 is not None:  # gentle bands of terrain, so a tile's piece has a texture
         band = (np.sin((gx * 2.1 + gy * 1.3) * math.pi) > 0.4)[..., None]
         g = np.where(band, np.array(ground2, np.float32), g)
@@ -326,6 +351,8 @@ def _tile(stack: str, character: str | None, items: tuple, variant: str) -> Imag
         icons = icons[3:] + icons[:3]
     elif variant == "G":
         icons = icons[1::2] + icons[::2]
+    elif variant == "H":
+        icons = icons[::2][::-1] + icons[1::2]
     # where the ground is, in the tile's own coordinates
     if stack == "center":
         box = (.08, .08, .92, .92)
@@ -340,7 +367,8 @@ def _tile(stack: str, character: str | None, items: tuple, variant: str) -> Imag
         boxes = _icon_boxes(len(icons), x0, y0, x1, y1)
     else:
         boxes = _icon_boxes(len(icons), x0, y0, x1, y1)
-    if pal.icon_line > 0 or pal.badges or pal.tags:  # icons drawn on their own layer first
+    layered = pal.icon_line > 0 or pal.badges or pal.tags or pal.glyphs
+    if layered:  # icons drawn on their own layer first
         layer = Image.new("RGBA", (W, W), (0, 0, 0, 0))
         ld = ImageDraw.Draw(layer)
     if pal.tags and boxes:  # pale rounded tags with a soft shadow down and to the right
@@ -359,8 +387,8 @@ def _tile(stack: str, character: str | None, items: tuple, variant: str) -> Imag
         s2 = s * sc
         if pal.badges:  # a pale round badge under each stamped icon
             _ell(d, ix + s / 2, iy + s / 2, s * .5, s * .5, fill=(246, 238, 220), outline=pal.ink, width=max(2, int(s * .03)))
-        ICONS[it](ld if pal.icon_line > 0 or pal.badges or pal.tags else d, ix + (s - s2) / 2, iy + (s - s2) / 2, s2)
-    if pal.badges and boxes:  # one ink: the icon's shape only
+        ICONS[it](ld if layered else d, ix + (s - s2) / 2, iy + (s - s2) / 2, s2)
+    if (pal.badges or pal.glyphs) and boxes:  # one ink: the icon's shape only
         alpha = np.asarray(layer)[..., 3]
         base = np.asarray(img).astype(np.float32)
         base[alpha > 127] = pal.ink
@@ -393,6 +421,8 @@ def _back(stack: str, variant: str) -> Image.Image:
         return _back_checks(stack, pal)
     if pal.backs == "waves":
         return _back_waves(stack, pal)
+    if pal.backs == "arcs":
+        return _back_arcs(stack, pal)
     if stack == "character":
         img = Image.new("RGB", (W, W), pal.back_sky)
         d = ImageDraw.Draw(img)
@@ -478,6 +508,31 @@ def _back_waves(stack: str, pal: Palette) -> Image.Image:
     d.polygon([(W * .5, W * .06), (W * .5, W * .21), (W * .62, W * .21)], fill=(246, 240, 226))
     _card_edge(d, pal)
     return img.resize((SIZE, SIZE), Image.LANCZOS)
+
+
+def _back_arcs(stack: str, pal: Palette) -> Image.Image:
+    """Variant H's backs: as many concentric arcs as the stack's number plus two, in the back's
+    colour on a dark plum ground, round a small pale sun in the lower left corner."""
+    k = {"character": 0, "uphill": 1, "downhill": 2, "center": 3}[stack]
+    img = Image.new("RGB", (W, W), pal.back_sky)
+    d = ImageDraw.Draw(img)
+    cx, cy = W * .2, W * .8
+    for j in range(k + 2):
+        r = W * (.3 + .7 * (j + 1) / (k + 2))
+        d.arc((cx - r, cy - r, cx + r, cy + r), 270, 360, fill=pal.back_planet, width=int(W * .04))
+    _ell(d, cx, cy, W * .16, W * .16, fill=(250, 240, 200))
+    _card_edge(d, pal)
+    return img.resize((SIZE, SIZE), Image.LANCZOS)
+
+
+def card_alpha(variant: str, t: int) -> np.ndarray:
+    """The card's shape at side ``t`` (uint8 alpha): a square, or with rounded-off corners."""
+    pal = PALETTES[variant]
+    if pal.corner <= 0:
+        return np.full((t, t), 255, np.uint8)
+    big = Image.new("L", (4 * t, 4 * t), 0)
+    ImageDraw.Draw(big).rounded_rectangle((0, 0, 4 * t - 1, 4 * t - 1), radius=pal.corner * 4 * t, fill=255)
+    return np.asarray(big.resize((t, t), Image.LANCZOS), np.uint8).copy()
 
 
 def tile_image(tile_id: str, variant: str = "A", stack: str | None = None) -> Image.Image:

@@ -96,7 +96,7 @@ def table(rng, h, w, kind: str) -> np.ndarray:
     elif kind == "noise":
         img = rng.uniform(0, 255, (h // 2 + 1, w // 2 + 1, 3)).astype(np.float32)
         img = cv2.resize(img, (w, h), interpolation=cv2.INTER_NEAREST)
-    elif kind in ("paper", "floor", "linen", "colour", "busy"):  # the held-out tables (vision.samples_box)
+    elif kind in ("paper", "floor", "linen", "colour", "busy", "dark"):  # the held-out tables (vision.samples_box)
         return table_b(rng, h, w, kind)
     else:  # stone / marble
         base = np.array(rng.integers(150, 235, 3), np.float32)
@@ -193,7 +193,8 @@ def lighting(rng, h, w, strength):
 
 
 def table_b(rng, h, w, kind: str) -> np.ndarray:
-    """The held-out tables: paper, floor tiles, linen, a coloured laminate, a cluttered table."""
+    """The held-out tables: paper, floor tiles, linen, a coloured laminate, a cluttered table, a
+    near-black one."""
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     if kind == "paper":
         img = np.full((h, w, 3), rng.integers(200, 240), np.float32) + rng.normal(0, 4, (h, w, 1))
@@ -204,6 +205,9 @@ def table_b(rng, h, w, kind: str) -> np.ndarray:
     elif kind == "colour":  # a strongly coloured plain table (a red, teal or yellow laminate)
         base = np.array(rng.choice([[40, 40, 190], [150, 140, 30], [40, 190, 220], [150, 60, 150]]), np.float32)
         img = base[None, None] * (1 + .05 * _smooth_noise(rng, h, w, 6)[..., None])
+    elif kind == "dark":  # a near-black table (slate or dark-stained wood), darker than any tile's rim
+        base = np.array(rng.integers(12, 34, 3), np.float32)
+        img = base[None, None] * (1 + .12 * _smooth_noise(rng, h, w, max(4, w // 40))[..., None])
     elif kind == "busy":  # a cluttered table: papers, magazines and coasters of any colour
         img = np.empty((h, w, 3), np.float32)
         img[:] = np.array(rng.integers(60, 200, 3), np.float32)
