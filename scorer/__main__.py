@@ -74,7 +74,7 @@ def cmd_serve(args) -> int:
     print(f"  On this machine:                      http://{shown_host}:{args.port}/", flush=True)
     print(f"  Database: {app.config['DATABASE_URL']}", flush=True)
     print("  Stop with Ctrl+C.", flush=True)
-    run_server(app, args.host, args.port, args.workers or default_workers(app.config["DATABASE_URL"]),
+    run_server(app, args.host, args.port, args.workers or default_workers(),
                args.connections, client_timeout=args.client_timeout, make_app=lambda: create_app(config))
     return 0
 
@@ -116,7 +116,7 @@ def main(argv=None) -> int:
     p.add_argument("--port", type=int, default=5000)
     p.add_argument("--database", default=None, help="SQLAlchemy URL (default: SQLite in instance/)")
     p.add_argument("--workers", type=int, default=None,
-                   help="worker processes (default 1 on SQLite, which has one writer at a time; 2 otherwise)")
+                   help="worker processes (default 2; 1 on a one-core machine)")
     p.add_argument("--connections", type=int, default=4000,
                    help="connections each worker holds at once (default 4000; phones keep one open)")
     p.add_argument("--client-timeout", type=int, default=10,

@@ -1,7 +1,7 @@
 """Open-loop load bench of game night: ``python -m scorer.load_bench [--tables 1000] [--search]``.
 
 Tables of 3-5 players, each player on their own phone, play the end of a draft through
-``python -m scorer serve`` started here (SQLite, one worker by default as ``serve``; ``--database`` a
+``python -m scorer serve`` started here (SQLite, two workers by default as ``serve``; ``--database`` a
 PostgreSQL URL and ``--servers 2`` for two server processes on one database):
 
 - Phones: each seat's phone opens its page once (the join, not measured), then keeps the
@@ -760,7 +760,7 @@ def parse(argv=None) -> argparse.Namespace:
     parser.add_argument("--database", help="SQLAlchemy URL (default: SQLite in a temporary folder)")
     parser.add_argument("--servers", type=int, default=1, help="server processes on the database (default 1)")
     parser.add_argument("--workers", type=int, default=None,
-                        help="workers per server process (default as `serve`: 1 on SQLite, 2 otherwise)")
+                        help="workers per server process (default as `serve`: 2, 1 on a one-core machine)")
     parser.add_argument("--moves", type=int, default=24, help="moves left to play in each game (default 24)")
     parser.add_argument("--double", type=float, default=0.05, help="share of moves posted twice at once (0.05)")
     parser.add_argument("--openings", type=int, default=12, help="distinct prepared games copied to the tables")
@@ -796,7 +796,7 @@ def main(argv=None) -> int:
     work = Path(tempfile.mkdtemp(prefix="load-bench-"))
     database = args.database or f"sqlite:///{work / 'bench.sqlite3'}"
     kind = "PostgreSQL" if database.startswith("postgres") else "SQLite"
-    args.workers = args.workers or default_workers(database)
+    args.workers = args.workers or default_workers()
     print(f"load bench: {kind}, {args.servers} server process(es) x {args.workers} gevent worker(s) "
           f"(python -m scorer serve), {os.cpu_count()} cores shared with this generator; logs in {work}")
     t0 = time.monotonic()

@@ -12,6 +12,7 @@ ones wait in the listen queue.
 from __future__ import annotations
 
 import gc
+import os
 import resource
 import sys
 import time
@@ -27,20 +28,18 @@ DEFAULT_CONNECTIONS = 4000
 GIL_SWITCH_INTERVAL = 0.0005
 
 
-def default_workers(database_url: str) -> int:
-    """SQLite: one worker. A second worker no longer freezes on the other's write lock (the
-    store's writers take turns on a lock file, waited for beside the event loop: ``db.writing``),
-    but each worker then loads and folds every game its phones ask about, draws its own copy of
-    the shared board parts and watches the move table itself: the server's CPU per move rose by a
-    third. Measured with ``python -m scorer.load_bench --openings 6 --moves 12 --tables 200``
-    (``--workers 2``), SQLite, on this 2-core machine while other work kept its load at 1.4-1.9:
-    one worker 15.6-16.9 ms of server CPU per move and held 200 tables (moves seen on the other
-    phones p95 90.6 ms, moves p95 64.4 ms; 300 did not: 339 ms); two workers 22.6-23.0 ms per
-    move and did not hold 200 (p95 130 and 166 ms). On a quiet machine two once held 300 tables
-    where one held 200 (p95 66 ms): a second worker pays only when a core is free for it. One
-    stays the default (a third less CPU per move, and it held more whenever the machine was
-    busy); ``--workers 2`` is there for a server that runs nothing else. Other databases: two."""
-    return 1 if database_url.startswith("sqlite") else 2
+def default_workers() -> int:
+    """Two workers (one on a one-core machine), on SQLite as on other databases. Two SQLite
+    workers do not freeze on each other's writes (the store's writers take turns on a lock file,
+    waited for beside the event loop: ``db.writing``), but each loads, folds and draws every game
+    its phones ask about and watches the move table itself: the server's CPU per move is a sixth
+    to a third higher. On a quiet 2-core machine they still hold more tables, because the second
+    core does the work: ``python -m scorer.load_bench --openings 6 --moves 12 --search ...`` held
+    250 tables with one worker (300 not: seen p95 192 ms) and 400 with two (seen p95 85 ms, moves
+    59 ms; 500 not: 661 ms, 0 errors), load 0.7-1.1, one run each; the session before, 200 and
+    300. When other work kept the machine busy (load 1.4-1.9) one worker did better (held 200,
+    two not), so ``--workers 1`` is there for a server that shares its cores."""
+    return max(1, min(2, os.cpu_count() or 1))
 
 
 def cooperative() -> None:
