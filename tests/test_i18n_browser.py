@@ -7,6 +7,7 @@ import random
 import re
 
 import pytest
+from test_browser_scoring import BROKEN_WORDS
 from test_tracker_browser import act
 
 pytestmark = pytest.mark.browser
@@ -48,6 +49,8 @@ def check_layout(page, where: str) -> None:
     assert not found["outside"], f"{where}: text outside the phone: {found['outside']}"
     assert not found["clipped"], f"{where}: text wider than its box: {found['clipped']}"
     assert not found["small"], f"{where}: tap targets under 44 px: {found['small']}"
+    broken = page.evaluate(BROKEN_WORDS)
+    assert not broken, f"{where}: words broken across lines (a column too narrow for them): {broken}"
 
 
 def choose_language(page, base: str, code: str) -> None:
@@ -56,6 +59,7 @@ def choose_language(page, base: str, code: str) -> None:
     with page.expect_navigation():
         page.locator(f"footer.langs a[href^='/lang/{code}']").click()
     assert page.locator("html").get_attribute("lang") == LANGUAGES[code]["lang"]
+    check_layout(page, f"home ({code})")
 
 
 @pytest.mark.parametrize("code", list(LANGUAGES))
