@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from conftest import BROKEN_WORDS
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -77,32 +78,7 @@ def assert_layout(page, name=""):
     assert not broken, f"{name}: words broken across lines (a column too narrow for them): {broken}"
 
 
-# A word of 4 letters or more laid out on two lines: its range has boxes at two heights. Text meant
-# to break anywhere (a link's address) is left out. Seen on the home page, whose four choices once
-# stood in four columns 80 px wide ("Sca / n a / pla / net").
-BROKEN_WORDS = r"""() => {
-    const out = [];
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        const el = node.parentElement;
-        if (!el || el.closest('.visually-hidden, [hidden], script, style, .tlink')) continue;
-        if (!el.checkVisibility({visibilityProperty: true})) continue;  // e.g. inside a closed <details>
-        const st = getComputedStyle(el);
-        if (st.visibility === 'hidden' || st.display === 'none' || st.wordBreak === 'break-all') continue;
-        for (const m of node.textContent.matchAll(/[\p{Script=Latin}\p{N}\u00ad]{4,}/gu)) {
-            if (m[0].includes('\u00ad')) continue;  // a soft hyphen: the place it may break was chosen
-            const range = document.createRange();
-            range.setStart(node, m.index);
-            range.setEnd(node, m.index + m[0].length);
-            const rects = [...range.getClientRects()].filter(r => r.width > 0);
-            if (new Set(rects.map(r => Math.round(r.top))).size < 2) continue;
-            // a word wider than most of the screen (a 35-letter name) has to break; a shorter one broken
-            // means its column is too narrow
-            if (rects.reduce((w, r) => w + r.width, 0) <= 0.6 * innerWidth) out.push(m[0]);
-        }
-    }
-    return out.slice(0, 12);
-}"""
+
 
 
 def test_home_page_three_choices(live_server, page, shot):
@@ -192,6 +168,10 @@ def test_build_one_planet_tile_by_tile(live_server, page, shot):
     expect(page.locator("#players-0 .planet.edit")).to_be_visible()
     expect(page.locator("#players-0 .by-counts")).to_be_hidden()
     shot(page, "empty-grid")
+    # every tile's words show whole: the three Businessmen differ only by their last word
+    cut = page.evaluate("""() => [...document.querySelectorAll('#players-0 .choice-text')]
+        .filter(el => el.checkVisibility() && el.scrollHeight > el.clientHeight + 1).map(el => el.textContent)""")
+    assert not cut, f"the picker cuts these tiles' words short: {cut}"
     for p, tile in enumerate(cells):  # the lit square moves on by itself: one tap a tile
         expect(page.locator(f"#players-0 [data-cell='{p}']")).to_have_class(re.compile(r"\bactive\b"))
         pick_tile(page, 0, p, tile)

@@ -7,7 +7,7 @@ import random
 import re
 
 import pytest
-from test_browser_scoring import BROKEN_WORDS
+from conftest import BROKEN_WORDS
 from test_tracker_browser import act
 
 pytestmark = pytest.mark.browser
