@@ -402,3 +402,18 @@ def test_the_pages_tile_art_carries_no_words(client):
             shown = client.get(url)
             assert shown.status_code == 200
             assert _band_spread(shown.data) < 4, f"{url} ({character}) has words on it"
+
+
+@pytest.mark.parametrize("accept", ["en", "fr", "zh-TW"])
+def test_every_character_has_its_own_initials_in_the_picker(app, accept):
+    """The initials stand in for a character's art in the picker: the three Businessmen once all
+    read ``B(`` in English, ``BB`` in French (blanc, brun) and ``商人`` in Chinese."""
+    from scorer.web.pages import character_choices
+    with _in(app, accept):
+        choices = character_choices()
+    by_initials: dict[str, list[str]] = {}
+    for c in choices:
+        by_initials.setdefault(c["initials"], []).append(c["name"])
+    assert len(choices) == 13  # the catalog's characters
+    shared = {k: v for k, v in by_initials.items() if len(v) > 1}
+    assert not shared, f"characters sharing initials: {shared}"

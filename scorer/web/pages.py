@@ -61,11 +61,20 @@ def character_choices() -> tuple[dict, ...]:
 
 
 def initials(name: str) -> str:
-    """``Le Vaniteux`` -> ``V``, ``Vain Man`` -> ``VM``, ``國王`` -> ``國王``: a stand-in for the art."""
+    """``Vain Man`` -> ``VM``, ``Le Vaniteux`` -> ``Va``, ``國王`` -> ``國王``: a stand-in for the art, its
+    own for each character (a name of one word gives two letters: Geographer ``Ge``, Gardener ``Ga``).
+    A qualifier tells the three Businessmen apart: ``Businessman (white)`` -> ``BWh``, ``(brown)`` ->
+    ``BBr`` (two letters: French ``blanc`` and ``brun`` start alike), ``商人（白羊）`` -> ``商白``."""
+    qualified = re.fullmatch(r"(.+?)\s*[(（]([^)）]+)[)）]", name)
+    if qualified:
+        main, qualifier = initials(qualified.group(1))[0], qualified.group(2).strip()
+        cjk = any("\u2e80" <= ch <= "\u9fff" for ch in qualifier)
+        return main + (qualifier[0] if cjk else qualifier[:2].capitalize())
     if any("\u2e80" <= ch <= "\u9fff" for ch in name):
         return name[:2]
     words = [w for w in re.split(r"[\s’']+", name) if w]
-    return "".join(w[0] for w in ([w for w in words if len(w) > 2] or words)[:2])
+    words = [w for w in words if len(w) > 2] or words
+    return "".join(w[0] for w in words[:2]) if len(words) > 1 else words[0][:2].capitalize()
 
 
 # ---------------------------------------------------------------------------------------------
