@@ -264,14 +264,14 @@ def _layout_moves(quad: np.ndarray) -> np.ndarray:
     return np.concatenate([_CORNER_MOVES, np.stack(whole).astype(np.float32)])
 
 
-def fit_layout(edges: tuple, quad: np.ndarray, steps: tuple = tuning.LAYOUT_STEPS) -> Outline:
+def fit_layout(edges: tuple, quad: np.ndarray) -> Outline:
     """``fit_outline`` for an upright teaching photo (``layout_fits`` of all ten lines), from
     coarser steps (``LAYOUT_STEPS``: a candidate from the masks may be most of a cell off), with
     moves of the whole outline; its ``fit``: ``layout_fits`` of the ``LAYOUT_WEAKEST`` lines."""
     quad = quad.astype(np.float32).copy()
     best = float(layout_fits(edges, quad[None])[0])
     side = float(np.sqrt(max(1.0, cv2.contourArea(quad))))
-    for step in steps:
+    for step in tuning.LAYOUT_STEPS:
         while True:
             trials = quad[None] + _layout_moves(quad) * (step * side)
             fits = layout_fits(edges, trials)
