@@ -97,7 +97,7 @@ def _layout_page(n: int, error: str | None = None, code: int = 200, just_learned
                  not_found: str | None = None):
     """Layout ``n``'s page; ``not_found``: the kept photo whose layout was not found (the page
     offers to show its corners)."""
-    from .box_corners import kept_photo
+    from .box_photos import kept_photo
     used = box_in_use()
     st = status(used)
     learned = st["done"][n - 1]
@@ -140,7 +140,7 @@ def teach(n: int):
         if not free:
             return _layout_page(n, _("The app is already learning another photo. Wait a few seconds "
                                      "and send this one again; nothing was lost."), 429)
-        from .box_corners import keep_photo
+        from .box_photos import keep_photo
         slot = keep_photo(data, n)   # for its corners, should its layout not be found or look wrong
         refused = _learn(n, data)
     if refused:
@@ -220,6 +220,3 @@ def forget_confirm():
 def forget():  # the app-wide CSRF check has passed by now
     forget_box(get_db())
     return redirect(url_for("box.overview", forgotten=1), code=303)
-
-
-from . import box_corners  # noqa: E402,F401  (its routes, on this blueprint: the corners of a photo)
