@@ -6,8 +6,11 @@ Thin: the photo is checked for size here; everything about the image is the lear
 with a message that is shown as it is. A bad photo changes nothing: the box is written only when
 a layout was learned, compare-and-set on its version (``scorer.box_store``).
 
+A photo whose layout is not found (or whose learned tiles look cut wrong) can be taught from its
+corners, tapped on the photo (``box_corners``; the photo is kept for it by ``box_photos``).
+
 Vision entry points used: ``vision.plan.teaching_plan``, ``vision.learn.learn`` (its ``Lesson``:
-``ok``, ``box``, ``error``), ``vision.box.Box`` (``samples``, ``add``, ``to_bytes``) and, through
+``ok``, ``box``, ``error``, ``not_found``; ``corners=`` for the tapped corners), ``vision.box.Box`` (``samples``, ``add``, ``to_bytes``) and, through
 ``learned``, ``box_from_bytes`` / ``Box.save``.
 """
 from __future__ import annotations
