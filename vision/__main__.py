@@ -67,8 +67,13 @@ def _learn(args) -> int:
     except BoxError as exc:
         print(json.dumps({"error": str(exc)}))
         return 2
+    pairs = list(zip(args.pairs[::2], args.pairs[1::2]))
+    corners = _corners(args.corners or [], len(pairs))
+    if isinstance(corners, str):
+        print(json.dumps({"error": corners}))
+        return 2
     learned = []
-    for photo, grid_path in zip(args.pairs[::2], args.pairs[1::2]):
+    for (photo, grid_path), given in zip(pairs, corners):
         try:
             data = Path(photo).read_bytes()
             grid = json.loads(Path(grid_path).read_text(encoding="utf-8"))
@@ -78,7 +83,7 @@ def _learn(args) -> int:
         except ValueError as exc:
             print(json.dumps({"error": f"{grid_path} is not valid JSON ({exc})."}))
             return 2
-        lesson = learn(data, grid, box)
+        lesson = learn(data, grid, box, corners=given)
         if not lesson.ok:
             print(json.dumps({"error": f"{photo}: {lesson.error}", "learned": learned}))
             return 2
@@ -87,6 +92,27 @@ def _learn(args) -> int:
         learned.append({"photo": photo, "tiles": [s.key for s in lesson.learned]})
     print(json.dumps({"ok": True, "learned": learned, "box": box.summary()}))
     return 0
+
+
+def _corners(given: list, photos: int) -> list | str:
+    """Each photo's ``--corners`` (the k-th for the k-th photo; ``auto`` or none: found in the
+    photo), or what is wrong with them."""
+    if len(given) > photos:
+        return f"{len(given)} --corners for {photos} photos: give at most one per photo, in order."
+    out: list = []
+    for text in given:
+        if text == "auto":
+            out.append(None)
+            continue
+        try:
+            values = [float(v) for v in text.split(",")]
+        except ValueError:
+            values = []
+        if len(values) != 8:
+            return (f"--corners {text!r}: give 8 numbers, x1,y1,x2,y2,x3,y3,x4,y4: the layout's top-left, "
+                    "top-right, bottom-right and bottom-left corners in the upright photo's pixels.")
+        out.append([values[i:i + 2] for i in range(0, 8, 2)])
+    return out + [None] * (photos - len(out))
 
 
 def main(argv=None) -> int:
@@ -103,6 +129,9 @@ def main(argv=None) -> int:
     t = sub.add_parser("learn", help="learn a box's tiles from photos of known layouts")
     t.add_argument("--reference", required=True, help="the folder the box is learned into")
     t.add_argument("pairs", nargs="+", metavar="PHOTO GRID.json")
+    t.add_argument("--corners", action="append", metavar="x1,y1,x2,y2,x3,y3,x4,y4",
+                   help="the layout's corners (top-left, top-right, bottom-right, bottom-left, in the upright "
+                        "photo's pixels) when it is not found: the k-th --corners for the k-th photo, 'auto' to skip one")
     args = ap.parse_args(argv)
     return {"render": _render, "recognize": _recognize, "learn": _learn}[args.command](args)
 

@@ -127,7 +127,7 @@ def main(argv=None) -> int:
     folder = Path(argv[0] if argv else "sample_photos/box2")
     verbose = "-v" in argv
     with tempfile.TemporaryDirectory() as tmp:
-        secs = learn_box(folder / "teach", Path(tmp))
+        secs = learn_box(folder / "teach", Path(tmp))[0]
         print(f"learned {folder}/teach in {secs:.1f} s")
         rows = diagnose(folder, Path(tmp))
     if verbose:

@@ -1,7 +1,11 @@
 """Teach the reader a box from photos of known layouts (SPEC §2 "Teaching the app a real box").
 
-``learn(photo: bytes, grid: dict, box: Box) -> Lesson`` never raises for a bad photo: the Lesson
-says ``ok=False`` with a message for a person, and the box is left as it was.
+``learn(photo: bytes, grid: dict, box: Box, corners=None) -> Lesson`` never raises for a bad photo
+(or bad corners): the Lesson says ``ok=False`` with a message for a person, and the box is left as
+it was. ``corners``: the layout's four outer corners as the teacher showed them (top-left,
+top-right, bottom-right, bottom-left of the layout, in the upright photo's pixels), for a photo
+whose layout is not found (step 2 is then ``layout_from_corners``); ``corners_problem`` says what
+is wrong with such corners before any learning.
 ``learn_from_scan(photo, cells, positions, box) -> Lesson``: a scan the player checked teaches
 the tiles at ``positions`` as they look in it ("remember these tiles"); same promise.
 
@@ -35,6 +39,11 @@ from .stages import (Outline, Photo, cut_cells, decode_photo, find_layouts, fram
 NOT_AGAIN = N_("I could not find the planet in this photo again, so nothing was remembered.")
 NOT_THIS_PLANET = N_("Only %(n)d of the 16 tiles in this photo look like the planet as you checked "
                      "it, so nothing was remembered. Remember tiles only from the photo they were read from.")
+CORNERS_OUTSIDE = N_("A corner you marked lies outside the photo. Tap on the photo itself.")
+CORNERS_ORDER = N_("These four corners do not make a square's outline. Tap them in this order: "
+                   "top-left, top-right, bottom-right, bottom-left of the layout.")
+CORNERS_SMALL = N_("These corners are too close together for 16 tiles. Tap the outer corners of the "
+                   "whole layout, not of one tile.")
 NO_LAYOUT = N_("I could not find 16 tiles laid in a 4×4 square in this photo. Lay them as the plan "
              "shows, take the photo from straight above with the first row at the top, and try again.")
 
@@ -46,6 +55,7 @@ class Lesson:
     error: str | None = None
     learned: tuple = ()           # the samples learned from this photo, by position
     cells: tuple = field(default_factory=tuple)  # the grid's 16 names, in position order
+    not_found: bool = False       # refused because no layout was found (its corners may be shown)
 
 
 def _cells_of(grid) -> list | None:
@@ -148,6 +158,42 @@ def _covered(mask: np.ndarray, quad: np.ndarray) -> float:
     return sorted(parts)[tuning.LEARN_TABLE_CELLS]
 
 
+# --- 2b. the layout where the teacher showed it ---------------------------------------------
+
+def corners_problem(corners, width: float, height: float) -> str | None:
+    """What is wrong with four corners given for a layout in a ``width``×``height`` photo, for a
+    person (None: nothing): each inside the photo, in order round a convex outline (top-left,
+    top-right, bottom-right, bottom-left: clockwise as seen), each side at least ``MIN_PLANET``
+    of the photo's short side."""
+    try:
+        q = np.asarray(corners, dtype=np.float64).reshape(4, 2)
+    except (TypeError, ValueError):
+        return _(CORNERS_ORDER)
+    if not np.isfinite(q).all():
+        return _(CORNERS_OUTSIDE)
+    if (q[:, 0] < 0).any() or (q[:, 1] < 0).any() or (q[:, 0] > width).any() or (q[:, 1] > height).any():
+        return _(CORNERS_OUTSIDE)
+    sides = np.roll(q, -1, axis=0) - q
+    turns = sides[:, 0] * np.roll(sides, -1, axis=0)[:, 1] - sides[:, 1] * np.roll(sides, -1, axis=0)[:, 0]
+    if (turns <= 0).any():              # x right, y down: clockwise as seen turns positive
+        return _(CORNERS_ORDER)
+    if np.linalg.norm(sides, axis=1).min() < tuning.MIN_PLANET * min(width, height):
+        return _(CORNERS_SMALL)
+    return None
+
+
+def layout_from_corners(photo: Photo, quad: np.ndarray) -> Outline:
+    """The layout's outline from corners a teacher tapped (``quad`` in ``photo.image`` pixels): the
+    lattice inside them as it is; ``cut_tiles`` then finds each tile's own square in its cell
+    (``frame_tiles``), which takes up a finger's error. Nudging the lattice onto edges first
+    (``fit_layout``'s two finest steps, up to 0.3 of a cell) moved box2-heldout6's t06 a third of
+    a cell onto the wrong edges: on 21 teaching photos of the seen sets, from their true corners
+    jittered by ±1.5% of the side, the median tile's likeness to the tile cut from the true
+    corners was no better with it (the figures: vision/README.md)."""
+    quad = np.asarray(quad, np.float32).reshape(4, 2)
+    return Outline(quad, float(layout_fits(oriented_edges(photo.image), quad[None], tuning.LAYOUT_WEAKEST)[0]))
+
+
 # --- 3. cut the tiles ----------------------------------------------------------------------
 
 def cut_tiles(photo: Photo, outline: Outline, turn: int = 0) -> list[np.ndarray]:
@@ -180,10 +226,12 @@ def check_layout(cells: list, box: Box, photo: Photo, outline: Outline) -> str |
 
 # --- the whole lesson ----------------------------------------------------------------------
 
-def learn(data: bytes, grid: dict, box: Box | None = None) -> Lesson:
+def learn(data: bytes, grid: dict, box: Box | None = None, corners=None) -> Lesson:
     """Learn how the tiles of ``grid`` look from a photo of them laid out so (first row at the
     top of the upright photo). Returns the box with them added; on any problem the Lesson says
-    why and ``box`` is unchanged."""
+    why and ``box`` is unchanged. ``corners``: where the layout's corners are (top-left,
+    top-right, bottom-right, bottom-left, in the upright photo's pixels), shown by the teacher
+    when the layout was not found."""
     box = box or Box()
     problem = check_grid(grid)
     if problem:
@@ -193,8 +241,14 @@ def learn(data: bytes, grid: dict, box: Box | None = None) -> Lesson:
         photo = decode_photo(data, min_side=tuning.LEARN_SIDE)
     except UnusableImage as exc:
         return Lesson(ok=False, box=box, error=str(exc))
+    if corners is not None:
+        h, w = photo.image.shape[:2]
+        problem = corners_problem(corners, w * photo.scale, h * photo.scale)
+        if problem:
+            return Lesson(ok=False, box=box, error=problem)
+        quad = np.asarray(corners, np.float32).reshape(4, 2) / photo.scale
     with one_thread():
-        return _learn_photo(photo, cells, box)
+        return _learn_photo(photo, cells, box, None if corners is None else quad)
 
 
 def learn_from_scan(data: bytes, cells: list, positions, box: Box) -> Lesson:
@@ -241,11 +295,12 @@ def _agreeing(v, ex, cells: list) -> int:
     return sum(1 for q, r in enumerate(v.rows) if cells[q] is not None and ex.contents[r] == _content(cells[q]))
 
 
-def _learn_photo(photo: Photo, cells: list, box: Box) -> Lesson:
-    """The lesson of a decoded teaching photo: find the layout, check it, cut its tiles."""
-    outline = find_layout(photo)
+def _learn_photo(photo: Photo, cells: list, box: Box, quad: np.ndarray | None = None) -> Lesson:
+    """The lesson of a decoded teaching photo: find the layout (or take it from the corners the
+    teacher showed, ``quad``), check it, cut its tiles."""
+    outline = find_layout(photo) if quad is None else layout_from_corners(photo, quad)
     if outline is None:
-        return Lesson(ok=False, box=box, error=_(NO_LAYOUT))
+        return Lesson(ok=False, box=box, error=_(NO_LAYOUT), not_found=True)
     problem = check_layout(cells, box, photo, outline)
     if problem:
         return Lesson(ok=False, box=box, error=problem)

@@ -274,8 +274,9 @@ def _photo(rng, grid, w, h, variant, truth=None, teach=False, **kw):
 
 
 def make_teaching(out: Path, rng, variant: str, truths: list | None = None) -> list[Path]:
-    """The six teaching photos; ``truths``, if given, receives each photo's ``truth`` (where its
-    layout lies: ``take_photo``), for diagnosing learning (the files are the same either way)."""
+    """The six teaching photos, each with its grid and where its layout lies (``take_photo``'s
+    ``truth``: ``corners``, ``gap``) in ``tNN.json``; ``truths``, if given, receives each truth
+    too (the photos are the same either way)."""
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for i, grid in enumerate(teaching_plan()):
@@ -288,7 +289,9 @@ def make_teaching(out: Path, rng, variant: str, truths: list | None = None) -> l
                        noise=float(rng.uniform(1, 3)), loose=.35)
         path = out / f"t{i + 1:02d}.jpg"
         save_jpeg(path, photo, 84 if variant == "D" else 70 if variant in "EFGH" else 88)
-        (out / f"t{i + 1:02d}.json").write_text(json.dumps(grid) + "\n")
+        # the grid and where its lattice lies (``corners``: the outer corners of cells 0, 3, 15, 12,
+        # ``gap``), as a test photo's truth: the corners a teacher would tap (``vision.bench``)
+        (out / f"t{i + 1:02d}.json").write_text(json.dumps({**grid, **truth}) + "\n")
         written.append(path)
         if truths is not None:
             truths.append(truth)

@@ -16,7 +16,7 @@ from ..catalog import catalog, use_catalog_file
 from ..db import Database
 from ..settings import ROOT, Settings
 from . import (
-    api, art, box, errors, games, history, language, live, pages, scan, security, stars, tracker_api, tracker_pages,
+    api, art, box, box_corners, errors, games, history, language, live, pages, scan, security, stars, tracker_api, tracker_pages,
 )
 from . import board_parts, ratelimits, seat_claims
 from .assets import init_assets
@@ -24,7 +24,7 @@ from .extensions import HTML_LANG, babel, csrf, get_db, select_locale, wants_jso
 
 __all__ = ["create_app", "get_db", "wants_json"]
 
-BLUEPRINTS = (api, art, language, pages, scan, stars, tracker_api, tracker_pages, seat_claims, history, box)
+BLUEPRINTS = (api, art, language, pages, scan, stars, tracker_api, tracker_pages, seat_claims, history, box, box_corners)
 PACKAGE = Path(__file__).resolve().parents[1]
 TRANSLATIONS = PACKAGE / "translations"
 

@@ -6,8 +6,11 @@ Thin: the photo is checked for size here; everything about the image is the lear
 with a message that is shown as it is. A bad photo changes nothing: the box is written only when
 a layout was learned, compare-and-set on its version (``scorer.box_store``).
 
+A photo whose layout is not found (or whose learned tiles look cut wrong) can be taught from its
+corners, tapped on the photo (``box_corners``; the photo is kept for it by ``box_photos``).
+
 Vision entry points used: ``vision.plan.teaching_plan``, ``vision.learn.learn`` (its ``Lesson``:
-``ok``, ``box``, ``error``), ``vision.box.Box`` (``samples``, ``add``, ``to_bytes``) and, through
+``ok``, ``box``, ``error``, ``not_found``; ``corners=`` for the tapped corners), ``vision.box.Box`` (``samples``, ``add``, ``to_bytes``) and, through
 ``learned``, ``box_from_bytes`` / ``Box.save``.
 """
 from __future__ import annotations
@@ -93,12 +96,18 @@ def status(used: InUse | None) -> dict:
             "version": f"{used.stamp.id}.{used.stamp.version}" if used else "", "damaged": damaged}
 
 
-def _layout_page(n: int, error: str | None = None, code: int = 200, just_learned: bool = False):
+def _layout_page(n: int, error: str | None = None, code: int = 200, just_learned: bool = False,
+                 not_found: str | None = None):
+    """Layout ``n``'s page; ``not_found``: the kept photo whose layout was not found (the page
+    offers to show its corners)."""
+    from .box_photos import kept_photo
     used = box_in_use()
     st = status(used)
+    learned = st["done"][n - 1]
     return render_template("box_layout.html", layout=layout_view(n, used), st=st, error=error,
-                           learned=st["done"][n - 1], just_learned=just_learned, form=TeachForm(formdata=None),
-                           max_mb=MAX_UPLOAD_BYTES // (1024 * 1024)), code
+                           learned=learned, just_learned=just_learned, form=TeachForm(formdata=None),
+                           max_mb=MAX_UPLOAD_BYTES // (1024 * 1024), not_found=not_found,
+                           kept=kept_photo(n) if learned and not error else None), code
 
 
 def _number(n: int) -> int:
@@ -134,9 +143,11 @@ def teach(n: int):
         if not free:
             return _layout_page(n, _("The app is already learning another photo. Wait a few seconds "
                                      "and send this one again; nothing was lost."), 429)
+        from .box_photos import keep_photo
+        slot = keep_photo(data, n)   # for its corners, should its layout not be found or look wrong
         refused = _learn(n, data)
     if refused:
-        return _layout_page(n, *refused)
+        return _layout_page(n, refused[0], refused[1], not_found=slot if refused[2] else None)
     return redirect(url_for("box.layout", n=n, learned=1), code=303)
 
 
@@ -159,8 +170,10 @@ def _photo_problem(data: bytes) -> str | None:
     return None
 
 
-def _learn(n: int, data: bytes) -> tuple[str, int] | None:
-    """Learn layout ``n`` from the photo into the active box; (message, status) when it was not."""
+def _learn(n: int, data: bytes, corners=None) -> tuple[str, int, bool] | None:
+    """Learn layout ``n`` from the photo into the active box (``corners``: where the teacher showed
+    the layout's corners, in the photo's pixels); (message, status, layout not found) when it was
+    not."""
     from vision.box import Box
     from vision.learn import learn
     used = box_in_use()
@@ -168,14 +181,14 @@ def _learn(n: int, data: bytes) -> tuple[str, int] | None:
     mine = {_key(name, p) for p, name in enumerate(cells) if name}
     # a retake replaces this layout: what it taught before must not judge the new photo
     others = Box(samples={k: s for k, s in used.box.samples.items() if k not in mine}) if used else Box()  # type: ignore[attr-defined]
-    lesson = off_the_loop(learn, data, {"cells": [list(cells[r * 4:r * 4 + 4]) for r in range(4)]}, others)
+    lesson = off_the_loop(learn, data, {"cells": [list(cells[r * 4:r * 4 + 4]) for r in range(4)]}, others, corners)
     if not lesson.ok or lesson.box is None:
-        return lesson.error or _("This photo could not be learned. Please take it again."), 422
+        return lesson.error or _("This photo could not be learned. Please take it again."), 422, lesson.not_found
     try:
         save_box_bytes(get_db(), lesson.box.to_bytes(), used.stamp if used else None)
     except StaleBox:
         return _("The box was changed from another phone while this photo was being learned. "
-                 "Look at the layouts again and send this photo once more."), 409
+                 "Look at the layouts again and send this photo once more."), 409, False
     return None
 
 

@@ -1,0 +1,60 @@
+"""On a phone (390×844): a teaching photo whose layout is not found (box2-heldout6's t06, its
+backs on a cluttered table), then its four corners tapped on the photo, and the layout learned.
+
+Taps, counted: after the refusal, 1 ("Show me where the layout is") + 4 corners; a corner tapped
+out of order costs 3 more (the fourth tap answers with a message, "Undo last corner",
+the two corners again)."""
+import json
+from pathlib import Path
+
+import pytest
+from PIL import Image
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+T06 = Path(__file__).resolve().parents[1] / "sample_photos" / "box2-heldout6" / "teach" / "t06.jpg"
+LEARN_WAIT = 120_000
+
+
+def test_tap_the_corners_of_a_layout_not_found(live_server, page, shot):
+    page.goto(live_server.url + "/box/layout/6")
+    page.set_input_files("#photo", str(T06))                    # uploads by itself
+    expect(page.locator("#scan-error")).to_contain_text("4×4", timeout=LEARN_WAIT)
+    assert "0 of 6 layouts learned" in page.inner_text("main")
+    page.click("#box-corners")
+    taps = 1
+    expect(page.locator("#corner-next")).to_contain_text("Corner 1 of 4: tap the top-left corner.")
+    photo = page.locator("#tap")
+    box = photo.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390                 # the whole photo on screen
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    with Image.open(T06) as im:
+        f = box["width"] / im.width
+    corners = [(x * f, y * f) for x, y in json.loads(T06.with_suffix(".json").read_text())["corners"]]
+
+    def tap(k: int, expect_next: str | None):
+        nonlocal taps
+        page.locator("#tap").click(position={"x": corners[k][0], "y": corners[k][1]})
+        taps += 1
+        if expect_next:
+            expect(page.locator("#corner-next")).to_contain_text(expect_next)
+
+    tap(0, "Corner 2 of 4: tap the top-right corner.")
+    tap(1, "Corner 3 of 4: tap the bottom-right corner.")
+    tap(3, "Corner 4 of 4")                                    # bottom-left tapped for bottom-right
+    page.wait_for_load_state("networkidle")
+    shot(page, "three-taps")
+    tap(2, None)
+    expect(page.locator("#scan-error")).to_contain_text("in this order")
+    shot(page, "out-of-order")
+    page.click("#corner-undo")
+    taps += 1
+    expect(page.locator("#corner-next")).to_contain_text("Corner 3 of 4: tap the bottom-right corner.")
+    tap(2, "Corner 4 of 4: tap the bottom-left corner.")
+    tap(3, None)
+    page.wait_for_selector("#box-learned", timeout=LEARN_WAIT)
+    assert "1 of 6 layouts learned" in page.inner_text("main")
+    assert page.locator(".box-grid.learned img").count() == 16
+    page.wait_for_load_state("networkidle")
+    shot(page, "learned")
+    assert taps == 5 + 3
