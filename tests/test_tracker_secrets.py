@@ -169,15 +169,47 @@ def test_planet_drawings_are_shared_only_between_viewers_who_see_the_same(client
     state, phones = loaded.state, [app.test_client() for _ in loaded.tokens]
     board = lambda s: phones[s].get(f"/play/{gid}/{loaded.tokens[s]}/live").text
     ann = board(0)
+    hits = parts.hits
     ben = board(1)
+    assert parts.hits > hits  # Ben sees Ben's and Cy's planets as Ann does: their drawings are reused
     assert leaks_in(ann, forbidden(state, 1), state)  # Ann sees her own character ...
     assert not leaks_in(ben, forbidden(state, 1), state)  # ... drawn before Ben's board, never in it
     assert not leaks_in(app.test_client().get(f"/games/{gid}/live").text, forbidden(state, None), state)
-    hits = parts.hits
+    drawings = app.extensions["boards"].drawings()
     cy = board(2)
-    assert parts.hits > hits  # Cy sees Ann's and Ben's planets as Ben does: their drawings are reused
+    # Cy sees Ann's and Ben's planets as Ben does: Ben's whole board is Cy's (scorer.web.shared_boards)
+    assert app.extensions["boards"].drawings() == drawings and "kept hidden" in cy
     assert not leaks_in(cy, forbidden(state, 2), state)
     assert leaks_in(board(0), forbidden(state, 1), state)  # and Ann still gets her own, not the public one
+
+
+def test_the_live_refresh_hands_a_drawn_board_only_to_the_seats_of_its_class(client, app):
+    # A seat's board is drawn once per visibility class and handed out in front of Flask to every
+    # phone of the class (scorer.web.shared_boards, scorer.web.live): Ann's own board, with her
+    # hidden character, drawn first, must never be the bytes Ben or Cy get; and only a phone that
+    # holds its seat's claim is answered there.
+    gid, loaded = ann_takes_a_character(client, app)
+    state, tokens = loaded.state, loaded.tokens
+    phones = [app.test_client() for _ in tokens]
+    boards = app.extensions["boards"]
+    assert phones[0].get(f"/play/{gid}/{tokens[0]}").status_code == 200  # Ann's class drawn first
+    assert phones[1].get(f"/play/{gid}/{tokens[1]}").status_code == 200  # ... then the public's
+    assert phones[2].get(f"/play/{gid}/{tokens[2]}").status_code == 200
+    drawings, served = boards.drawings(), boards.served
+    live = lambda s, phone=None: (phone or phones[s]).get(f"/play/{gid}/{tokens[s]}/live?v=0",
+                                                          headers={"Accept-Encoding": "identity"})
+    ann, ben, cy = live(0), live(1), live(2)
+    assert boards.served - served == 3 and boards.drawings() == drawings  # all three answered in front of Flask
+    assert [r.status_code for r in (ann, ben, cy)] == [200, 200, 200]
+    assert leaks_in(ann.text, forbidden(state, 1), state)  # Ann sees her own character ...
+    assert not leaks_in(ben.text, forbidden(state, 1), state) and not leaks_in(cy.text, forbidden(state, 2), state)
+    assert ben.data == cy.data and ann.data != ben.data
+    assert 'data-version="2"' in ben.text and tokens[1] not in ben.text and tokens[0] not in ann.text
+    # the seat to act (Ann appoints) gets the move form; the others the turn line only
+    assert 'id="act"' in ann.text and 'id="act"' not in ben.text and "Your turn, Ann" not in ben.text
+    stranger = live(0, app.test_client())  # Ann's link without Ann's claim: the view refuses it
+    assert stranger.status_code == 403 and not leaks_in(stranger.text, forbidden(state, 1), state)
+    assert boards.served - served == 3
 
 
 def test_board_sections_are_shared_only_between_viewers_who_see_the_same(client, app):
