@@ -168,10 +168,10 @@ def test_planet_drawings_are_shared_only_between_viewers_who_see_the_same(client
     parts = app.extensions["board_parts"]
     state, phones = loaded.state, [app.test_client() for _ in loaded.tokens]
     board = lambda s: phones[s].get(f"/play/{gid}/{loaded.tokens[s]}/live").text
-    ann = board(0)
-    hits = parts.hits
+    ann = board(0)  # the public's drawing of every planet, then Ann's own planet as she sees it
+    misses = parts.misses
     ben = board(1)
-    assert parts.hits > hits  # Ben sees Ben's and Cy's planets as Ann does: their drawings are reused
+    assert parts.misses == misses  # Ben's planets are drawn as for Ann's board: no planet drawn again
     assert leaks_in(ann, forbidden(state, 1), state)  # Ann sees her own character ...
     assert not leaks_in(ben, forbidden(state, 1), state)  # ... drawn before Ben's board, never in it
     assert not leaks_in(app.test_client().get(f"/games/{gid}/live").text, forbidden(state, None), state)
@@ -273,3 +273,38 @@ def test_points_so_far_scored_first_for_a_planets_owner_are_never_another_seats(
     for viewer, page in seen.items():
         assert points(page, owner) == standings(state, viewer)[owner].points, viewer
     assert points(seen[owner], owner) != points(seen[(owner + 1) % 3], owner)
+
+
+def test_a_seat_whose_only_secrets_are_on_its_planet_gets_the_public_drawing_with_its_own_slots(client, app):
+    # With hidden characters, a seat that may know nothing beyond the public but its own planet's
+    # characters gets the public's drawing with its planet, "What happened" and take-back line
+    # drawn for it (scorer.web.shared_boards.splice): byte for byte the board drawn for it alone.
+    from dataclasses import replace
+
+    from flask import render_template
+
+    from scorer.web import tracker_pages as pages
+    from scorer.web.shared_boards import OWN, PUBLIC, Board, for_roles, last_mover, seat_classes
+    gid = start(client, ["Ann", "Ben", "Cy"], mode="own", hidden=True)
+    games, rng = app.extensions["games"], random.Random(8)
+    spliced = public = 0
+    with app.test_request_context():
+        while True:
+            state = games.load(gid).state
+            if state.finished:
+                break
+            games.play(gid, state.version, rng.choice(legal(state, state.to_act)).as_json())
+            loaded = games.load(gid)
+            board = Board(seat_classes(loaded.state), loaded.state.to_act, last_mover(loaded.state))
+            for s, kind in enumerate(board.classes):
+                if kind == PUBLIC:
+                    public += 1
+                if kind != (OWN, s):
+                    continue
+                alone = replace(board, classes=tuple(s if k == s else c for k, c in enumerate(board.classes)))
+                whole = render_template("tracker/_board.html", fragment=True, **pages._own_context(loaded, alone, s))
+                made = pages._drawing(loaded, board, kind, keep=False)
+                assert for_roles(made, board.roles(s)) == for_roles(whole, board.roles(s)), (loaded.version, s)
+                assert leaks_in(made, forbidden(loaded.state, s), loaded.state) == []
+                spliced += 1
+    assert spliced > 40 and public > 0

@@ -32,20 +32,41 @@ import brotli
 from ..draft.visibility import may_see
 
 PUBLIC = "public"
+OWN = "own"
 BOARDS = 4096   # (game, version, language) entries kept per worker (a class's drawing is ~15-30 KB)
 ROLE = re.compile(r"<!--\[(/?)(me|notme|mover|notmover)\]-->")
+SLOT = re.compile(r"<!--\{(p\d|events|what)\}-->(.*?)<!--\{/(?:p|events|what)\}-->", re.S)
+SLOT_MARK = re.compile(r"<!--\{/?(?:p\d?|events|what)\}-->")
 
 
 def seat_classes(state) -> tuple[Hashable, ...]:  # type: ignore[no-untyped-def]
     """Each seat's visibility class: ``PUBLIC`` when it may know exactly what the public may (then
-    its board is the public's, plus its role blocks), else its own seat number. Only a tile on the
+    its board is the public's, plus its role blocks); ``(OWN, seat)`` when all it may know beyond
+    the public is on its own planet (its hidden characters: its board is the public's with its
+    planet, "What happened" and the take-back line drawn for it, ``splice``); else its own seat
+    number (a tile on the table for its eyes alone: its board is drawn for it). Only a tile on the
     table or, with hidden characters, a character on a planet may be known by one seat and not by
     the public (``draft.visibility``): those are the tiles compared."""
-    tiles = list(state.revealed)
+    table = [t for t in state.revealed if not may_see(state, None, t)]
+    planets: list[str] = []
     if state.setup.hidden_characters:
-        tiles += [c.tile for planet in state.planets for c in planet.cells if c is not None and c.tile is not None]
-    secret = [t for t in tiles if not may_see(state, None, t)]
-    return tuple(s if any(may_see(state, s, t) for t in secret) else PUBLIC for s in range(len(state.planets)))
+        planets = [c.tile for planet in state.planets for c in planet.cells
+                   if c is not None and c.tile is not None and not may_see(state, None, c.tile)]
+    return tuple(s if any(may_see(state, s, t) for t in table)
+                 else (OWN, s) if any(may_see(state, s, t) for t in planets)
+                 else PUBLIC for s in range(len(state.planets)))
+
+
+def drawn_as(kind: Hashable) -> Hashable:
+    """The class whose drawing a class's board is made from (``(OWN, seat)``: the public's)."""
+    return PUBLIC if isinstance(kind, tuple) else kind
+
+
+def splice(public: str, seat: int, planet: str, events: str, what: str) -> str:
+    """The public drawing with ``seat``'s planet, "What happened" and take-back line (the slots
+    ``<!--{pN}-->``, ``<!--{events}-->``, ``<!--{what}-->``) replaced by those drawn for ``seat``."""
+    own = {f"p{seat}": planet, "events": events, "what": what}
+    return SLOT.sub(lambda m: own.get(m.group(1), m.group(2)), public)
 
 
 def last_mover(state) -> int | None:  # type: ignore[no-untyped-def]
@@ -71,7 +92,7 @@ def for_roles(html: str, kept: frozenset[str]) -> str:
         pos = marker.end()
     if skipping is None:
         out.append(html[pos:])
-    return "".join(out)
+    return SLOT_MARK.sub("", "".join(out))
 
 
 @dataclass(eq=False)

@@ -39,7 +39,7 @@ from .board_parts import event_words, planet_part
 from .games import claimed_game, get_games, read_game
 from .live import ANSWERED
 from .planet_view import planet as planet_view
-from .shared_boards import PUBLIC, Board, for_roles, last_mover, seat_classes
+from .shared_boards import PUBLIC, Board, drawn_as, for_roles, last_mover, seat_classes, splice
 from .tracker_words import words_for
 from .security import absolute_url
 
@@ -207,16 +207,17 @@ def _planet_boxes(view, me, marks, standing) -> list[dict]:
     order = list(range(len(view["planets"])))
     if me is not None:
         order = [me] + [s for s in order if s != me]
-    boxes = []
-    for s in order:
-        p = view["planets"][s]
-        label = _("%(name)s's planet, %(tiles)d of 16 tiles", name=p["name"], tiles=p["tiles"])
-        box = {"seat": s, "name": p["name"], "cells": p["cells"], "label": label, "tiles": p["tiles"],
-               "mine": s == me, "to_act": s == view["to_act"], "start": s == view["start_player"],
-               "mark": marks[s], "standing": standing[s]}
-        box["body"] = planet_part(box, view["finished"], lambda box=box: _draw_planet(box, view["finished"]))
-        boxes.append(box)
-    return boxes
+    return [_planet_box(view, s, me, marks, standing) for s in order]
+
+
+def _planet_box(view, s, me, marks, standing) -> dict:
+    p = view["planets"][s]
+    label = _("%(name)s's planet, %(tiles)d of 16 tiles", name=p["name"], tiles=p["tiles"])
+    box = {"seat": s, "name": p["name"], "cells": p["cells"], "label": label, "tiles": p["tiles"],
+           "mine": s == me, "to_act": s == view["to_act"], "start": s == view["start_player"],
+           "mark": marks[s], "standing": standing[s]}
+    box["body"] = planet_part(box, view["finished"], lambda: _draw_planet(box, view["finished"]))
+    return box
 
 
 def _draw_planet(box: dict, finished: bool) -> Markup:
@@ -602,14 +603,32 @@ def _own_board(loaded, s: int) -> str:
     board = current_app.extensions["boards"].board(
         (loaded.id, loaded.version, str(get_locale())),
         lambda: Board(seat_classes(state), state.to_act, last_mover(state)))
-    kind = board.classes[s]
-    keep = not messages and not state.finished
+    html = _drawing(loaded, board, board.classes[s], keep=not messages and not state.finished)
+    return for_roles(html, board.roles(s))
+
+
+def _drawing(loaded, board: Board, kind, keep: bool) -> str:
+    """The drawing of a visibility class (kept when ``keep``): drawn from its view, or, for a seat
+    whose secrets are only its own hidden characters, the public drawing with its slots."""
     html = board.drawn.get(kind) if keep else None
     if html is None:
-        html = render_template("tracker/_board.html", fragment=True, **_own_context(loaded, board, kind))
+        if drawn_as(kind) != kind:
+            html = _own_slots(loaded, board, kind[1], _drawing(loaded, board, drawn_as(kind), keep))
+        else:
+            html = render_template("tracker/_board.html", fragment=True, **_own_context(loaded, board, kind))
         if keep:
             board.drawn[kind] = html
-    return for_roles(html, board.roles(s))
+    return html
+
+
+def _own_slots(loaded, board: Board, s: int, public: str) -> str:
+    """``public`` with seat ``s``'s planet, "What happened" and take-back line as ``s`` sees them."""
+    state = loaded.state
+    view = draft_view(state, s, recent=8, words=event_words(words_for(state), state.setup.players))
+    box = _planet_box(view, s, None, player_marks(view["players"]), standings(state, s))
+    events = get_template_attribute("tracker/_macros.html", "events_card")(view["events"]) if view["events"] else ""
+    offer = _undo_offer(state, view, board.mover, "undo")
+    return splice(public, s, str(box["body"]), str(events), str(escape(offer["what"] if offer else "")))
 
 
 def _own_context(loaded, board: Board, kind) -> dict:
@@ -619,7 +638,7 @@ def _own_context(loaded, board: Board, kind) -> dict:
     to_act, mover = board.to_act, board.mover
     ctx = board_context(loaded, None if kind == PUBLIC else kind, mode="own", live_url="live", move_url="move",
                         undo_url="undo", rematch_url="rematch",
-                        actor=to_act if to_act is not None and board.classes[to_act] == kind else None,
+                        actor=to_act if to_act is not None and drawn_as(board.classes[to_act]) == kind else None,
                         undo_as=mover)
     if loaded.state.finished and get_games().find_rematch(loaded.id):
         ctx["rematch_link"] = "next"
