@@ -581,6 +581,7 @@ def seat(game_id: str, token: str):
     # the board as every phone of the seat's class gets it, with this page's CSRF token in its
     # forms (the fragments that replace it later carry none: htmx sends the page's header)
     board = _own_board(loaded, s).replace(NO_TOKEN, f'name="csrf_token" value="{escape(csrf_token())}"')
+    board = board[board.index("</title>") + len("</title>"):].lstrip() if board.startswith("<title>") else board
     ctx = {"board": Markup(board), "me": s, "you": state.name(s), "base_href": url_for(".seat", game_id=loaded.id, token=token) + "/",
            "view": {"round": state.round, "finished": state.finished, "version": loaded.version,
                     "hidden_characters": loaded.setup.hidden_characters}, "game_id": loaded.id,
