@@ -308,3 +308,22 @@ def test_a_seat_whose_only_secrets_are_on_its_planet_gets_the_public_drawing_wit
                 assert leaks_in(made, forbidden(loaded.state, s), loaded.state) == []
                 spliced += 1
     assert spliced > 40 and public > 0
+
+
+def test_only_a_games_newest_board_is_kept_and_asked_for():
+    # One game's boards do not pile up (scorer.web.shared_boards.Boards): a newer version replaces
+    # the board kept, an older one is drawn but not kept, and each version answers only its own.
+    from scorer.web.shared_boards import PUBLIC, Board, Boards
+    boards = Boards(size=2)
+    made = lambda: Board((PUBLIC, PUBLIC), 0, None)  # noqa: E731
+    two = boards.board(("g", 2, "en"), made)
+    two.drawn[PUBLIC] = "<div>two</div>"
+    one = boards.board(("g", 1, "en"), made)
+    one.drawn[PUBLIC] = "<div>one</div>"
+    assert boards.board(("g", 2, "en"), made) is two and boards.drawings() == 1
+    assert boards.answer("g", 2, "en", 1, "") == b"<div>two</div>" and boards.answer("g", 1, "en", 1, "") is None
+    assert boards.answer("g", 2, "fr", 1, "") is None
+    three = boards.board(("g", 3, "en"), made)
+    assert boards.answer("g", 2, "en", 1, "") is None and three.version == 3
+    boards.board(("h", 1, "en"), made), boards.board(("k", 1, "en"), made)
+    assert boards.board(("g", 3, "en"), made) is not three  # the least recently used game went first

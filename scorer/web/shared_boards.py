@@ -16,7 +16,8 @@ may not, and the seat itself otherwise (its hidden characters, the tiles it alon
 table): a board drawn for a seat's own class is never handed to another seat.
 
 ``Boards`` is owned by the app (``app.extensions["boards"]``), bounded, least recently used first
-out. A finished game's board, or one carrying a message for one phone, is never kept.
+out, and only a game's newest version (a phone asking is handed the newest). A finished game's
+board, or one carrying a message for one phone, is never kept.
 """
 from __future__ import annotations
 
@@ -33,7 +34,8 @@ from ..draft.visibility import may_see
 
 PUBLIC = "public"
 OWN = "own"
-BOARDS = 4096   # (game, version, language) entries kept per worker (a class's drawing is ~15-30 KB)
+BOARDS = 1024   # games (in one language) whose last board is kept per worker: a class's drawing is
+                # ~20-35 KB, a game's ~40 KB without hidden characters, up to ~200 KB with them
 ROLE = re.compile(r"<!--\[(/?)(me|notme|mover|notmover)\]-->")
 SLOT = re.compile(r"<!--\{(p\d|events|what)\}-->(.*?)<!--\{/(?:p|events|what)\}-->", re.S)
 SLOT_MARK = re.compile(r"<!--\{/?(?:p\d?|events|what)\}-->")
@@ -102,6 +104,7 @@ class Board:
     classes: tuple[Hashable, ...]
     to_act: int | None
     mover: int | None
+    version: int = -1
     drawn: dict[Hashable, str] = field(default_factory=dict)
     sent: dict[tuple[Hashable, frozenset[str], str], bytes] = field(default_factory=dict)
 
@@ -114,21 +117,28 @@ class Boards:
 
     def __init__(self, size: int = BOARDS, br_level: int = 2, gzip_level: int = 6):
         self._size = size
-        self._boards: OrderedDict[tuple[str, int, str], Board] = OrderedDict()
+        self._boards: OrderedDict[tuple[str, str], Board] = OrderedDict()  # (game, language) -> newest
         self._guard = threading.Lock()
         self.br_level, self.gzip_level = br_level, gzip_level
         self.served = 0   # answers handed out without a drawing (``answer``)
 
     def board(self, key: tuple[str, int, str], make: Callable[[], Board]) -> Board:
+        """The board of (game, version, language): the one kept, or a new one, kept when it is the
+        game's newest version here (an older one, drawn from an older snapshot, is not)."""
+        game_id, version, locale = key
         with self._guard:
-            board = self._boards.get(key)
-            if board is None:
-                board = self._boards[key] = make()
+            board = self._boards.get((game_id, locale))
+            if board is not None and board.version == version:
+                self._boards.move_to_end((game_id, locale))
+                return board
+            made = make()
+            made.version = version
+            if board is None or board.version < version:
+                self._boards[(game_id, locale)] = made
+                self._boards.move_to_end((game_id, locale))
                 while len(self._boards) > self._size:
                     self._boards.popitem(last=False)
-            else:
-                self._boards.move_to_end(key)
-            return board
+            return made
 
     def drawings(self) -> int:
         """How many drawings are kept (every class of every board)."""
@@ -139,8 +149,8 @@ class Boards:
         """Seat ``seat``'s board of ``game_id`` at ``version`` in ``locale``, encoded (``"br"``,
         ``"gzip"`` or ``""``), when its class's drawing is kept; else None (the view draws it)."""
         with self._guard:
-            board = self._boards.get((game_id, version, locale))
-        if board is None or not 0 <= seat < len(board.classes):
+            board = self._boards.get((game_id, locale))
+        if board is None or board.version != version or not 0 <= seat < len(board.classes):
             return None
         kind = board.classes[seat]
         html = board.drawn.get(kind)
