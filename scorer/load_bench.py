@@ -63,6 +63,7 @@ ACT_RE = re.compile(rb'<section class="card tact" id="act">(.*?)</section>', re.
 HIDDEN_RE = re.compile(rb'<input type="hidden" name="(\w+)" value="([^"]*)">')
 CHECKED_RE = re.compile(rb'<input type="radio" name="(\w+)" value="([^"]*)" checked>')
 BUTTON_RE = re.compile(rb'<button [^>]*type="submit" name="(\w+)" value="([^"]*)">')
+CSRF_HEADER_RE = re.compile(rb'"X-CSRFToken": "([^"]+)"')  # the page's hx-headers, sent by htmx with every request
 TURN_RE = re.compile(rb'data-seat="(\d+)">\s*<h3>(.*?)</h3>', re.S)
 TARGET_MS = 100.0
 SEEN_WITHIN_MS = 1000.0   # issue 11: a move on every other phone of the table within 1 s (p95)
@@ -84,6 +85,7 @@ class Table:
     seen: list[int] = field(default_factory=list)          # each phone's last version
     boards: list[bytes] = field(default_factory=list)      # each phone's last board (its page as it shows)
     cookies: list[dict[str, str]] = field(default_factory=list)  # each phone's own cookies (its seat's claim)
+    csrf: list[str] = field(default_factory=list)      # each phone's CSRF token, from its page (htmx's header)
 
 
 @dataclass
@@ -309,11 +311,14 @@ class Load:
         async with self.session.post(url, json=body, headers=headers, timeout=aiohttp.ClientTimeout(total=30)) as r:
             return r.status, await r.read()
 
-    async def post_form(self, url: str, fields: dict[str, str], cookies: dict[str, str]) -> tuple[int, bytes]:
-        """A tap on the page: its form posted in place (htmx), with the phone's own cookies."""
+    async def post_form(self, url: str, fields: dict[str, str], cookies: dict[str, str],
+                        csrf: str) -> tuple[int, bytes]:
+        """A tap on the page: its form posted in place (htmx), with the phone's own cookies and its
+        page's CSRF token as htmx sends it (a header: the board's forms carry none)."""
         import aiohttp
         self.stats.requests += 1
-        headers = {"HX-Request": "true", "Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())}
+        headers = {"HX-Request": "true", "X-CSRFToken": csrf,
+                   "Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())}
         async with self.session.post(url, data=fields, headers=headers, timeout=aiohttp.ClientTimeout(total=30)) as r:
             cookies.update({name: morsel.value for name, morsel in r.cookies.items()})
             return r.status, await r.read()
@@ -334,6 +339,8 @@ class Load:
                 if status != 200 or not found:
                     return self.stats.error("join", status, body[:120])
                 table.seen[seat], table.boards[seat] = int(found.group(1)), body
+                token = CSRF_HEADER_RE.search(body)
+                table.csrf[seat] = token.group(1).decode() if token else ""
                 table.to_act = to_act_on(body) if seat == 0 else table.to_act
 
         jobs = []
@@ -341,6 +348,7 @@ class Load:
             table.seen = [-1] * len(table.tokens)
             table.boards = [b""] * len(table.tokens)
             table.cookies = [{} for _ in table.tokens]
+            table.csrf = [""] * len(table.tokens)
             jobs += [open_page(i, table, seat) for seat in range(len(table.tokens))]
         await asyncio.gather(*jobs)
         return self.now() - t0
@@ -439,7 +447,7 @@ class Load:
         fields, buttons = form
         fields = {**fields, **dict([self.rng.choice(buttons)])}
         chosen = move_of(fields)
-        sends = [self.post_form(f"{base}/play/{table.id}/{token}/move", fields, table.cookies[seat])]
+        sends = [self.post_form(f"{base}/play/{table.id}/{token}/move", fields, table.cookies[seat], table.csrf[seat])]
         if self.rng.random() < self.double:  # a second phone taps at the same moment (the JSON API)
             self.stats.doubles += 1
             sends.append(self.post(f"{self.base(i + seat + 1)}/api/games/{table.id}/moves",

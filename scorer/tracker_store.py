@@ -314,6 +314,23 @@ class Games:
         self._held(key, _claim_hash(new))
         return new
 
+    def holds(self, game_id: str, seat: int, claim: str | None, token: str) -> bool:
+        """Does the phone holding ``claim`` hold this seat's link ``token`` already? Never claims a
+        seat: a seat nobody has opened yet is held by nobody (``claim`` does the claiming)."""
+        if not claim:
+            return False
+        key = (game_id, seat, token)
+        with self._guard:
+            fresh = self.clock() - self._links_read.get(game_id, -LINKS_TRUST) < LINKS_TRUST
+            held = self._claims.get(key) if fresh else None
+        if held is None:
+            with self.db.engine.connect() as conn:
+                held = conn.execute(_CLAIM_HELD, {"game": game_id, "seat": seat}).scalar()
+            if held is None:
+                return False
+            self._held(key, held)
+        return secrets.compare_digest(held, _claim_hash(claim))
+
     def _held(self, key: tuple[str, int, str], claim_hash: str) -> None:
         with self._guard:
             self._claims[key] = claim_hash

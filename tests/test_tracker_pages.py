@@ -351,3 +351,29 @@ def test_a_move_from_a_seats_phone_is_one_read_of_the_game_and_one_insert(client
     assert game_of(app, gid).version == 1
     assert sent.count("tracker_seat_claims") == 0, sent.sent
     assert sent.count("tracker_moves", "select") == 1 and sent.count("tracker_moves", "insert") == 1, sent.sent
+
+
+def test_a_seats_board_in_place_carries_no_token_and_a_move_still_needs_the_pages(client, app):
+    # A seat's board is the same bytes for every phone of its class (scorer.web.shared_boards): a
+    # board swapped in place carries no CSRF token and no seat link; the move is protected by the
+    # token htmx sends from the page (hx-headers), and the full page (no JavaScript) fills it in.
+    gid = start(client, ["Ann", "Ben", "Cy"], mode="own")
+    host = client.get(f"/games/{gid}")
+    links = re.findall(r'href="https?://[^"/]+(/play/[^"]+)"', host.text)
+    ann = client.get(links[0])
+    token = csrf(ann.text)
+    assert f'name="csrf_token" value="{token}"' in ann.text and f'<base href="{links[0]}/">' in ann.text
+    move = {"type": "choose", "stack": "center"}
+    # no token at all, or another's: refused, nothing changes
+    r = client.post(links[0] + "/move", data=form_for(move, 0, ""), headers={"HX-Request": "true"})
+    assert r.status_code == 400 and game_of(app, gid).version == 0
+    r = client.post(links[0] + "/move", data=form_for(move, 0, ""), headers={"HX-Request": "true", "X-CSRFToken": "x"})
+    assert r.status_code == 400 and game_of(app, gid).version == 0
+    # the page's token as htmx sends it: applied, and the answer (a board in place) carries none
+    r = client.post(links[0] + "/move", data=form_for(move, 0, ""), headers={"HX-Request": "true", "X-CSRFToken": token})
+    assert r.status_code == 200 and game_of(app, gid).version == 1
+    ben = client.get(links[1] + "/live?v=0")
+    assert 'id="act"' in r.text and 'name="csrf_token" value=""' in r.text  # Ann takes next
+    for board in (r.text, ben.text):
+        assert 'data-version="1"' in board and token not in board and not CSRF.search(board)
+        assert not any(link.rsplit("/", 1)[-1] in board for link in links)

@@ -168,16 +168,48 @@ def test_planet_drawings_are_shared_only_between_viewers_who_see_the_same(client
     parts = app.extensions["board_parts"]
     state, phones = loaded.state, [app.test_client() for _ in loaded.tokens]
     board = lambda s: phones[s].get(f"/play/{gid}/{loaded.tokens[s]}/live").text
-    ann = board(0)
+    ann = board(0)  # the public's drawing of every planet, then Ann's own planet as she sees it
+    misses = parts.misses
     ben = board(1)
+    assert parts.misses == misses  # Ben's planets are drawn as for Ann's board: no planet drawn again
     assert leaks_in(ann, forbidden(state, 1), state)  # Ann sees her own character ...
     assert not leaks_in(ben, forbidden(state, 1), state)  # ... drawn before Ben's board, never in it
     assert not leaks_in(app.test_client().get(f"/games/{gid}/live").text, forbidden(state, None), state)
-    hits = parts.hits
+    drawings = app.extensions["boards"].drawings()
     cy = board(2)
-    assert parts.hits > hits  # Cy sees Ann's and Ben's planets as Ben does: their drawings are reused
+    # Cy sees Ann's and Ben's planets as Ben does: Ben's whole board is Cy's (scorer.web.shared_boards)
+    assert app.extensions["boards"].drawings() == drawings and "kept hidden" in cy
     assert not leaks_in(cy, forbidden(state, 2), state)
     assert leaks_in(board(0), forbidden(state, 1), state)  # and Ann still gets her own, not the public one
+
+
+def test_the_live_refresh_hands_a_drawn_board_only_to_the_seats_of_its_class(client, app):
+    # A seat's board is drawn once per visibility class and handed out in front of Flask to every
+    # phone of the class (scorer.web.shared_boards, scorer.web.live): Ann's own board, with her
+    # hidden character, drawn first, must never be the bytes Ben or Cy get; and only a phone that
+    # holds its seat's claim is answered there.
+    gid, loaded = ann_takes_a_character(client, app)
+    state, tokens = loaded.state, loaded.tokens
+    phones = [app.test_client() for _ in tokens]
+    boards = app.extensions["boards"]
+    assert phones[0].get(f"/play/{gid}/{tokens[0]}").status_code == 200  # Ann's class drawn first
+    assert phones[1].get(f"/play/{gid}/{tokens[1]}").status_code == 200  # ... then the public's
+    assert phones[2].get(f"/play/{gid}/{tokens[2]}").status_code == 200
+    drawings, served = boards.drawings(), boards.served
+    live = lambda s, phone=None: (phone or phones[s]).get(f"/play/{gid}/{tokens[s]}/live?v=0",
+                                                          headers={"Accept-Encoding": "identity"})
+    ann, ben, cy = live(0), live(1), live(2)
+    assert boards.served - served == 3 and boards.drawings() == drawings  # all three answered in front of Flask
+    assert [r.status_code for r in (ann, ben, cy)] == [200, 200, 200]
+    assert leaks_in(ann.text, forbidden(state, 1), state)  # Ann sees her own character ...
+    assert not leaks_in(ben.text, forbidden(state, 1), state) and not leaks_in(cy.text, forbidden(state, 2), state)
+    assert ben.data == cy.data and ann.data != ben.data
+    assert 'data-version="2"' in ben.text and tokens[1] not in ben.text and tokens[0] not in ann.text
+    # the seat to act (Ann appoints) gets the move form; the others the turn line only
+    assert 'id="act"' in ann.text and 'id="act"' not in ben.text and "Your turn, Ann" not in ben.text
+    stranger = live(0, app.test_client())  # Ann's link without Ann's claim: the view refuses it
+    assert stranger.status_code == 403 and not leaks_in(stranger.text, forbidden(state, 1), state)
+    assert boards.served - served == 3
 
 
 def test_board_sections_are_shared_only_between_viewers_who_see_the_same(client, app):
@@ -241,3 +273,57 @@ def test_points_so_far_scored_first_for_a_planets_owner_are_never_another_seats(
     for viewer, page in seen.items():
         assert points(page, owner) == standings(state, viewer)[owner].points, viewer
     assert points(seen[owner], owner) != points(seen[(owner + 1) % 3], owner)
+
+
+def test_a_seat_whose_only_secrets_are_on_its_planet_gets_the_public_drawing_with_its_own_slots(client, app):
+    # With hidden characters, a seat that may know nothing beyond the public but its own planet's
+    # characters gets the public's drawing with its planet, "What happened" and take-back line
+    # drawn for it (scorer.web.shared_boards.splice): byte for byte the board drawn for it alone.
+    from dataclasses import replace
+
+    from flask import render_template
+
+    from scorer.web import tracker_pages as pages
+    from scorer.web.shared_boards import OWN, PUBLIC, Board, for_roles, last_mover, seat_classes
+    gid = start(client, ["Ann", "Ben", "Cy"], mode="own", hidden=True)
+    games, rng = app.extensions["games"], random.Random(8)
+    spliced = public = 0
+    with app.test_request_context():
+        while True:
+            state = games.load(gid).state
+            if state.finished:
+                break
+            games.play(gid, state.version, rng.choice(legal(state, state.to_act)).as_json())
+            loaded = games.load(gid)
+            board = Board(seat_classes(loaded.state), loaded.state.to_act, last_mover(loaded.state))
+            for s, kind in enumerate(board.classes):
+                if kind == PUBLIC:
+                    public += 1
+                if kind != (OWN, s):
+                    continue
+                alone = replace(board, classes=tuple(s if k == s else c for k, c in enumerate(board.classes)))
+                whole = render_template("tracker/_board.html", fragment=True, **pages._own_context(loaded, alone, s))
+                made = pages._drawing(loaded, board, kind, keep=False)
+                assert for_roles(made, board.roles(s)) == for_roles(whole, board.roles(s)), (loaded.version, s)
+                assert leaks_in(made, forbidden(loaded.state, s), loaded.state) == []
+                spliced += 1
+    assert spliced > 40 and public > 0
+
+
+def test_only_a_games_newest_board_is_kept_and_asked_for():
+    # One game's boards do not pile up (scorer.web.shared_boards.Boards): a newer version replaces
+    # the board kept, an older one is drawn but not kept, and each version answers only its own.
+    from scorer.web.shared_boards import PUBLIC, Board, Boards
+    boards = Boards(size=2)
+    made = lambda: Board((PUBLIC, PUBLIC), 0, None)  # noqa: E731
+    two = boards.board(("g", 2, "en"), made)
+    two.drawn[PUBLIC] = "<div>two</div>"
+    one = boards.board(("g", 1, "en"), made)
+    one.drawn[PUBLIC] = "<div>one</div>"
+    assert boards.board(("g", 2, "en"), made) is two and boards.drawings() == 1
+    assert boards.answer("g", 2, "en", 1, "") == b"<div>two</div>" and boards.answer("g", 1, "en", 1, "") is None
+    assert boards.answer("g", 2, "fr", 1, "") is None
+    three = boards.board(("g", 3, "en"), made)
+    assert boards.answer("g", 2, "en", 1, "") is None and three.version == 3
+    boards.board(("h", 1, "en"), made), boards.board(("k", 1, "en"), made)
+    assert boards.board(("g", 3, "en"), made) is not three  # the least recently used game went first

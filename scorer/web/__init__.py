@@ -18,7 +18,7 @@ from ..settings import ROOT, Settings
 from . import (
     api, art, box, box_corners, errors, games, history, language, live, pages, scan, security, stars, tracker_api, tracker_pages,
 )
-from . import board_parts, ratelimits, seat_claims
+from . import board_parts, ratelimits, seat_claims, shared_boards
 from .assets import init_assets
 from .extensions import HTML_LANG, babel, csrf, get_db, select_locale, wants_json
 
@@ -66,6 +66,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["db"] = db
     games.install(app, db)
     board_parts.install(app)
+    shared_boards.install(app)
     seat_claims.install(app)
     live.install(app, db)  # "anything new?" from the phones, answered in front of Flask
     app.context_processor(_page_globals)

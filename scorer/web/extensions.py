@@ -5,6 +5,8 @@ blueprints without a cycle.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from flask import current_app, has_request_context, request
 from flask_babel import Babel
 from flask_wtf.csrf import CSRFProtect
@@ -46,10 +48,15 @@ def select_locale() -> str:
     """The language chosen with the switch (a cookie), else the browser's best, else English."""
     if not has_request_context():  # a command or a background job: the source language
         return "en"
-    chosen = request.cookies.get(LANG_COOKIE, "")
+    return locale_for(request.cookies.get(LANG_COOKIE, ""), request.accept_languages)
+
+
+def locale_for(chosen: str, accepted: Iterable[tuple[str, float]]) -> str:
+    """``select_locale`` from the language cookie's value and the Accept-Language tags, best first
+    (the live refresh answers in front of Flask and asks this too)."""
     if chosen in LANGUAGES:
         return chosen
-    for tag, _quality in request.accept_languages:
+    for tag, _quality in accepted:
         tag = tag.lower().replace("_", "-")
         for candidate in (tag, tag.split("-")[0]):
             if candidate in _LANGUAGE_TAGS:

@@ -18,8 +18,12 @@ process is known here at once.
   move: the poll it left open is not answered with the same board again). Waiting is on only
   where holding a connection is cheap (the gevent server of ``python -m scorer serve``); on a
   threaded server the answer comes at once and the page polls every 2 s as before.
-- Anything else (a new version, an unknown game or token, a bad parameter) goes to the Flask
-  view, which answers as it always has (the board, 404, ...).
+- A new version for a seat's phone whose board is already drawn in this process (another phone of
+  its visibility class asked first, or the mover's post drew it: ``shared_boards``): those bytes,
+  here, when the phone holds its seat's claim (``seat_claims``' cookie); the language is chosen
+  as Flask would (``extensions.locale_for``).
+- Anything else (a new version not drawn yet, an unknown game or token, a bad parameter) goes to
+  the Flask view, which answers as it always has (the board, 404, ...).
 
 A version is trusted only while the watcher has checked it within the last second; otherwise
 it is read again (one indexed lookup) before answering "nothing new".
@@ -38,10 +42,14 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from flask import Flask, request
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header, parse_cookie
 
 from ..db import Database
 from ..tracker_store import MoveFeed, last_move_id, latest_versions, seat_tokens
+from .extensions import LANG_COOKIE, locale_for
 from .security import HEADERS
+from .shared_boards import Boards, best_encoding
 
 log = logging.getLogger(__name__)
 
@@ -79,8 +87,13 @@ class Watched:
         replaced may still be told "nothing new" by another process for a while, never the board."""
         if token is None:
             return True
+        return self.seat_of(token) is not None
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat of ``token`` (compared in constant time with every seat's), or None."""
         given = token.encode("utf-8", "surrogateescape")
-        return any([secrets.compare_digest(t.encode(), given) for t in self.tokens])
+        found = [s for s, t in enumerate(self.tokens) if secrets.compare_digest(t.encode(), given)]
+        return found[0] if found else None
 
 
 class Versions:
@@ -224,6 +237,7 @@ def _query(environ: dict[str, Any]) -> tuple[int | None, int]:
     args = parse_qs(environ.get("QUERY_STRING", ""), max_num_fields=8)
     since = _whole(args.get("v", [""])[0])
     etag = environ.get("HTTP_IF_NONE_MATCH", "").strip().removeprefix("W/").strip('"')
+    etag = etag.split(":", 1)[0]  # Flask-Compress tags a compressed answer "N:br"
     if etag:
         since = _whole(etag)
     wait = _whole(args.get("wait", ["0"])[0])
@@ -235,12 +249,47 @@ def _whole(text: str) -> int | None:
 
 
 class LiveRefresh:
-    """WSGI middleware: answers "nothing new" for the live paths, and holds long polls."""
+    """WSGI middleware: answers "nothing new" for the live paths, holds long polls, and hands a
+    seat the board already drawn for its class."""
 
-    def __init__(self, app: Callable[..., Iterable[bytes]], versions: Versions, max_wait: float):
+    def __init__(self, app: Callable[..., Iterable[bytes]], versions: Versions, max_wait: float,
+                 boards: Boards | None = None, holds: Callable[[str, int, str | None, str], bool] | None = None):
         self.app = app
         self.versions = versions
         self.max_wait = max_wait
+        self.boards = boards
+        self.holds = holds     # (game, seat, claim cookie, token) -> does this phone hold the seat
+        self._locales: dict[tuple[str, str], str] = {}
+
+    def locale(self, environ: dict[str, Any], cookies: dict[str, str]) -> str:
+        key = (cookies.get(LANG_COOKIE, ""), environ.get("HTTP_ACCEPT_LANGUAGE", ""))
+        found = self._locales.get(key)
+        if found is None:
+            if len(self._locales) > 1000:
+                self._locales.clear()
+            found = self._locales[key] = locale_for(key[0], parse_accept_header(key[1], LanguageAccept))
+        return found
+
+    def drawn(self, environ: dict[str, Any], start_response: Callable[..., Any], game: Watched, game_id: str,
+              token: str) -> Iterable[bytes] | None:
+        """The board drawn for this seat's class at the game's version, if this phone holds the seat."""
+        if self.boards is None or self.holds is None:
+            return None
+        seat = game.seat_of(token)
+        cookies = parse_cookie(environ.get("HTTP_COOKIE", ""))
+        if seat is None or not self.holds(game_id, seat, cookies.get(f"seat-{game_id}-{seat}"), token):
+            return None  # the view answers (and claims a seat nobody opened yet)
+        encoding = best_encoding(environ.get("HTTP_ACCEPT_ENCODING", ""))
+        body = self.boards.answer(game_id, game.version, self.locale(environ, cookies), seat, encoding)
+        if body is None:
+            return None
+        headers = [("Content-Type", "text/html; charset=utf-8"), ("Content-Length", str(len(body))),
+                   ("ETag", f'"{game.version}"'), ("Cache-Control", "no-store"), ("Vary", "Accept-Encoding"),
+                   *HEADERS.items()]
+        if encoding:
+            headers.append(("Content-Encoding", encoding))
+        start_response("200 OK", headers)
+        return [body]
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         match = LIVE_PATH.fullmatch(environ.get("PATH_INFO", ""))
@@ -259,6 +308,10 @@ class LiveRefresh:
         # held from before this seat's own move, whose answer gave its phone this board already
         own_answer = woken and bool(match["token"]) and game.answered.get(match["token"]) == game.version
         if game.version != since and not own_answer:
+            if match["token"]:
+                answer = self.drawn(environ, start_response, game, game_id, match["token"])
+                if answer is not None:
+                    return answer
             environ[KNOWN_VERSION] = game.version  # checked just now: the view need not read it again
             return self.app(environ, start_response)  # the board
         status = "304 Not Modified" if environ.get("HTTP_IF_NONE_MATCH") else "204 No Content"
@@ -280,7 +333,8 @@ def install(app: Flask, db: Database) -> Versions:
     max_wait = app.config.get("LIVE_MAX_WAIT")
     if max_wait is None:
         max_wait = DEFAULT_WAIT if gevent_serving() else 0
-    app.wsgi_app = LiveRefresh(app.wsgi_app, versions, float(max_wait))  # type: ignore[method-assign]
+    app.wsgi_app = LiveRefresh(app.wsgi_app, versions, float(max_wait),  # type: ignore[method-assign]
+                               app.extensions.get("boards"), games.holds)
     app.extensions["live"] = versions
 
     @app.after_request

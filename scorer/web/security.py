@@ -10,9 +10,10 @@ from ..lan import lan_addresses
 from ..limits import MAX_UPLOAD_BYTES
 from ..settings import Settings
 
-# No inline script or style anywhere; htmx is told not to inject its indicator style.
+# No inline script or style anywhere; htmx is told not to inject its indicator style. A <base> may
+# only name this site (a seat's page sets it: its board's addresses are relative, shared_boards).
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
-       "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+       "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; "
        "frame-ancestors 'none'")
 HEADERS = {
     "Content-Security-Policy": CSP,

@@ -18,11 +18,13 @@ import json
 
 import segno
 from flask import (
-    Blueprint, Response, abort, flash, get_flashed_messages, get_template_attribute, redirect, render_template,
-    request, session, url_for,
+    Blueprint, Response, abort, current_app, flash, get_flashed_messages, get_template_attribute, redirect,
+    render_template, request, session, url_for,
 )
+from flask_babel import get_locale
 from flask_wtf import FlaskForm
-from markupsafe import Markup
+from flask_wtf.csrf import generate_csrf as csrf_token
+from markupsafe import Markup, escape
 from wtforms import BooleanField, StringField
 from wtforms.validators import Length, Optional
 
@@ -37,6 +39,7 @@ from .board_parts import event_words, planet_part
 from .games import claimed_game, get_games, read_game
 from .live import ANSWERED
 from .planet_view import planet as planet_view
+from .shared_boards import PUBLIC, Board, drawn_as, for_roles, last_mover, seat_classes, splice
 from .tracker_words import words_for
 from .security import absolute_url
 
@@ -204,16 +207,17 @@ def _planet_boxes(view, me, marks, standing) -> list[dict]:
     order = list(range(len(view["planets"])))
     if me is not None:
         order = [me] + [s for s in order if s != me]
-    boxes = []
-    for s in order:
-        p = view["planets"][s]
-        label = _("%(name)s's planet, %(tiles)d of 16 tiles", name=p["name"], tiles=p["tiles"])
-        box = {"seat": s, "name": p["name"], "cells": p["cells"], "label": label, "tiles": p["tiles"],
-               "mine": s == me, "to_act": s == view["to_act"], "start": s == view["start_player"],
-               "mark": marks[s], "standing": standing[s]}
-        box["body"] = planet_part(box, view["finished"], lambda box=box: _draw_planet(box, view["finished"]))
-        boxes.append(box)
-    return boxes
+    return [_planet_box(view, s, me, marks, standing) for s in order]
+
+
+def _planet_box(view, s, me, marks, standing) -> dict:
+    p = view["planets"][s]
+    label = _("%(name)s's planet, %(tiles)d of 16 tiles", name=p["name"], tiles=p["tiles"])
+    box = {"seat": s, "name": p["name"], "cells": p["cells"], "label": label, "tiles": p["tiles"],
+           "mine": s == me, "to_act": s == view["to_act"], "start": s == view["start_player"],
+           "mark": marks[s], "standing": standing[s]}
+    box["body"] = planet_part(box, view["finished"], lambda: _draw_planet(box, view["finished"]))
+    return box
 
 
 def _draw_planet(box: dict, finished: bool) -> Markup:
@@ -240,7 +244,8 @@ def board_context(loaded, seat, *, mode: str, live_url: str | None, move_url: st
         view["legal"] = [m.as_json() for m in draft_legal(state, actor)] if actor is not None else []
     marks = player_marks(view["players"])
     standing = standings(state, seat)
-    planets = _planet_boxes(view, seat if seat is not None else actor, marks, standing)
+    # own phones: the seat's own planet first and "(you)" are its page's CSS (``shared_boards``)
+    planets = _planet_boxes(view, None if mode == "own" else seat if seat is not None else actor, marks, standing)
     legal = view["legal"]
     take_tiles = list(dict.fromkeys(m["tile"] for m in legal if m["type"] == "take"))
     last_moves = [e for e in view["events"] if e["kind"] in ("take", "flip")]
@@ -572,26 +577,74 @@ def seat(game_id: str, token: str):
     s = _seat_or_404(loaded, token)
     if loaded.state.finished:
         get_games().ensure_result_saved(loaded)
-    ctx = _seat_context(loaded, s, token)
+    state = loaded.state
+    # the board as every phone of the seat's class gets it, with this page's CSRF token in its
+    # forms (the fragments that replace it later carry none: htmx sends the page's header)
+    board = _own_board(loaded, s).replace(NO_TOKEN, f'name="csrf_token" value="{escape(csrf_token())}"')
+    board = board[board.index("</title>") + len("</title>"):].lstrip() if board.startswith("<title>") else board
+    ctx = {"board": Markup(board), "me": s, "you": state.name(s), "base_href": url_for(".seat", game_id=loaded.id, token=token) + "/",
+           "view": {"round": state.round, "finished": state.finished, "version": loaded.version,
+                    "hidden_characters": loaded.setup.hidden_characters}, "game_id": loaded.id,
+           "your_turn": state.to_act == s and not state.finished}
     if loaded.mode == "own" and _is_host(loaded):
         ctx["seats"] = _invites(loaded)  # the host plays here and keeps the join codes at hand
     return render_template("tracker/seat.html", **ctx)
 
 
-def _seat_context(loaded, s, token):
-    ctx = _seat_board(loaded, s, token)
+NO_TOKEN = 'name="csrf_token" value=""'
+
+
+def _own_board(loaded, s: int) -> str:
+    """Seat ``s``'s board (``tracker/_board.html``, own phones): drawn once per game, version,
+    language and visibility class, kept for the live refresh to hand out (``shared_boards``),
+    and cut to the seat's roles. A finished game's board (its rematch may start at any moment)
+    or one with a message for this phone is drawn afresh and not kept."""
+    state = loaded.state
+    messages = get_flashed_messages(with_categories=True)
+    board = current_app.extensions["boards"].board(
+        (loaded.id, loaded.version, str(get_locale())),
+        lambda: Board(seat_classes(state), state.to_act, last_mover(state)))
+    html = _drawing(loaded, board, board.classes[s], keep=not messages and not state.finished)
+    return for_roles(html, board.roles(s))
+
+
+def _drawing(loaded, board: Board, kind, keep: bool) -> str:
+    """The drawing of a visibility class (kept when ``keep``): drawn from its view, or, for a seat
+    whose secrets are only its own hidden characters, the public drawing with its slots."""
+    html = board.drawn.get(kind) if keep else None
+    if html is None:
+        if drawn_as(kind) != kind:
+            html = _own_slots(loaded, board, kind[1], _drawing(loaded, board, drawn_as(kind), keep))
+        else:
+            html = render_template("tracker/_board.html", fragment=True, **_own_context(loaded, board, kind))
+        if keep:
+            board.drawn[kind] = html
+    return html
+
+
+def _own_slots(loaded, board: Board, s: int, public: str) -> str:
+    """``public`` with seat ``s``'s planet, "What happened" and take-back line as ``s`` sees them."""
+    state = loaded.state
+    view = draft_view(state, s, recent=8, words=event_words(words_for(state), state.setup.players))
+    box = _planet_box(view, s, None, player_marks(view["players"]), standings(state, s))
+    events = get_template_attribute("tracker/_macros.html", "events_card")(view["events"]) if view["events"] else ""
+    offer = _undo_offer(state, view, board.mover, "undo")
+    return splice(public, s, str(box["body"]), str(events), str(escape(offer["what"] if offer else "")))
+
+
+def _own_context(loaded, board: Board, kind) -> dict:
+    """The board's context for a visibility class: the class's view; the move form of the seat to
+    act when it is of the class; the take-back offer as its last mover would see it (the form is
+    that seat's role block; a reason why not is everyone's)."""
+    to_act, mover = board.to_act, board.mover
+    ctx = board_context(loaded, None if kind == PUBLIC else kind, mode="own", live_url="live", move_url="move",
+                        undo_url="undo", rematch_url="rematch",
+                        actor=to_act if to_act is not None and drawn_as(board.classes[to_act]) == kind else None,
+                        undo_as=mover)
     if loaded.state.finished and get_games().find_rematch(loaded.id):
-        ctx["rematch_link"] = url_for(".seat_next", game_id=loaded.id, token=token)
+        ctx["rematch_link"] = "next"
         ctx["rematch_url"] = None
     return ctx
-
-
-def _seat_board(loaded, s, token):
-    return board_context(loaded, s, mode="own",
-                         live_url=url_for(".seat_live", game_id=loaded.id, token=token),
-                         move_url=url_for(".seat_move", game_id=loaded.id, token=token),
-                         undo_url=url_for(".seat_undo", game_id=loaded.id, token=token),
-                         rematch_url=url_for(".seat_rematch", game_id=loaded.id, token=token))
 
 
 @bp.get("/play/<game_id>/<token>/live")
@@ -602,8 +655,7 @@ def seat_live(game_id: str, token: str):
         return Response(status=204)
     if loaded.state.finished:
         get_games().ensure_result_saved(loaded)
-    return _versioned(render_template("tracker/_board.html", fragment=True, **_seat_context(loaded, s, token)),
-                      loaded.version)
+    return _versioned(_own_board(loaded, s), loaded.version)
 
 
 @bp.post("/play/<game_id>/<token>/move")
@@ -626,7 +678,7 @@ def _seat_answer(game_id: str, s: int, token: str, after=None):
     if _wants_fragment():
         loaded = after or _load(game_id)
         request.environ[ANSWERED] = loaded.version  # this phone has this version's board: see ``live``
-        return render_template("tracker/_board.html", fragment=True, **_seat_context(loaded, s, token))
+        return _own_board(loaded, s)
     return redirect(url_for(".seat", game_id=game_id, token=token))
 
 

@@ -20,4 +20,14 @@
       if (board.isConnected && window.htmx) window.htmx.trigger(board, "live-again");
     }, quick || !e.detail.successful ? PAUSE_MS : 0);
   });
+  /* A board that came in place carries no CSRF token in its forms (it is the same drawing for
+     every phone that sees the same: scorer/web/shared_boards.py); htmx sends the page's token as
+     a header. A form posted without htmx (the rematch) gets it here, from the same header. */
+  document.addEventListener("submit", function (e) {
+    var field = e.target.querySelector && e.target.querySelector('input[name="csrf_token"]');
+    if (!field || field.value) return;
+    try {
+      field.value = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || "";
+    } catch (err) { /* no header: the server answers that the page expired */ }
+  }, true);
 })();
