@@ -281,3 +281,10 @@ REGISTER_PAD = 0.15
 REGISTER_ROUNDS = 2
 REGISTER_SKIP: tuple = ("center",)
 FRAME_DEV = 0.08
+
+# --- issue 8's part-comparison round: look-alikes told apart at a finer cut -----------------
+# (reader.tell_lookalikes with the photo; stages.fine_cells / fine_cell / fine_exemplar)
+FINE = True            # tell a cell from its runner-up again at FINE_PX, cut from the same decode
+FINE_PX = 96           # … a tile's side there
+FINE_BLUR = 0.5        # … the blur before comparing: this part of DESC_BLUR per CELL_PX pixel
+FINE_MIN_PX = 64       # … only when a cell covers at least this many pixels of the decode
