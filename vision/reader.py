@@ -234,14 +234,15 @@ def tell_lookalikes(v: Verdict, ex: Exemplars, photo: Photo | None = None) -> Ve
         a = v.rows[q]
         if b is None or ex.names[a] == "back" or ex.names[b] == "back":
             continue
+        cell = cell_detail(aligned.tiles[q], ex.means[STACK_AT[q]])
+        pair = tell_apart(cell, ex.turned[a], ex.turned[b])
         if fine is not None:
             mean = _fine_mean(ex, STACK_AT[q])
-            cell = fine_cell(fine, aligned.centres[q], pad, q, mean)
-            pair = tell_apart(cell, _fine_turned(ex, a), _fine_turned(ex, b),
-                              tuning.PAIR_BLUR * tuning.FINE_PX / tuning.CELL_PX)
-        else:
-            cell = cell_detail(aligned.tiles[q], ex.means[STACK_AT[q]])
-            pair = tell_apart(cell, ex.turned[a], ex.turned[b])
+            fcell = fine_cell(fine, aligned.centres[q], pad, q, mean)
+            fpair = tell_apart(fcell, _fine_turned(ex, a), _fine_turned(ex, b),
+                               tuning.PAIR_BLUR * tuning.FINE_PX / tuning.CELL_PX)
+            w = tuning.FINE_WEIGHT
+            pair = w * fpair + (1 - w) * pair
         if tuning.SWAP and pair < tuning.SWAP_PAIR and b not in rows:
             rows[q], runners[q] = b, a
             sims[q], margins[q], pair = sims[q] - margins[q], -margins[q], -pair

@@ -288,3 +288,4 @@ FINE = True            # tell a cell from its runner-up again at FINE_PX, cut fr
 FINE_PX = 96           # … a tile's side there
 FINE_BLUR = 0.5        # … the blur before comparing: this part of DESC_BLUR per CELL_PX pixel
 FINE_MIN_PX = 64       # … only when a cell covers at least this many pixels of the decode
+FINE_WEIGHT = 0.75      # … the runner-up test: this much of the finer one, the rest of the one at CELL_PX
