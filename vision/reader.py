@@ -319,9 +319,12 @@ def is_planet(v: Verdict | None) -> bool:
 def sureness(v: Verdict) -> np.ndarray:
     """Per cell, how surely its tile is told from every tile with other contents: the margin to
     the runner-up, plus what the runner-up test (``tell_lookalikes``), the match and the fit
-    with the stack's look add (``tuning.SURE_*``). Under ``BOX_SURE`` a cell is doubtful."""
+    with the stack's look add (``tuning.SURE_*``), and how surely the photo's cells are told apart
+    as a whole (``SURE_PHOTO`` × the median margin of the 16: in a photo read poorly a cell's own
+    margin says less). Under ``BOX_SURE`` a cell is doubtful."""
     return (v.margins + tuning.SURE_PAIR * np.minimum(v.pairs, tuning.PAIR_CAP)
-            + tuning.SURE_SIM * (v.sims - tuning.SURE_SIM_AT) + tuning.SURE_FIT * (v.fits - tuning.SURE_FIT_AT))
+            + tuning.SURE_SIM * (v.sims - tuning.SURE_SIM_AT) + tuning.SURE_FIT * (v.fits - tuning.SURE_FIT_AT)
+            + tuning.SURE_PHOTO * float(np.median(v.margins)))
 
 
 def confidence(v: Verdict, lacking: frozenset = frozenset(), backs=None) -> np.ndarray:
