@@ -214,7 +214,7 @@ def tell_lookalikes(v: Verdict, ex: Exemplars, photo: Photo | None = None) -> Ve
     most of their look (as many items, in the same places) and the whole-tile match was won by
     what they share; its margin is then negative, so the cell is doubtful.
     With ``photo`` (``FINE``), when the planet's cells cover ``FINE_MIN_PX`` or more of the decode,
-    the test is made at ``FINE_PX`` instead: the cells cut again through the same outline and each
+    the test is made (for cells whose margin is under ``FINE_MARGIN``) at ``FINE_PX`` as well: the cells cut again through the same outline and each
     of the two exemplars placed on them there (an elephant and a sheep of the same grey, in the same
     place, differ by a few pixels at 48 px)."""
     if v.aligned is None:
@@ -236,7 +236,7 @@ def tell_lookalikes(v: Verdict, ex: Exemplars, photo: Photo | None = None) -> Ve
             continue
         cell = cell_detail(aligned.tiles[q], ex.means[STACK_AT[q]])
         pair = tell_apart(cell, ex.turned[a], ex.turned[b])
-        if fine is not None:
+        if fine is not None and margins[q] < tuning.FINE_MARGIN:
             mean = _fine_mean(ex, STACK_AT[q])
             fcell = fine_cell(fine, aligned.centres[q], pad, q, mean)
             fpair = tell_apart(fcell, _fine_turned(ex, a), _fine_turned(ex, b),
