@@ -28,7 +28,8 @@ any reader change; nothing is tuned on it, only its totals are read: with the re
 (the vision code of 6fb9d45, ``python -m vision.bench --set=box2-heldout8 -q``, one run, load
 2.7-3.2) all 6 teaching photos learned in 8.2 s, 165/320 cells, 0/20 exact, 0/20 scored, 4/4
 refused, 11 wrong cells not doubtful (of 155 wrong), 93/165 right cells doubtful, 7.6x a
-decode). The box is drawn in other
+decode; after the round, its final bench, load 4.7: 165/320 cells, 0/20 scored, 4/4 refused, 5
+wrong cells not doubtful, 103/165 doubtful, 8.6x a decode). The box is drawn in other
 colours and layouts (``boxart`` variants B, C) and the photos are taken another way — B: other
 tables (paper, floor tiles, linen), a vignette, motion blur instead of focus blur; C: any
 table, a lamp's warm colour cast and a glare; D: plainer tables, a cool cast, a strong off-centre
