@@ -99,7 +99,7 @@ HELDOUT6_FLOORS = {"cells": 0.44, "scored": 0.04, "refused": 1.0, "wrong_not_dou
 # gave the baseline again: 146/320 cells, 2/20 scored, 1 wrong cell not doubtful, 60/146 doubtful.
 HELDOUT7_FLOORS = {"cells": 0.46, "scored": 0.09, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.5}
 # Issue 8's part-comparison round (heldout7 seen from it; box2-heldout8 made first, never tuned on;
-# not in these floors): the runner-up test made on a finer cut of the photo (reader.tell_lookalikes,
+# its floors at the end): the runner-up test made on a finer cut of the photo (reader.tell_lookalikes,
 # stages.fine_*) and the doubt's weights refitted with the photo's median margin, the bar 0.1 above the
 # surest wrong cell of the eight seen sets. Bench (`python -m vision.bench -q`, load 7-10): box2 479/480,
 # 29/30 exact and scored, 63/479 doubtful (issue 8's bar on cells, planets and wrong cells met; doubt
