@@ -138,3 +138,44 @@ def test_a_cell_takes_its_runner_up_where_the_two_lookalikes_differ_and_it_fits_
     # the runner-up already read in another cell of the planet (an id once per planet): kept
     kept = tell_lookalikes(_verdict_choosing(ex, "U01", "U02", {6: "U02"}), ex)
     assert ex.names[kept.rows[1]] == "U01" and kept.pairs[1] < 0
+
+
+def _photo_showing(name: str, cell_px: int):
+    """A photo of a planet whose cells are ``cell_px`` wide, cell 1 showing ``name``'s picture as
+    it lies there (turned to face outwards), the others U01; and the outline round it."""
+    from vision.layout import TURNS
+    from vision.stages import Outline, Photo
+    pictures = dict((n, img) for n, _, img in _lookalikes())
+    m = cell_px // 2
+    img = np.full((4 * cell_px + 2 * m, 4 * cell_px + 2 * m, 3), 50, np.uint8)
+    for q in range(16):
+        r, c = divmod(q, 4)
+        pic = cv2.resize(pictures[name if q == 1 else "U01"], (cell_px, cell_px), interpolation=cv2.INTER_AREA)
+        img[m + r * cell_px:m + (r + 1) * cell_px, m + c * cell_px:m + (c + 1) * cell_px] = np.rot90(pic, -TURNS[q])
+    side = 4 * cell_px
+    return Photo(img, 1.0), Outline(np.float32([[m, m], [m + side, m], [m + side, m + side], [m, m + side]]), 1.5)
+
+
+def test_lookalikes_are_told_apart_from_the_finer_cut_of_the_photo():
+    """The cells at CELL_PX (``Aligned.tiles``) show U01; the photo itself shows U02 in cell 1 at
+    100 px a cell: with the photo the runner-up test is made on the finer cut of the photo (its
+    weight ``FINE_WEIGHT``), and the cell takes U02; without it, or with cells under
+    ``FINE_MIN_PX``, the test at CELL_PX keeps U01."""
+    from dataclasses import replace
+
+    from vision.reader import exemplars_of, tell_lookalikes
+    ex = exemplars_of(_lookalikes(), outward=True)
+    v = _verdict_choosing(ex, "U01", "U02", {})
+    u01 = cv2.resize(_lookalikes()[0][2], (tuning.CELL_PX, tuning.CELL_PX), interpolation=cv2.INTER_AREA)
+    pad = int(round(tuning.CELL_PX * tuning.PAD))
+    centre = pad + tuning.CELL_PX / 2
+    v = replace(v, aligned=replace(v.aligned, tiles=np.stack([cv2.GaussianBlur(u01, (0, 0), 0.8).astype(np.float32)] * 16),
+                                   centres=np.full((16, 2), centre, np.float32)))
+    assert ex.names[tell_lookalikes(v, ex).rows[1]] == "U01"            # the coarse cells show U01
+    photo, outline = _photo_showing("U02", 100)
+    told = tell_lookalikes(replace(v, outline=outline), ex, photo)
+    assert ex.names[told.rows[1]] == "U02" and told.pairs[1] > 0
+    same, outline = _photo_showing("U01", 100)
+    assert ex.names[tell_lookalikes(replace(v, outline=outline), ex, same).rows[1]] == "U01"
+    small, outline = _photo_showing("U02", tuning.FINE_MIN_PX - 8)
+    assert ex.names[tell_lookalikes(replace(v, outline=outline), ex, small).rows[1]] == "U01"

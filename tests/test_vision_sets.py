@@ -52,16 +52,16 @@ PY = sys.executable
 # 249/256, 12/16, 111/249; heldout3 425/480, 13/30, 195/425; heldout4 231/320, 1/20, 154/231; heldout5
 # 291/320, 8/20, 128/291; heldout6 (never tuned on) 118/320, 1/20, 0 wrong cells not doubtful, 74/118;
 # every no-planet photo refused, 0 wrong cells not doubtful on every set. Floors a little under those.
-BOX2_FLOORS = {"cells": 0.99, "scored": 0.93, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.26}
-HELDOUT3_FLOORS = {"cells": 0.87, "scored": 0.5, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.48}
-HELDOUT4_FLOORS = {"cells": 0.7, "scored": 0.04, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.68}
+BOX2_FLOORS = {"cells": 0.995, "scored": 0.95, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.15}
+HELDOUT3_FLOORS = {"cells": 0.87, "scored": 0.5, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.41}
+HELDOUT4_FLOORS = {"cells": 0.72, "scored": 0.09, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.72}
 # box2-heldout5 (seed 73, variant F: daylight from a window, a soft phone-and-hand shadow,
 # auto-exposure off a little; made first in the photo-light round, before any reader change, and
 # never tuned on): with the reader unchanged, 208/320 cells, 0/20 exact, 3/20 scored, 4/4 refused,
 # 0 wrong cells not doubtful, 121/208 right cells doubtful (one bench run, load 2.1-2.7).
 # After the photo-light round (its final bench, the first read of it since): 222/320 cells, 0/20
 # exact, 3/20 scored, 4/4 refused, 0 wrong cells not doubtful, 127/222 right cells doubtful.
-HELDOUT5_FLOORS = {"cells": 0.89, "scored": 0.35, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.46}
+HELDOUT5_FLOORS = {"cells": 0.9, "scored": 0.35, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.46}
 # box2-heldout6 (seed 89, variant G: green fluorescent light or a phone flash's hot spot, a
 # specular glare on glossy tiles, coloured or cluttered tables, planets down to a quarter of the
 # short side; made first in issue 8's generalisation round, before any reader change, and never
@@ -83,7 +83,7 @@ HELDOUT5_FLOORS = {"cells": 0.89, "scored": 0.35, "refused": 1.0, "wrong_not_dou
 # on box2-heldout7, never tuned on (1 -> 2): the lead took it back (a planet refused is safer than one
 # read with a confident wrong cell). Bench after that (`python -m vision.bench -q`, load 0.4-0.9): heldout3
 # 422/480, 16/30 scored; heldout6 144/320, 0/20, 0 wrong cells not doubtful, 79/144 doubtful.
-HELDOUT6_FLOORS = {"cells": 0.44, "scored": 0.0, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.57}
+HELDOUT6_FLOORS = {"cells": 0.44, "scored": 0.04, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.66}
 # box2-heldout7 (seed 101, variant H: candle light in a dim room — a deep orange cast falling off
 # steeply, high-ISO colour noise — a near-black table darker than the tiles' rims or light paper
 # near the card edge's colour, strong perspective (22-32°) in about 2 of 5 test photos; a coral dusk
@@ -97,18 +97,38 @@ HELDOUT6_FLOORS = {"cells": 0.44, "scored": 0.0, "refused": 1.0, "wrong_not_doub
 # 0.2-1.0): 152/320 cells, 2/20 scored, 2 wrong cells not doubtful (one more than the baseline, from a
 # planet the later candidates found); that reader change was taken back (above), and the bench then
 # gave the baseline again: 146/320 cells, 2/20 scored, 1 wrong cell not doubtful, 60/146 doubtful.
-HELDOUT7_FLOORS = {"cells": 0.45, "scored": 0.09, "refused": 1.0, "wrong_not_doubtful": 1, "doubtful": 0.42}
+HELDOUT7_FLOORS = {"cells": 0.46, "scored": 0.09, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.5}
+# Issue 8's part-comparison round (heldout7 seen from it; box2-heldout8 made first, never tuned on;
+# its floors at the end): the runner-up test made on a finer cut of the photo (reader.tell_lookalikes,
+# stages.fine_*) and the doubt's weights refitted with the photo's median margin, the bar 0.1 above the
+# surest wrong cell of the eight seen sets. Bench (`python -m vision.bench -q`, load 7-10): box2 479/480,
+# 29/30 exact and scored, 63/479 doubtful (issue 8's bar on cells, planets and wrong cells met; doubt
+# 13%, over its 10%); heldout 241/256, 8/16, 58/241; heldout2 250/256, 11/16, 93/250; heldout3 423/480,
+# 15/30, 164/423; heldout4 234/320, 2/20, 164/234; heldout5 292/320, 8/20, 130/292; heldout6 144/320,
+# 1/20, 92/144; heldout7 150/320, 2/20, 72/150; 0 wrong cells not doubtful on every set (heldout7's one
+# is now doubtful). The doubt bar's safety margin costs right cells doubtful on the hardest sets:
+# heldout4 157 -> 164, heldout6 80 -> 92, heldout7 60 -> 72 (their floors lowered for it).
+
+# box2-heldout8 (seed 131, variant I: cool overcast daylight through a phone's HDR look, garden-table
+# slats, terrazzo or concrete; a halftone sky, a contour-map planet with a double rim, icons as hollow
+# line drawings, backs of a honeycomb; made first in the part-comparison round, never tuned on): with
+# the reader unchanged (`python -m vision.bench --set=box2-heldout8 -q`, load 2.7-3.2) 165/320 cells,
+# 0/20 scored, 4/4 refused, 11 wrong cells not doubtful of 155, 93/165 doubtful; after the round (its
+# final bench, load 4.7-4.8) 165/320, 0/20, 4/4, 5 wrong cells not doubtful, 103/165 doubtful. The
+# floors record what the reader did (the 5 wrong cells not doubtful included), not issue 8's bar.
+HELDOUT8_FLOORS = {"cells": 0.5, "scored": 0.0, "refused": 1.0, "wrong_not_doubtful": 5, "doubtful": 0.63}
 
 # Per second-box set: its floors and how many planets / photos without one it holds.
 BOX_SETS = {
     "box2": (BOX2_FLOORS, 30, 4),
-    "box2-heldout": ({"cells": 0.93, "scored": 0.5, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.34}, 16, 4),
-    "box2-heldout2": ({"cells": 0.96, "scored": 0.68, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.47}, 16, 4),
+    "box2-heldout": ({"cells": 0.93, "scored": 0.5, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.26}, 16, 4),
+    "box2-heldout2": ({"cells": 0.96, "scored": 0.68, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.4}, 16, 4),
     "box2-heldout3": (HELDOUT3_FLOORS, 30, 4),
     "box2-heldout4": (HELDOUT4_FLOORS, 20, 4),
     "box2-heldout5": (HELDOUT5_FLOORS, 20, 4),
     "box2-heldout6": (HELDOUT6_FLOORS, 20, 4),
     "box2-heldout7": (HELDOUT7_FLOORS, 20, 4),
+    "box2-heldout8": (HELDOUT8_FLOORS, 20, 4),
 }
 
 

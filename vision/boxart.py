@@ -13,7 +13,7 @@ quarter turn clockwise for each step clockwise round the planet (``vision.layout
 Tile backs differ by stack: the character backs show stars and a comet, the others are pieces
 of a second (orange) planet.
 
-Eight variations (``variant`` "A" to "H"): B, C and D have other colours, another planet
+Nine variations (``variant`` "A" to "I"): B, C and D have other colours, another planet
 size and other icon layouts (C: a thicker card edge, bigger icons; D: icons outlined in ink, a
 dark card edge, a softer rounder planet edge with a glow, backs of stripes and rings; E: a light sky, a dark
 planet with a bumpy rim, a thick gold edge, icons stamped in one ink on badges, backs of dots; F: a dark green night, a pale saffron
@@ -22,7 +22,10 @@ thin constellation lines, a mint-teal planet spotted with craters and a dashed c
 charcoal card edge with rounded inner corners, icons with a soft drop shadow on a pale tag,
 backs of waves; H: a coral-to-rose evening sky with soft clouds, a slate planet hatched
 with thin diagonal lines and a thin white rim, an ivory edge with rounded-off corners, icons as
-ivory silhouettes, backs of concentric arcs round a small sun);
+ivory silhouettes, backs of concentric arcs round a small sun; I: a pale sage sky printed in
+halftone dots, a raspberry planet drawn as a contour map with a double rim (navy and cream), a
+navy card edge with a thin gold line inside it, icons as hollow line drawings in one navy ink,
+backs of a honeycomb round a small rocket);
 they are used only for the held-out photos. Pure Pillow, deterministic.
 """
 from __future__ import annotations
@@ -67,6 +70,9 @@ class Palette:
     tags: bool = False        # each icon on a pale rounded tag with a soft drop shadow (G)
     glyphs: bool = False      # icons as one pale ink's silhouettes, no badge (H)
     corner: float = 0.0       # the card's corners rounded off (the table shows there), part of the side (H)
+    lineart: bool = False     # icons as hollow line drawings: only each shape's outline, in ``ink`` (I)
+    rim2: tuple | None = None  # a second, inner rim band in this colour (a double rim, I)
+    edge_line: tuple | None = None  # a thin line of this colour just inside the card's edge (I)
 
 
 PALETTES = {
@@ -116,6 +122,15 @@ PALETTES = {
                  rim=(250, 250, 246), edge=(242, 236, 220), radius=1.82, back_planet=(232, 196, 90),
                  back_sky=(70, 44, 60), icon_scale=.86, edge_width=.018, rim_width=.035,
                  backs="arcs", texture="hatch", sky="dusk", glyphs=True, ink=(246, 238, 214), corner=.09),
+    # the eighth held-out material (seed 131): a pale sage sky printed in halftone dots, a raspberry
+    # planet drawn as a contour map (concentric wavy lines round a summit), a double rim (navy
+    # outside, cream inside), a navy card edge with a thin gold line inside it, icons as hollow line
+    # drawings (each shape's outline only) in one navy ink, backs of a honeycomb round a small rocket
+    "I": Palette(space=(168, 196, 170), ground=(184, 62, 108), ground2=(150, 44, 86),
+                 rim=(36, 40, 86), edge=(34, 38, 80), radius=1.78, back_planet=(226, 176, 64),
+                 back_sky=(40, 92, 88), icon_scale=.9, edge_width=.04, rim_width=.05,
+                 backs="hexes", texture="contours", sky="halftone", lineart=True, ink=(30, 34, 76),
+                 rim2=(246, 236, 206), edge_line=(214, 170, 60)),
 }
 
 INK = (30, 28, 40)
@@ -276,6 +291,12 @@ def _scene(pos: int, pal: Palette, seed: str, sky, ground, rim, ground2=None) ->
             _ell(cd, cx, cy, int(rng.integers(n // 8, n // 4)), int(rng.integers(n // 30, n // 14)), fill=90)
         cl = np.asarray(cl.filter(ImageFilter.GaussianBlur(n * .02)), np.float32)[..., None] / 255
         img = img * (1 - cl) + 245 * cl
+    elif pal.sky == "halftone":  # a printed look: darker dots on a grid, bigger towards one corner
+        u, v = (gx + gy) * 14, (gx - gy) * 14
+        fu, fv = np.mod(u, 1.0) - .5, np.mod(v, 1.0) - .5
+        rad = .18 + .16 * np.clip((gx + gy) / 8, 0, 1)
+        dot = (np.hypot(fu, fv) < rad)[..., None]
+        img = np.where(dot, np.array(sky, np.float32) * .72, img)
     else:
         for _ in range(40):  # stars in the sky
             sx, sy = rng.integers(0, n, 2)
@@ -289,6 +310,11 @@ def _scene(pos: int, pal: Palette, seed: str, sky, ground, rim, ground2=None) ->
         for cx, cy, cr in zip(crng.uniform(.3, 3.7, 40), crng.uniform(.3, 3.7, 40), crng.uniform(.08, .22, 40)):
             spot |= np.hypot(gx - cx, gy - cy) < cr
         g = np.where(spot[..., None], np.array(ground2, np.float32), g)
+    elif ground2 is not None and pal.texture == "contours":  # a contour map: wavy rings round a summit
+        th = np.arctan2(gy - 1.7, gx - 2.3)
+        hgt = np.hypot(gx - 2.3, gy - 1.7) + .12 * np.sin(3 * th + 1.3) + .06 * np.sin(7 * th)
+        line = (np.mod(hgt * 5.0, 1.0) < .12)[..., None]
+        g = np.where(line, np.array(ground2, np.float32), g)
     elif ground2 is not None and pal.texture == "hatch":  # thin diagonal hatching over the planet
         hatch = (np.mod((gx - gy) * 9.0, 1.0) < .16)[..., None]
         g = np.where(hatch, np.array(ground2, np.float32), g)
@@ -309,6 +335,8 @@ def _scene(pos: int, pal: Palette, seed: str, sky, ground, rim, ground2=None) ->
         img[rim_band & dash] = rim
     else:
         img[rim_band] = rim
+    if pal.rim2 is not None:  # a double rim: a second band just inside the first
+        img[inside & (dist <= pal.radius - pal.rim_width) & (dist > pal.radius - 2 * pal.rim_width)] = pal.rim2
     return Image.fromarray(img.astype(np.uint8))
 
 
@@ -330,6 +358,9 @@ def _icon_boxes(n, x0, y0, x1, y1):
 def _card_edge(d, pal: Palette):
     w = int(W * pal.edge_width)
     d.rectangle((0, 0, W - 1, W - 1), outline=pal.edge, width=w)
+    if pal.edge_line is not None:  # a thin line just inside the edge
+        k = max(2, int(W * .008))
+        d.rectangle((w + k, w + k, W - 1 - w - k, W - 1 - w - k), outline=pal.edge_line, width=k)
 
 
 @lru_cache(maxsize=256)
@@ -353,6 +384,8 @@ def _tile(stack: str, character: str | None, items: tuple, variant: str) -> Imag
         icons = icons[1::2] + icons[::2]
     elif variant == "H":
         icons = icons[::2][::-1] + icons[1::2]
+    elif variant == "I":
+        icons = icons[-2:] + icons[:-2]
     # where the ground is, in the tile's own coordinates
     if stack == "center":
         box = (.08, .08, .92, .92)
@@ -367,7 +400,7 @@ def _tile(stack: str, character: str | None, items: tuple, variant: str) -> Imag
         boxes = _icon_boxes(len(icons), x0, y0, x1, y1)
     else:
         boxes = _icon_boxes(len(icons), x0, y0, x1, y1)
-    layered = pal.icon_line > 0 or pal.badges or pal.tags or pal.glyphs
+    layered = pal.icon_line > 0 or pal.badges or pal.tags or pal.glyphs or pal.lineart
     if layered:  # icons drawn on their own layer first
         layer = Image.new("RGBA", (W, W), (0, 0, 0, 0))
         ld = ImageDraw.Draw(layer)
@@ -392,6 +425,14 @@ def _tile(stack: str, character: str | None, items: tuple, variant: str) -> Imag
         alpha = np.asarray(layer)[..., 3]
         base = np.asarray(img).astype(np.float32)
         base[alpha > 127] = pal.ink
+        img = Image.fromarray(base.astype(np.uint8))
+        d = ImageDraw.Draw(img)
+    if pal.lineart and boxes:  # the shapes' outlines only: what the shape covers less its inside
+        alpha = np.asarray(layer)[..., 3]
+        r = max(2, int(boxes[0][2] * sc * .05))
+        inner = cv2.erode(alpha, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+        base = np.asarray(img).astype(np.float32)
+        base[(alpha > 127) & (inner <= 127)] = pal.ink
         img = Image.fromarray(base.astype(np.uint8))
         d = ImageDraw.Draw(img)
     if pal.icon_line > 0 and boxes:
@@ -423,6 +464,8 @@ def _back(stack: str, variant: str) -> Image.Image:
         return _back_waves(stack, pal)
     if pal.backs == "arcs":
         return _back_arcs(stack, pal)
+    if pal.backs == "hexes":
+        return _back_hexes(stack, pal)
     if stack == "character":
         img = Image.new("RGB", (W, W), pal.back_sky)
         d = ImageDraw.Draw(img)
@@ -521,6 +564,29 @@ def _back_arcs(stack: str, pal: Palette) -> Image.Image:
         r = W * (.3 + .7 * (j + 1) / (k + 2))
         d.arc((cx - r, cy - r, cx + r, cy + r), 270, 360, fill=pal.back_planet, width=int(W * .04))
     _ell(d, cx, cy, W * .16, W * .16, fill=(250, 240, 200))
+    _card_edge(d, pal)
+    return img.resize((SIZE, SIZE), Image.LANCZOS)
+
+
+def _back_hexes(stack: str, pal: Palette) -> Image.Image:
+    """Variant I's backs: a honeycomb of hexagons outlined in the back's colour on a deep teal
+    ground, the cells smaller for each stack (characters: the biggest), round a small pale rocket."""
+    k = {"character": 0, "uphill": 1, "downhill": 2, "center": 3}[stack]
+    img = Image.new("RGB", (W, W), pal.back_sky)
+    d = ImageDraw.Draw(img)
+    r = W / (3 + 1.2 * k)
+    for row in range(-1, int(W / (r * 1.5)) + 2):
+        for col in range(-1, int(W / (r * math.sqrt(3))) + 2):
+            cx = col * r * math.sqrt(3) + (row % 2) * r * math.sqrt(3) / 2
+            cy = row * r * 1.5
+            pts = [(cx + r * .9 * math.cos(math.pi / 6 + j * math.pi / 3), cy + r * .9 * math.sin(math.pi / 6 + j * math.pi / 3))
+                   for j in range(7)]
+            d.line(pts, fill=pal.back_planet, width=int(W * .02))
+    _ell(d, W * .5, W * .5, W * .2, W * .2, fill=pal.back_sky)
+    d.polygon([(W * .5, W * .3), (W * .58, W * .45), (W * .58, W * .64), (W * .42, W * .64), (W * .42, W * .45)],
+              fill=(246, 240, 226))
+    d.polygon([(W * .42, W * .56), (W * .34, W * .68), (W * .42, W * .64)], fill=(220, 80, 60))
+    d.polygon([(W * .58, W * .56), (W * .66, W * .68), (W * .58, W * .64)], fill=(220, 80, 60))
     _card_edge(d, pal)
     return img.resize((SIZE, SIZE), Image.LANCZOS)
 

@@ -9,7 +9,7 @@ and read again while that reads better → the best reading, or no planet.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 import cv2
@@ -21,7 +21,8 @@ from .reading import NO_PLANET, Reading
 from scorer.i18n import _
 from .layout import STACK_AT
 from .stages import (STACKS, Aligned, Cells, Outline, Photo, align_cells, cell_detail, chroma, cut_cells,
-                     decode_photo, exemplar_details, flattened, match, matched_filters, one_thread, outlines_in_turn,
+                     decode_photo, exemplar_details, fine_cell, fine_cells, fine_exemplar, flattened, match,
+                     matched_filters, one_thread, outlines_in_turn,
                      refit_outline, register_exemplars, stack_looks, tell_apart, turned_details)
 
 
@@ -39,6 +40,8 @@ class Exemplars:
     backs: dict             # stack -> (rows of its backs, their chromas, its faces' chroma)
     outward: bool           # tiles lie turned to face outwards round the planet
     lacking: frozenset = frozenset()  # stacks some of whose contents (or whose back) were never learned
+    pictures: tuple = ()    # per row: its registered picture (any size), for the finer look (tell_lookalikes)
+    fine: dict = field(default_factory=dict, compare=False, repr=False)  # row or stack -> at FINE_PX, made when asked
 
 
 @dataclass(frozen=True)
@@ -100,7 +103,26 @@ def exemplars_of(references, outward: bool) -> Exemplars:
     contents = tuple(_content(n) for n in names)
     return Exemplars(tuple(names), tuple(stacks), contents, stack_looks(groups),
                      matched_filters(details), turned_details(details), rows_of, means, backs, outward,
-                     _lacking(names, stacks, contents))
+                     _lacking(names, stacks, contents), tuple(pictures))
+
+
+def _fine_mean(ex: Exemplars, stack: str) -> np.ndarray:
+    """The stack's faces' mean look at FINE_PX (its backs' when no face was learned), kept."""
+    key = ("mean", stack)
+    if key not in ex.fine:
+        f = tuning.FINE_PX
+        rows = [j for j in ex.rows_of[stack] if ex.names[j] != "back"] or [
+            j for j, (n, s) in enumerate(zip(ex.names, ex.stacks)) if s == stack]
+        ex.fine[key] = np.mean([cv2.resize(ex.pictures[j], (f, f), interpolation=cv2.INTER_AREA).astype(np.float32)
+                                for j in rows], axis=0)
+    return ex.fine[key]
+
+
+def _fine_turned(ex: Exemplars, row: int) -> np.ndarray:
+    """Exemplar ``row`` at FINE_PX as ``tell_apart`` places it (``stages.fine_exemplar``), kept."""
+    if row not in ex.fine:
+        ex.fine[row] = fine_exemplar(ex.pictures[row], _fine_mean(ex, ex.stacks[row]))
+    return ex.fine[row]
 
 
 def _lacking(names, stacks, contents) -> frozenset:
@@ -183,17 +205,27 @@ def classify(cells: Cells, aligned: Aligned, ex: Exemplars, outline: Outline, tu
                    outline, turn, tuple(runners), aligned)
 
 
-def tell_lookalikes(v: Verdict, ex: Exemplars) -> Verdict:
+def tell_lookalikes(v: Verdict, ex: Exemplars, photo: Photo | None = None) -> Verdict:
     """The stage after classify, for the reading kept: each face cell against its runner-up
     (the best tile with other contents) only where the two differ (``stages.tell_apart``).
     Tiles with the same contents are never each other's runner-up, so twins cost no doubt.
     Where the runner-up fits clearly better there (under ``SWAP_PAIR``) and no other cell of the
     planet holds it (an id once per planet), the cell takes the runner-up: the two tiles share
     most of their look (as many items, in the same places) and the whole-tile match was won by
-    what they share; its margin is then negative, so the cell is doubtful."""
+    what they share; its margin is then negative, so the cell is doubtful.
+    With ``photo`` (``FINE``), when the planet's cells cover ``FINE_MIN_PX`` or more of the decode,
+    the test is made (for cells whose margin is under ``FINE_MARGIN``) at ``FINE_PX`` as well: the cells cut again through the same outline and each
+    of the two exemplars placed on them there (an elephant and a sheep of the same grey, in the same
+    place, differ by a few pixels at 48 px)."""
     if v.aligned is None:
         return v
     aligned = v.aligned
+    fine = None
+    if tuning.FINE and photo is not None and ex.pictures:
+        side = float(np.sqrt(max(1.0, cv2.contourArea(v.outline.corners.astype(np.float32))))) / 4
+        if side >= tuning.FINE_MIN_PX:
+            fine = fine_cells(photo, v.outline) if ex.outward else cut_cells(photo, v.outline, v.turn, tuning.FINE_PX)
+    pad = int(round(tuning.CELL_PX * tuning.PAD))
     pairs = v.pairs.copy()
     rows, runners = list(v.rows), list(v.runners)
     sims, margins = v.sims.copy(), v.margins.copy()
@@ -204,6 +236,13 @@ def tell_lookalikes(v: Verdict, ex: Exemplars) -> Verdict:
             continue
         cell = cell_detail(aligned.tiles[q], ex.means[STACK_AT[q]])
         pair = tell_apart(cell, ex.turned[a], ex.turned[b])
+        if fine is not None and margins[q] < tuning.FINE_MARGIN:
+            mean = _fine_mean(ex, STACK_AT[q])
+            fcell = fine_cell(fine, aligned.centres[q], pad, q, mean)
+            fpair = tell_apart(fcell, _fine_turned(ex, a), _fine_turned(ex, b),
+                               tuning.PAIR_BLUR * tuning.FINE_PX / tuning.CELL_PX)
+            w = tuning.FINE_WEIGHT
+            pair = w * fpair + (1 - w) * pair
         if tuning.SWAP and pair < tuning.SWAP_PAIR and b not in rows:
             rows[q], runners[q] = b, a
             sims[q], margins[q], pair = sims[q] - margins[q], -margins[q], -pair
@@ -280,9 +319,12 @@ def is_planet(v: Verdict | None) -> bool:
 def sureness(v: Verdict) -> np.ndarray:
     """Per cell, how surely its tile is told from every tile with other contents: the margin to
     the runner-up, plus what the runner-up test (``tell_lookalikes``), the match and the fit
-    with the stack's look add (``tuning.SURE_*``). Under ``BOX_SURE`` a cell is doubtful."""
+    with the stack's look add (``tuning.SURE_*``), and how surely the photo's cells are told apart
+    as a whole (``SURE_PHOTO`` × the median margin of the 16: in a photo read poorly a cell's own
+    margin says less). Under ``BOX_SURE`` a cell is doubtful."""
     return (v.margins + tuning.SURE_PAIR * np.minimum(v.pairs, tuning.PAIR_CAP)
-            + tuning.SURE_SIM * (v.sims - tuning.SURE_SIM_AT) + tuning.SURE_FIT * (v.fits - tuning.SURE_FIT_AT))
+            + tuning.SURE_SIM * (v.sims - tuning.SURE_SIM_AT) + tuning.SURE_FIT * (v.fits - tuning.SURE_FIT_AT)
+            + tuning.SURE_PHOTO * float(np.median(v.margins)))
 
 
 def confidence(v: Verdict, lacking: frozenset = frozenset(), backs=None) -> np.ndarray:
@@ -334,7 +376,7 @@ def read_box(data: bytes, ex: Exemplars) -> Reading:
     with one_thread():   # no-op when recognize() already holds it
         v = read_photo(photo, ex)
         if is_planet(v):
-            v = tell_lookalikes(v, ex)
+            v = tell_lookalikes(v, ex, photo)
     if not is_planet(v):
         return Reading(ok=False, error=_(NO_PLANET),
                        score=float(np.mean(v.sims)) if v is not None else 0.0)

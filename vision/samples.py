@@ -96,7 +96,7 @@ def table(rng, h, w, kind: str) -> np.ndarray:
     elif kind == "noise":
         img = rng.uniform(0, 255, (h // 2 + 1, w // 2 + 1, 3)).astype(np.float32)
         img = cv2.resize(img, (w, h), interpolation=cv2.INTER_NEAREST)
-    elif kind in ("paper", "floor", "linen", "colour", "busy", "dark"):  # the held-out tables (vision.samples_box)
+    elif kind in ("paper", "floor", "linen", "colour", "busy", "dark", "slats", "terrazzo", "concrete"):  # the held-out tables (vision.samples_box)
         return table_b(rng, h, w, kind)
     else:  # stone / marble
         base = np.array(rng.integers(150, 235, 3), np.float32)
@@ -194,7 +194,7 @@ def lighting(rng, h, w, strength):
 
 def table_b(rng, h, w, kind: str) -> np.ndarray:
     """The held-out tables: paper, floor tiles, linen, a coloured laminate, a cluttered table, a
-    near-black one."""
+    near-black one, a garden table of weathered slats, terrazzo, bare concrete."""
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     if kind == "paper":
         img = np.full((h, w, 3), rng.integers(200, 240), np.float32) + rng.normal(0, 4, (h, w, 1))
@@ -208,6 +208,35 @@ def table_b(rng, h, w, kind: str) -> np.ndarray:
     elif kind == "dark":  # a near-black table (slate or dark-stained wood), darker than any tile's rim
         base = np.array(rng.integers(12, 34, 3), np.float32)
         img = base[None, None] * (1 + .12 * _smooth_noise(rng, h, w, max(4, w // 40))[..., None])
+    elif kind == "slats":  # a garden table: weathered grey-brown slats with dark gaps between them
+        base = np.array(rng.choice([[110, 120, 128], [96, 112, 130], [120, 128, 132]]), np.float32)
+        a = rng.uniform(0, math.pi)
+        u = xx * math.cos(a) + yy * math.sin(a)
+        v = -xx * math.sin(a) + yy * math.cos(a)
+        p = rng.uniform(w / 9, w / 5)
+        gap = (u % p) < p * rng.uniform(.06, .12)
+        grain = np.sin((v + _smooth_noise(rng, h, w, max(8, w // 20)) * w / 60) / (w / 90) * 2 * math.pi)
+        slat = np.floor(u / p)
+        tone = 1 + .06 * np.sin(slat * 2.3)
+        f = tone * (1 + .07 * grain + .05 * _smooth_noise(rng, h, w, 3))
+        img = np.where(gap[..., None], base * .25, base[None, None] * f[..., None])
+    elif kind == "terrazzo":  # pale cement speckled with chips of stone of a few colours
+        img = np.empty((h, w, 3), np.float32)
+        img[:] = np.array(rng.integers(190, 225, 3), np.float32)
+        chips = [np.array(c, np.float32) for c in ([70, 70, 160], [60, 120, 60], [40, 40, 40], [150, 170, 200])]
+        for _ in range(int(h * w / 600)):
+            c = chips[int(rng.integers(len(chips)))]
+            x0, y0 = int(rng.uniform(0, w)), int(rng.uniform(0, h))
+            r = max(1, int(rng.uniform(.002, .01) * w))
+            cv2.ellipse(img, (x0, y0), (r, max(1, int(r * rng.uniform(.5, 1)))), float(rng.uniform(0, 180)), 0, 360,
+                        tuple(float(v) for v in c), -1)
+    elif kind == "concrete":  # bare grey concrete: blotchy, with small dark pores
+        base = np.array(rng.integers(120, 165), np.float32)
+        img = np.empty((h, w, 3), np.float32)
+        img[:] = base * (1 + .08 * _smooth_noise(rng, h, w, max(8, w // 15)) + .04 * _smooth_noise(rng, h, w, 3))[..., None]
+        img *= np.array([1.0, 1.0, .97], np.float32)
+        pores = rng.random((h, w)) < .004
+        img[pores] *= .5
     elif kind == "busy":  # a cluttered table: papers, magazines and coasters of any colour
         img = np.empty((h, w, 3), np.float32)
         img[:] = np.array(rng.integers(60, 200, 3), np.float32)
@@ -323,7 +352,7 @@ def empty_photo(rng, w, h, kind: str) -> np.ndarray:
             y += int(40 * fs)
         img = img.astype(np.float32)
     else:  # objects on a table
-        img = table(rng, h, w, kind if kind in ("wood", "cloth", "felt") else "wood").astype(np.float32)
+        img = table(rng, h, w, kind if kind in ("wood", "cloth", "felt", "slats") else "wood").astype(np.float32)
         for _ in range(int(rng.integers(4, 9))):
             col = tuple(float(v) for v in rng.integers(0, 255, 3))
             cx, cy = int(rng.uniform(0, w)), int(rng.uniform(0, h))

@@ -651,7 +651,7 @@ def _weighted_ncc(a: np.ndarray, b: np.ndarray, w: np.ndarray) -> float:
     return float((a * b * w3).sum() / np.sqrt(float((a * a * w3).sum() * (b * b * w3).sum()) + 1e-9))
 
 
-def tell_apart(cell: np.ndarray, first: np.ndarray, second: np.ndarray) -> float:
+def tell_apart(cell: np.ndarray, first: np.ndarray, second: np.ndarray, blur: float = tuning.PAIR_BLUR) -> float:
     """How much better the cell (``cell_detail``) fits exemplar ``first`` than ``second``
     (``exemplar_details``) where the two differ: each exemplar is placed on the cell on its
     own (exemplars come from different teaching photos and are not registered to each other
@@ -665,9 +665,56 @@ def tell_apart(cell: np.ndarray, first: np.ndarray, second: np.ndarray) -> float
     if not both.any():
         return 0.0
     na, nb = a / (float(a[both].std()) + 1e-6), b / (float(b[both].std()) + 1e-6)
-    w = cv2.GaussianBlur(np.abs(na - nb).sum(axis=2), (0, 0), tuning.PAIR_BLUR) * both
+    w = cv2.GaussianBlur(np.abs(na - nb).sum(axis=2), (0, 0), blur) * both
     w = (w / (float(w.max()) + 1e-6)) ** 2
     return _weighted_ncc(cell, a, w) - _weighted_ncc(cell, b, w)
+
+
+# --- 5c. look-alikes at a finer scale ------------------------------------------------------
+
+def _fine_detail(img: np.ndarray) -> np.ndarray:
+    """``_detail`` at ``FINE_PX``: the blurs scaled from CELL_PX by ``FINE_BLUR`` (less blur per
+    pixel than at CELL_PX: the finer cut keeps what 48 px lost)."""
+    k = tuning.FINE_PX / tuning.CELL_PX
+    return (cv2.GaussianBlur(img, (0, 0), tuning.DESC_BLUR * tuning.FINE_BLUR * k)
+            - cv2.GaussianBlur(img, (0, 0), tuning.DESC_WIDE * k))
+
+
+def _fine_inner() -> int:
+    k = tuning.FINE_PX / tuning.CELL_PX
+    return int(round(_inner(tuning.CELL_PX) * k))
+
+
+def fine_exemplar(picture: np.ndarray, mean: np.ndarray) -> np.ndarray:
+    """An exemplar (its registered picture, any size) at ``FINE_PX``: its small things less its
+    stack's (``mean``: the stack's faces at FINE_PX), inner part at each turn of ``MATCH_ANGLES``,
+    as ``turned_details`` gives them at CELL_PX. (angles, m, m, 3) float32."""
+    f = tuning.FINE_PX
+    t = cv2.resize(picture, (f, f), interpolation=cv2.INTER_AREA).astype(np.float32)
+    d = (_fine_detail(t * gain(mean, t)) - _fine_detail(mean)).astype(np.float32)
+    i = _fine_inner()
+    return np.stack([_turned(d, a)[i:f - i, i:f - i] for a in tuning.MATCH_ANGLES])
+
+
+def fine_cells(photo: Photo, outline: Outline) -> Cells:
+    """The 16 cells cut again at ``FINE_PX`` through the same outline (from the same decode:
+    a cell lies over 48 px of it in most photos)."""
+    return cut_cells(photo, outline, None, size=tuning.FINE_PX)
+
+
+def fine_cell(cells: Cells, centre: np.ndarray, pad: int, q: int, mean: np.ndarray) -> np.ndarray:
+    """Cell ``q`` of ``fine_cells`` round the tile's centre found at CELL_PX (``Aligned.centres``,
+    scaled; ``pad``: the CELL_PX cells' pad), as ``cell_detail`` gives it at CELL_PX: small things less the stack's (``mean`` at
+    FINE_PX), light matched, the inner part with a slack round it."""
+    f = tuning.FINE_PX
+    k = f / tuning.CELL_PX
+    win = cells.windows[q].astype(np.float32)
+    cx, cy = (float(centre[0]) - pad) * k + cells.pad, (float(centre[1]) - pad) * k + cells.pad
+    M = np.float32([[1, 0, f / 2 - cx], [0, 1, f / 2 - cy]])
+    tile = cv2.warpAffine(win, M, (f, f), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    i, sl = _fine_inner(), int(round(tuning.MATCH_SLACK * k))
+    cut = slice(i - sl, f - i + sl)
+    return (_fine_detail(tile)[cut, cut] * gain(mean, tile) - _fine_detail(mean)[cut, cut]).astype(np.float32)
 
 
 def _windows(d: np.ndarray, m: int) -> tuple[np.ndarray, np.ndarray]:
