@@ -162,6 +162,57 @@ def test_a_seats_own_move_from_its_page_is_not_drawn_again_for_its_held_poll(tmp
     close_database(app)
 
 
+def test_the_held_poll_waits_for_its_own_post_when_the_watcher_sees_the_move_first(tmp_path, monkeypatch):
+    """The watcher reads the move table every 10 ms: on a busy server it saw the stored move and
+    woke the mover's held poll while the post was still drawing its answer, so that poll drew the
+    same board again (seen as a flaky test under load). A poll woken while its own seat's post is
+    in flight waits for that post's answer. Here the answer is held back 0.3 s on purpose."""
+    from scorer.draft import legal
+    from scorer.web import tracker_pages
+    app = create_app({"TESTING": True, "INSTANCE_PATH": tmp_path / "instance", "LIVE_MAX_WAIT": 10,
+                      "DATABASE_URL": database_url(tmp_path, "slow.sqlite3")})
+    api = app.test_client()
+    gid, tokens = new_game(api)
+    phones = [app.test_client() for _ in tokens]
+    pages = [phone.get(f"/play/{gid}/{token}") for phone, token in zip(phones, tokens)]
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', pages[0].text).group(1)
+    state = app.extensions["games"].load(gid).state
+    mover = state.to_act
+    versions = app.extensions["live"]
+    waiting, wait = threading.Semaphore(0), versions.wait
+    woken_at: list[float] = []
+
+    def counted_wait(*args):
+        waiting.release()
+        out = wait(*args)
+        woken_at.append(time.monotonic())
+        return out
+
+    versions.wait = counted_wait
+    answer = tracker_pages._seat_answer
+    answered_at: list[float] = []
+
+    def slow_answer(*args, **kwargs):
+        time.sleep(0.3)  # the watcher sees the stored move meanwhile
+        answered_at.append(time.monotonic())
+        return answer(*args, **kwargs)
+
+    monkeypatch.setattr(tracker_pages, "_seat_answer", slow_answer)
+    held: dict[str, object] = {}
+    poll = threading.Thread(target=lambda: held.setdefault(
+        "r", phones[mover].get(f"/play/{gid}/{tokens[mover]}/live?v=0&wait=10")))
+    poll.start()
+    assert waiting.acquire(timeout=10)
+    move = legal(state, mover)[0].as_json()
+    r = phones[mover].post(f"/play/{gid}/{tokens[mover]}/move", headers={"HX-Request": "true"},
+                           data={"csrf_token": csrf, "version": "0", "type": move["type"], "stack": move["stack"]})
+    assert r.status_code == 200 and board_version(r) == 1
+    poll.join(5)
+    assert woken_at and answered_at and woken_at[0] < answered_at[0]  # the watcher did wake it first
+    assert held["r"].status_code == 204  # and it still did not draw the mover's board a second time
+    close_database(app)
+
+
 def test_a_watcher_that_cannot_read_the_moves_says_so_once_without_a_traceback(client, caplog):
     """The database went away (a test dropped it, or it is down): the watcher keeps trying every
     tick, but says so once per kind of failure, in one line. A traceback formatted in its thread

@@ -64,6 +64,9 @@ FORGET = 600.0        # ... and is forgotten after this long
 LOOKBACK = 256        # move rows read again each tick (PostgreSQL): a row whose commit came late is still seen
 FEED = 5000           # at most this many move rows per look
 DEFAULT_WAIT = 25     # the longest a phone is held (below the usual 30-60 s proxy timeouts)
+OWN_POST_WAIT = 2.0   # a poll woken while its own seat's post is in flight waits this long at most for its answer
+OWN_POST_STEP = 0.005  # ... looking this often
+POST_PATH = re.compile(r"/play/(?P<game>[^/]{1,32})/(?P<token>[^/]{1,64})/(?:move|undo)")
 KNOWN_VERSION = "planet.live.version"  # the WSGI environ key telling the view the version seen here
 ANSWERED = "planet.live.answered"      # ... and the one a seat's post sets: the version its answer drew
 
@@ -81,6 +84,7 @@ class Watched:
     seen: float                    # when a phone last asked about this game
     changed: threading.Event = field(default_factory=_event)
     answered: dict[str, int] = field(default_factory=dict)  # seat token -> version its own post's answer drew
+    posting: dict[str, int] = field(default_factory=dict)   # seat token -> its posts in flight in this process
 
     def opens(self, token: str | None) -> bool:
         """Public view (no token), or a seat's token (compared in constant time). A token the host
@@ -291,7 +295,35 @@ class LiveRefresh:
         start_response("200 OK", headers)
         return [body]
 
+    def posted(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        """A seat's move or undo from its page, counted as in flight while the view runs (its answer
+        and ``moved`` included), so that seat's held poll, woken meanwhile by the watcher, waits
+        for it (``__call__``)."""
+        match = POST_PATH.fullmatch(environ.get("PATH_INFO", ""))
+        game = self.versions.games.get(match["game"]) if match else None
+        if match is None or game is None:
+            return self.app(environ, start_response)
+        token = match["token"]
+        game.posting[token] = game.posting.get(token, 0) + 1
+        try:
+            return self.app(environ, start_response)
+        finally:
+            left = game.posting.get(token, 1) - 1
+            if left > 0:
+                game.posting[token] = left
+            else:
+                game.posting.pop(token, None)
+
+    def own_post_done(self, game: Watched, token: str) -> None:
+        """Wait (a little at most) until no post of this seat is in flight here: the watcher may have
+        seen the move stored before the post drew its answer and said so (``Versions.moved``)."""
+        deadline = self.versions.clock() + OWN_POST_WAIT
+        while game.posting.get(token) and self.versions.clock() < deadline:
+            time.sleep(OWN_POST_STEP)  # gevent's sleep under ``serve``: other connections go on
+
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        if environ.get("REQUEST_METHOD") == "POST":
+            return self.posted(environ, start_response)
         match = LIVE_PATH.fullmatch(environ.get("PATH_INFO", ""))
         if match is None or environ.get("REQUEST_METHOD") != "GET":
             return self.app(environ, start_response)
@@ -305,6 +337,8 @@ class LiveRefresh:
         woken = False
         if game.version == since and wait and self.max_wait:
             woken = self.versions.wait(game, since, min(wait, self.max_wait))
+        if woken and match["token"] and game.posting:
+            self.own_post_done(game, match["token"])
         # held from before this seat's own move, whose answer gave its phone this board already
         own_answer = woken and bool(match["token"]) and game.answered.get(match["token"]) == game.version
         if game.version != since and not own_answer:
