@@ -121,18 +121,23 @@ def test_a_plain_refresh_sees_a_move_made_through_another_app(two_apps):
     assert r.status_code == 200 and board_version(r) == 1
 
 
+def seats_on_their_phones(tmp_path):
+    """A new game whose seats each opened their page on their own phone (long polls held up to
+    10 s): the app, the game, its seat tokens, the phones, the pages' CSRF token and the state."""
+    app = create_app({"TESTING": True, "INSTANCE_PATH": tmp_path / "instance", "LIVE_MAX_WAIT": 10,
+                      "DATABASE_URL": database_url(tmp_path, "seats.sqlite3")})
+    gid, tokens = new_game(app.test_client())
+    phones = [app.test_client() for _ in tokens]
+    pages = [phone.get(f"/play/{gid}/{token}") for phone, token in zip(phones, tokens)]
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', pages[0].text).group(1)
+    return app, gid, tokens, phones, csrf, app.extensions["games"].load(gid).state
+
+
 def test_a_seats_own_move_from_its_page_is_not_drawn_again_for_its_held_poll(tmp_path):
     """One round trip per move: the page's move is answered with the mover's new board, so the
     long poll that phone held from before is answered 204; another seat's held poll gets the board."""
     from scorer.draft import legal
-    app = create_app({"TESTING": True, "INSTANCE_PATH": tmp_path / "instance", "LIVE_MAX_WAIT": 10,
-                      "DATABASE_URL": database_url(tmp_path, "own.sqlite3")})
-    api = app.test_client()
-    gid, tokens = new_game(api)
-    phones = [app.test_client() for _ in tokens]
-    pages = [phone.get(f"/play/{gid}/{token}") for phone, token in zip(phones, tokens)]
-    csrf = re.search(r'name="csrf_token" value="([^"]+)"', pages[0].text).group(1)
-    state = app.extensions["games"].load(gid).state
+    app, gid, tokens, phones, csrf, state = seats_on_their_phones(tmp_path)
     mover, other = state.to_act, (state.to_act + 1) % 3
     answers, versions = {}, app.extensions["live"]
     waiting, wait = threading.Semaphore(0), versions.wait
@@ -169,14 +174,7 @@ def test_the_held_poll_waits_for_its_own_post_when_the_watcher_sees_the_move_fir
     in flight waits for that post's answer. Here the answer is held back 0.3 s on purpose."""
     from scorer.draft import legal
     from scorer.web import tracker_pages
-    app = create_app({"TESTING": True, "INSTANCE_PATH": tmp_path / "instance", "LIVE_MAX_WAIT": 10,
-                      "DATABASE_URL": database_url(tmp_path, "slow.sqlite3")})
-    api = app.test_client()
-    gid, tokens = new_game(api)
-    phones = [app.test_client() for _ in tokens]
-    pages = [phone.get(f"/play/{gid}/{token}") for phone, token in zip(phones, tokens)]
-    csrf = re.search(r'name="csrf_token" value="([^"]+)"', pages[0].text).group(1)
-    state = app.extensions["games"].load(gid).state
+    app, gid, tokens, phones, csrf, state = seats_on_their_phones(tmp_path)
     mover = state.to_act
     versions = app.extensions["live"]
     waiting, wait = threading.Semaphore(0), versions.wait
