@@ -5,18 +5,15 @@ none older than ``KEEP_HOURS``; this browser's last photo of each layout is reme
 session. Taps are kept beside them (``meta.json``)."""
 from __future__ import annotations
 
-import io
 import json
 import os
-import re
-import secrets
 import shutil
-import time
 from pathlib import Path
 
 from flask import current_app, session
 
 from .cpu import off_the_loop
+from .kept_photos import forget_oldest, is_id, new_folder, upright
 
 KEEP = 30                 # teaching photos kept for their corners
 KEEP_HOURS = 6
@@ -31,7 +28,7 @@ def photos_dir() -> Path:
 
 
 def slot_dir(slot: str) -> Path | None:
-    if not re.fullmatch(r"[A-Za-z0-9_-]{12}", slot or ""):
+    if not is_id(slot):
         return None
     folder = photos_dir() / slot
     return folder if (folder / "meta.json").is_file() else None
@@ -40,9 +37,7 @@ def slot_dir(slot: str) -> Path | None:
 def keep_photo(data: bytes, n: int) -> str | None:
     """Keep a teaching photo of layout ``n`` for its corners; its id, or None when it is no
     picture Pillow can open (the learner says why)."""
-    slot = secrets.token_urlsafe(9)
-    folder = photos_dir() / slot
-    folder.mkdir(parents=True)
+    slot, folder = new_folder(photos_dir())
     try:
         w, h = off_the_loop(_shrink, data, folder)
     except Exception:  # noqa: BLE001 - any undecodable upload: the learner refuses it with a message
@@ -57,18 +52,14 @@ def keep_photo(data: bytes, n: int) -> str | None:
 def _shrink(data: bytes, folder: Path) -> tuple[int, int]:
     """The learner's copy (upright, short side ``KEEP_SIDE`` or less) and the picture shown
     (``PICTURE_PX`` wide); the copy's size."""
-    from PIL import Image, ImageOps
-    with Image.open(io.BytesIO(data)) as im:
-        if im.width * im.height > 60_000_000:
-            raise ValueError("too large")
-        im.draft("RGB", (KEEP_SIDE, KEEP_SIDE))
-        im = ImageOps.exif_transpose(im).convert("RGB")
-        f = min(1.0, KEEP_SIDE / min(im.size))
-        im = im.resize((max(1, round(im.width * f)), max(1, round(im.height * f))), Image.Resampling.LANCZOS)
-        im.save(folder / "learn.jpg", "JPEG", quality=92)
-        shown = im.resize((PICTURE_PX, max(1, round(im.height * PICTURE_PX / im.width))), Image.Resampling.LANCZOS)
-        shown.save(folder / "shown.jpg", "JPEG", quality=80)
-        return im.width, im.height
+    from PIL import Image
+    im = upright(data, KEEP_SIDE, max_pixels=60_000_000)
+    f = min(1.0, KEEP_SIDE / min(im.size))
+    im = im.resize((max(1, round(im.width * f)), max(1, round(im.height * f))), Image.Resampling.LANCZOS)
+    im.save(folder / "learn.jpg", "JPEG", quality=92)
+    shown = im.resize((PICTURE_PX, max(1, round(im.height * PICTURE_PX / im.width))), Image.Resampling.LANCZOS)
+    shown.save(folder / "shown.jpg", "JPEG", quality=80)
+    return im.width, im.height
 
 
 def write_meta(folder: Path, meta: dict) -> None:
@@ -78,18 +69,7 @@ def write_meta(folder: Path, meta: dict) -> None:
 
 
 def _forget_old() -> None:
-    """Keep the newest ``KEEP`` photos, none older than ``KEEP_HOURS`` (another worker may be
-    forgetting the same ones: one gone already is passed over)."""
-    kept = []
-    for folder in photos_dir().iterdir():
-        try:
-            kept.append((folder.stat().st_mtime, folder))
-        except FileNotFoundError:
-            continue
-    old = time.time() - KEEP_HOURS * 3600
-    for i, (mtime, folder) in enumerate(sorted(kept, reverse=True)):
-        if i >= KEEP or mtime < old:
-            shutil.rmtree(folder, ignore_errors=True)
+    forget_oldest(photos_dir(), KEEP, KEEP_HOURS * 3600)
 
 
 def kept_photo(n: int) -> str | None:

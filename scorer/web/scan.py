@@ -11,11 +11,7 @@ shown as it is.
 from __future__ import annotations
 
 import functools
-import io
 import json
-import re
-import secrets
-import shutil
 from pathlib import Path
 
 from flask import (
@@ -38,6 +34,7 @@ from .forms import active_square, apply_action, doubtful_squares, find_action, n
 from .box import learning, status as box_status
 from .learned import box_in_use, scan_reference
 from .planet_view import planet
+from .kept_photos import forget_oldest, is_id, new_folder, upright
 from .cpu import off_the_loop
 from .ratelimits import Busy, busy_message, one_of_few_scans, when_scans_full
 
@@ -93,16 +90,14 @@ def scans_dir() -> Path:
 
 
 def stored(scan_id: str) -> bool:
-    return bool(re.fullmatch(r"[A-Za-z0-9_-]{12}", scan_id or "")) and (scans_dir() / scan_id).is_dir()
+    return is_id(scan_id) and (scans_dir() / scan_id).is_dir()
 
 
 def keep(data: bytes, reading, learnable: bool = False) -> str:
     """The photo (shrunk to 900 px for the page) and its reading, under a new id; the oldest go
     when more than KEEP are kept. ``learnable`` (read with a learned box): a copy the box can
     learn corrected tiles from is kept too (``vision.tuning.SCAN_SIDE``, about 0.4 MB)."""
-    scan_id = secrets.token_urlsafe(9)
-    folder = scans_dir() / scan_id
-    folder.mkdir(parents=True)
+    scan_id, folder = new_folder(scans_dir())
     off_the_loop(_shrink_photo, data, folder / "photo.jpg")
     if learnable:
         from vision.tuning import SCAN_SIDE
@@ -117,30 +112,18 @@ def _shrink_photo(data: bytes, to: Path, short_side: int | None = None, quality:
     """The photo for the review page: upright, 900 px, a JPEG decoded at the scale it needs (a
     12 MP photo decoded whole here took longer than reading the planet). ``short_side``: shrunk
     to that short side instead (never enlarged)."""
-    from PIL import Image, ImageOps
-    side = short_side or 900
-    with Image.open(io.BytesIO(data)) as im:
-        im.draft("RGB", (side, side))    # a JPEG decoded at the smallest scale keeping both sides >= side
-        im = ImageOps.exif_transpose(im).convert("RGB")
-        if short_side is None:
-            im.thumbnail((900, 900))
-        else:
-            f = min(1.0, short_side / max(1, min(im.size)))
-            im.thumbnail((max(1, round(im.size[0] * f)), max(1, round(im.size[1] * f))))
-        im.save(to, "JPEG", quality=quality)
+    im = upright(data, short_side or 900)
+    if short_side is None:
+        im.thumbnail((900, 900))
+    else:
+        f = min(1.0, short_side / max(1, min(im.size)))
+        im.thumbnail((max(1, round(im.size[0] * f)), max(1, round(im.size[1] * f))))
+    im.save(to, "JPEG", quality=quality)
 
 
 def _forget_the_oldest(folder: Path) -> None:
-    """Keep the newest KEEP scans. Another worker may be forgetting the same ones at this moment:
-    a scan gone before it is looked at is simply passed over."""
-    kept = []
-    for scan in folder.iterdir():
-        try:
-            kept.append((scan.stat().st_mtime, scan))
-        except FileNotFoundError:
-            continue
-    for _mtime, old in sorted(kept)[:-KEEP]:
-        shutil.rmtree(old, ignore_errors=True)
+    """Keep the newest KEEP scans."""
+    forget_oldest(folder, KEEP)
 
 
 def _learnable(scan_id: str, used) -> bool:
