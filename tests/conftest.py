@@ -149,18 +149,23 @@ def browser():
 def phone(browser):
     """A fresh phone-sized browser context (its own cookies), closed after the test."""
     contexts = []
+    refused: list[str] = []  # what the pages' security policy blocked, on any page of any context
 
     def new_context(**kwargs):
         options = {"viewport": PHONE, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
         options.update(kwargs)
         ctx = browser.new_context(**options)
         ctx.set_default_timeout(10_000)
+        ctx.on("console", lambda msg: refused.append(f"{msg.page.url if msg.page else '?'}: {msg.text}")
+               if "Content Security Policy" in msg.text else None)
         contexts.append(ctx)
         return ctx
 
     yield new_context
     for ctx in contexts:
         ctx.close()
+    # a blocked script, style or handler is a page that does less than its author meant, silently
+    assert not refused, f"the security policy blocked part of a page: {refused[:3]}"
 
 
 @pytest.fixture

@@ -218,3 +218,16 @@ def test_one_phone_hidden_characters_asks_to_pass_the_phone(live_server, page, s
     tap_targets_are_big(page)
     click_and_wait(page, page.locator("#gate button"))
     assert hidden_tile in page.content()
+
+
+def test_a_tile_picture_that_cannot_load_leaves_the_tile_words(live_server, page):
+    """No art server (a phone that lost the network for pictures): each offered tile still says
+    what it is, with no broken-image icon, and nothing the security policy refuses."""
+    page.route("**/art/*.webp", lambda route: route.fulfill(status=404, body=""))
+    new_game(page, live_server.url, ["Ann", "Ben", "Cy"])
+    click_and_wait(page, page.locator("#act .tstack-btn").first)  # the offer: tiles with pictures
+    offer = page.locator("#act .ttile")
+    assert offer.count() >= 3
+    page.wait_for_function("() => document.querySelectorAll('#act .ttile img').length === 0")
+    labels = [t.inner_text().strip() for t in offer.all()]
+    assert all(re.fullmatch(r"[A-Z][0-9]{2}|face down", label) for label in labels), labels

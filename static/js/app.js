@@ -37,6 +37,10 @@
     e.target.blur();
   });
 
+  // -- a tile picture that cannot load leaves its words (id, "face down") instead of a broken-image
+  //    icon; a listener here, since the security policy refuses inline onerror= handlers
+  on("error", (e) => { if (e.target instanceof HTMLImageElement && e.target.closest(".ttile")) e.target.remove(); }, true);
+
   // -- character pickers: show the pick in the summary, then open the next empty one
   function showPick(radio, quiet) {
     const details = radio.closest("details"), label = radio.closest(".pick");
