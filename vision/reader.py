@@ -375,6 +375,10 @@ def exemplars_in(folder) -> Exemplars:
     if not box.samples:
         raise FileNotFoundError(f"no learned box in {folder}")
     ex = exemplars_of(box.references(), box.outward())
+    if tuning.FINE:  # the faces at FINE_PX, made once per box rather than during a reading
+        for row, name in enumerate(ex.names):
+            if name != "back":
+                _fine_turned(ex, row)
     _CACHE[str(folder)] = (key, ex)
     return ex
 
