@@ -317,8 +317,8 @@ FINE_MARGIN = 0.25     # … only for cells whose margin to the runner-up is und
                        # 172 -> 110 of its 30 photos, CPU per photo (median, best of 2) 84 -> 75 ms; on the
                        # nine seen sets (248 photos read before and after) the same cells, the same wrong
                        # cells not doubtful, right cells doubtful heldout5 +1, heldout7 -1, the rest the
-                       # same. 0.2 (75 cells): heldout2 +3 doubtful, heldout3 +2, heldout8 +2 wrong cells
-                       # not doubtful (counted as vision.bench.compare does, without twins): not kept.
+                       # same. 0.2 (75 cells): right cells doubtful heldout2 +3, heldout3 +2, heldout4 +1,
+                       # and heldout8 5 -> 7 wrong cells not doubtful (counted as vision.bench counts): not kept.
 FINE_WEIGHT = 0.75      # … the runner-up test: this much of the finer one, the rest of the one at CELL_PX
                        # Tried and not kept (speed round): each exemplar placed on the finer cut only
                        # within 4 or 6 px of where the test at CELL_PX placed it: ~2 ms a box2 photo less,
