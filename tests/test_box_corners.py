@@ -15,7 +15,7 @@ from PIL import Image
 from scorer.box_store import box_stamp
 from vision.bench import tapped_corners
 from vision.box import Box
-from vision.learn import corners_problem, learn
+from vision.learn import corners_problem, in_order, learn
 
 ROOT = Path(__file__).resolve().parents[1]
 T06 = ROOT / "sample_photos" / "box2-heldout6" / "teach" / "t06.jpg"
@@ -69,9 +69,8 @@ def test_corners_in_the_file_s_pixels_are_scaled_to_the_decode():
 @pytest.mark.parametrize("corners, words", [
     ([[10, 10], [900, 10], [900, 700], [10, 1300]], "outside the photo"),
     ([[-5, 10], [900, 10], [900, 700], [10, 700]], "outside the photo"),
-    ([[10, 10], [900, 10], [10, 700], [900, 700]], "in this order"),          # a bow tie
-    ([[10, 10], [10, 700], [900, 700], [900, 10]], "in this order"),          # counter-clockwise
-    ([[10, 10], [900, 10], [900, 700]], "in this order"),                      # three
+    ([[10, 10], [900, 10], [300, 300], [10, 700]], "in any order"),           # one corner inside: not convex
+    ([[10, 10], [900, 10], [900, 700]], "in any order"),                       # three
     ([[10, 10], [60, 10], [60, 60], [10, 60]], "too close together"),
 ])
 def test_bad_corners_are_refused_with_a_message(corners, words):
@@ -84,6 +83,25 @@ def test_bad_corners_are_refused_with_a_message(corners, words):
 
 def test_good_corners_pass():
     assert corners_problem([[10, 10], [900, 30], [880, 700], [20, 690]], 1200, 900) is None
+
+
+@pytest.mark.parametrize("taps", [
+    [[10, 10], [900, 30], [20, 690], [880, 700]],          # a bow tie as tapped
+    [[10, 10], [20, 690], [880, 700], [900, 30]],          # counter-clockwise
+    [[880, 700], [20, 690], [10, 10], [900, 30]],          # from the bottom-right
+])
+def test_corners_tapped_in_any_order_are_put_round_from_the_top_left(taps):
+    assert corners_problem(taps, 1200, 900) is None
+    assert in_order(taps).tolist() == [[10, 10], [900, 30], [880, 700], [20, 690]]
+
+
+def test_a_lesson_from_corners_in_any_order_is_the_lesson_from_them_in_order():
+    grid = json.loads((BOX2 / "t01.json").read_text())
+    data = (BOX2 / "t01.jpg").read_bytes()
+    c = grid["corners"]
+    given = learn(data, grid, Box(), corners=c)
+    shuffled = learn(data, grid, Box(), corners=[c[2], c[0], c[3], c[1]])
+    assert given.ok and shuffled.ok and shuffled.box.samples == given.box.samples
 
 
 # --- the pages --------------------------------------------------------------------------------
@@ -132,17 +150,18 @@ def test_not_found_then_four_taps_learn_the_layout(app, plain):
     assert "Corner 1 of 4: tap the top-left corner." in page
     taps = shown_taps(truth()["corners"], T06, page)
 
-    # bad taps: off the picture, then corners out of order; each a message, nothing changed
+    # bad taps: off the picture, then corners that make no square's outline; each a message, nothing changed
     r = tap(plain, link, 5000, 10)
     assert r.status_code == 422 and "did not land on the photo" in error_of(r)
     r = plain.post(link, data={"tap.x": "left", "tap.y": "3"})
     assert r.status_code == 422 and "did not land on the photo" in error_of(r)
     assert "Corner 1 of 4" in text(plain.get(link))
-    for k, (x, y) in enumerate([taps[0], taps[1], taps[3]]):          # bottom-left before bottom-right
+    inside = (round((taps[0][0] + taps[2][0]) / 2), round((taps[0][1] + taps[2][1]) / 2))   # the layout's middle
+    for k, (x, y) in enumerate([taps[0], taps[1], taps[3]]):
         r = tap(plain, link, x, y)
         assert r.status_code == 303 and r.headers["Location"].endswith("#tap"), k
-    r = tap(plain, link, *taps[2])
-    assert r.status_code == 422 and "in this order" in error_of(r)
+    r = tap(plain, link, *inside)
+    assert r.status_code == 422 and "in any order" in error_of(r)
     assert stamp(app) == learned_before and "Corner 4 of 4" in text(r)   # the fourth tap not kept
     picture = plain.get(re.search(r'src="([^"]+/photo\.jpg[^"]*)"', text(r)).group(1).replace("&amp;", "&"))
     assert picture.status_code == 200 and picture.data[:2] == b"\xff\xd8"
@@ -152,9 +171,9 @@ def test_not_found_then_four_taps_learn_the_layout(app, plain):
     assert plain.post(link, data={"action": "again"}).status_code == 303
     assert "Corner 1 of 4" in text(plain.get(link)) and stamp(app) == learned_before
 
-    for x, y in taps[:3]:
+    for x, y in [taps[0], taps[1], taps[3]]:          # bottom-left before bottom-right: any order will do
         assert tap(plain, link, x, y).status_code == 303
-    r = tap(plain, link, *taps[3])
+    r = tap(plain, link, *taps[2])
     assert r.status_code == 303 and r.headers["Location"].endswith("/box/layout/6?learned=1"), error_of(r)
     shown = text(plain.get(r.headers["Location"]))
     assert "Layout 6 learned." in shown and "2 of 6 layouts learned" in shown

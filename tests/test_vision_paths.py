@@ -238,3 +238,33 @@ def test_lattice_fits_in_place_as_plain():
     plain = v[:, :n].mean(axis=1) / (v[:, n:].mean(axis=1) + 1.0)
     fits = stages.lattice_fits(edges, quads)
     assert np.array_equal(fits, plain) and len(set(fits.tolist())) > 1
+
+
+def test_the_runner_up_test_centres_the_cell_once_as_plain():
+    """stages.tell_apart correlates the cell with both placed exemplars over the same weights: the
+    cell's weighted centring made once (``_ncc_with``) gives the floats of two plain
+    ``_weighted_ncc`` calls; and a cell's detail kept from ``match`` is ``cell_detail``'s."""
+    rng = np.random.default_rng(5)
+    cell = rng.normal(0, 10, (44, 44, 3)).astype(np.float32)
+    first, second = (rng.normal(0, 10, (3, 32, 32, 3)).astype(np.float32) for _ in range(2))
+    a, wa = stages._placed(cell, first)
+    b, wb = stages._placed(cell, second)
+    both = wa & wb
+    na, nb = a / (float(a[both].std()) + 1e-6), b / (float(b[both].std()) + 1e-6)
+    w = cv2.GaussianBlur(np.abs(na - nb).sum(axis=2), (0, 0), 2.0) * both
+    w = (w / (float(w.max()) + 1e-6)) ** 2
+    plain = stages._weighted_ncc(cell, a, w) - stages._weighted_ncc(cell, b, w)
+    assert stages.tell_apart(cell, first, second, 2.0) == plain
+
+    from vision.reader import _fine_mean, _fine_mean_detail, exemplars_of
+    from vision.layout import STACK_AT
+    tiles = rng.uniform(0, 255, (16, 48, 48, 3)).astype(np.float32)
+    refs = [(f"K{k + 1:02d}", "character", rng.uniform(0, 255, (64, 64, 3)).astype(np.uint8)) for k in range(4)]
+    refs += [(f"C{k + 1:02d}", "center", rng.uniform(0, 255, (64, 64, 3)).astype(np.uint8)) for k in range(4)]
+    ex = exemplars_of(refs, True)
+    aligned = stages.Aligned(tiles, np.zeros(16, np.float32), np.zeros((16, 2), np.float32))
+    kept: dict = {}
+    stages.match(aligned, ex.filters, ex.rows_of, ex.means, ex.backs, kept)
+    assert kept and all(np.array_equal(d, stages.cell_detail(tiles[q], ex.means[STACK_AT[q]])) for q, d in kept.items())
+    mean = _fine_mean(ex, "center")
+    assert np.array_equal(_fine_mean_detail(ex, "center"), stages.fine_detail(mean))

@@ -109,8 +109,8 @@ def _corners(given: list, photos: int) -> list | str:
         except ValueError:
             values = []
         if len(values) != 8:
-            return (f"--corners {text!r}: give 8 numbers, x1,y1,x2,y2,x3,y3,x4,y4: the layout's top-left, "
-                    "top-right, bottom-right and bottom-left corners in the upright photo's pixels.")
+            return (f"--corners {text!r}: give 8 numbers, x1,y1,x2,y2,x3,y3,x4,y4: the layout's four outer "
+                    "corners, in any order, in the upright photo's pixels.")
         out.append([values[i:i + 2] for i in range(0, 8, 2)])
     return out + [None] * (photos - len(out))
 

@@ -13,7 +13,7 @@ quarter turn clockwise for each step clockwise round the planet (``vision.layout
 Tile backs differ by stack: the character backs show stars and a comet, the others are pieces
 of a second (orange) planet.
 
-Nine variations (``variant`` "A" to "I"): B, C and D have other colours, another planet
+Ten variations (``variant`` "A" to "J"): B, C and D have other colours, another planet
 size and other icon layouts (C: a thicker card edge, bigger icons; D: icons outlined in ink, a
 dark card edge, a softer rounder planet edge with a glow, backs of stripes and rings; E: a light sky, a dark
 planet with a bumpy rim, a thick gold edge, icons stamped in one ink on badges, backs of dots; F: a dark green night, a pale saffron
@@ -25,7 +25,10 @@ with thin diagonal lines and a thin white rim, an ivory edge with rounded-off co
 ivory silhouettes, backs of concentric arcs round a small sun; I: a pale sage sky printed in
 halftone dots, a raspberry planet drawn as a contour map with a double rim (navy and cream), a
 navy card edge with a thin gold line inside it, icons as hollow line drawings in one navy ink,
-backs of a honeycomb round a small rocket);
+backs of a honeycomb round a small rocket; J: a deep burgundy sky with faint orbit rings and
+paper grain, an ochre planet of wavy dune stripes ringed by a row of cream dots, a thin terracotta
+card edge, icons printed as a two-ink risograph (a dark teal shape over a pink copy a little off
+register), backs of a spiral round a keyhole moon);
 they are used only for the held-out photos. Pure Pillow, deterministic.
 """
 from __future__ import annotations
@@ -73,6 +76,8 @@ class Palette:
     lineart: bool = False     # icons as hollow line drawings: only each shape's outline, in ``ink`` (I)
     rim2: tuple | None = None  # a second, inner rim band in this colour (a double rim, I)
     edge_line: tuple | None = None  # a thin line of this colour just inside the card's edge (I)
+    offset: tuple | None = None  # icons printed in ``ink`` over a copy in this second ink, off register (J)
+    rim_dots: int = 0         # the rim as a row of this many round dots (no solid band, J)
 
 
 PALETTES = {
@@ -131,6 +136,15 @@ PALETTES = {
                  back_sky=(40, 92, 88), icon_scale=.9, edge_width=.04, rim_width=.05,
                  backs="hexes", texture="contours", sky="halftone", lineart=True, ink=(30, 34, 76),
                  rim2=(246, 236, 206), edge_line=(214, 170, 60)),
+    # the ninth held-out material (seed 173): a deep burgundy sky with faint orbit rings and a
+    # paper grain, an ochre planet of wavy dune stripes, its rim a row of cream dots, a thin
+    # terracotta card edge, icons printed as a two-ink risograph (a dark teal shape over a pink
+    # copy a little off register), backs of a spiral (turns: the stack's number) round a keyhole moon
+    "J": Palette(space=(92, 30, 52), ground=(214, 168, 64), ground2=(186, 134, 46),
+                 rim=(246, 232, 200), edge=(176, 84, 54), radius=1.83, back_planet=(96, 176, 190),
+                 back_sky=(38, 28, 46), icon_scale=.88, edge_width=.022, rim_width=.09,
+                 backs="spiral", texture="dunes", sky="orbits", ink=(28, 84, 92), offset=(232, 96, 150),
+                 rim_dots=36),
 }
 
 INK = (30, 28, 40)
@@ -297,6 +311,10 @@ def _scene(pos: int, pal: Palette, seed: str, sky, ground, rim, ground2=None) ->
         rad = .18 + .16 * np.clip((gx + gy) / 8, 0, 1)
         dot = (np.hypot(fu, fv) < rad)[..., None]
         img = np.where(dot, np.array(sky, np.float32) * .72, img)
+    elif pal.sky == "orbits":  # a print on rough paper: faint rings round the planet and a grain
+        ring = np.abs(np.mod(np.hypot(gx - 2, gy - 2) * 2.2, 1.0) - .5) < .025
+        img = np.where(ring[..., None], np.array(sky, np.float32) * 1.25, img)
+        img = img * (1 + .06 * rng.standard_normal((n, n, 1)).astype(np.float32))
     else:
         for _ in range(40):  # stars in the sky
             sx, sy = rng.integers(0, n, 2)
@@ -315,6 +333,10 @@ def _scene(pos: int, pal: Palette, seed: str, sky, ground, rim, ground2=None) ->
         hgt = np.hypot(gx - 2.3, gy - 1.7) + .12 * np.sin(3 * th + 1.3) + .06 * np.sin(7 * th)
         line = (np.mod(hgt * 5.0, 1.0) < .12)[..., None]
         g = np.where(line, np.array(ground2, np.float32), g)
+    elif ground2 is not None and pal.texture == "dunes":  # wavy stripes across the planet, like dunes
+        wave = gy * 3.4 + .18 * np.sin(gx * 2.6 * math.pi + gy)
+        dune = (np.mod(wave, 1.0) < .3)[..., None]
+        g = np.where(dune, np.array(ground2, np.float32), g)
     elif ground2 is not None and pal.texture == "hatch":  # thin diagonal hatching over the planet
         hatch = (np.mod((gx - gy) * 9.0, 1.0) < .16)[..., None]
         g = np.where(hatch, np.array(ground2, np.float32), g)
@@ -329,6 +351,13 @@ def _scene(pos: int, pal: Palette, seed: str, sky, ground, rim, ground2=None) ->
     if pal.halo > 0:  # shaded: brightest at the very edge
         t = np.clip((dist - (pal.radius - pal.rim_width)) / pal.rim_width, 0, 1)[..., None]
         img = np.where(rim_band[..., None], g * (1 - t) + np.array(rim, np.float32) * t, img)
+    elif pal.rim_dots:  # a row of round dots along the rim, the ground between them
+        th = np.arctan2(gy - 2, gx - 2)
+        step = 2 * math.pi / pal.rim_dots
+        along = (np.mod(th, step) - step / 2) * (pal.radius - pal.rim_width / 2)
+        across = dist - (pal.radius - pal.rim_width / 2)
+        dot = inside & (np.hypot(along, across) < pal.rim_width * .45)
+        img[dot] = rim
     elif pal.rim_dash:  # a dashed rim: the rim's colour on every other stretch of the edge
         th = np.arctan2(gy - 2, gx - 2)
         dash = np.sin(th * pal.rim_dash) > -0.2
@@ -386,6 +415,8 @@ def _tile(stack: str, character: str | None, items: tuple, variant: str) -> Imag
         icons = icons[::2][::-1] + icons[1::2]
     elif variant == "I":
         icons = icons[-2:] + icons[:-2]
+    elif variant == "J":
+        icons = icons[1::3] + icons[::3] + icons[2::3]
     # where the ground is, in the tile's own coordinates
     if stack == "center":
         box = (.08, .08, .92, .92)
@@ -400,7 +431,7 @@ def _tile(stack: str, character: str | None, items: tuple, variant: str) -> Imag
         boxes = _icon_boxes(len(icons), x0, y0, x1, y1)
     else:
         boxes = _icon_boxes(len(icons), x0, y0, x1, y1)
-    layered = pal.icon_line > 0 or pal.badges or pal.tags or pal.glyphs or pal.lineart
+    layered = pal.icon_line > 0 or pal.badges or pal.tags or pal.glyphs or pal.lineart or pal.offset is not None
     if layered:  # icons drawn on their own layer first
         layer = Image.new("RGBA", (W, W), (0, 0, 0, 0))
         ld = ImageDraw.Draw(layer)
@@ -424,6 +455,16 @@ def _tile(stack: str, character: str | None, items: tuple, variant: str) -> Imag
     if (pal.badges or pal.glyphs) and boxes:  # one ink: the icon's shape only
         alpha = np.asarray(layer)[..., 3]
         base = np.asarray(img).astype(np.float32)
+        base[alpha > 127] = pal.ink
+        img = Image.fromarray(base.astype(np.uint8))
+        d = ImageDraw.Draw(img)
+    if pal.offset is not None and boxes:  # a risograph: the second ink off register, then the first
+        alpha = np.asarray(layer)[..., 3]
+        k = max(2, int(boxes[0][2] * sc * .06))
+        moved = np.zeros_like(alpha)
+        moved[k:, k:] = alpha[:-k, :-k]
+        base = np.asarray(img).astype(np.float32)
+        base[moved > 127] = pal.offset
         base[alpha > 127] = pal.ink
         img = Image.fromarray(base.astype(np.uint8))
         d = ImageDraw.Draw(img)
@@ -466,6 +507,8 @@ def _back(stack: str, variant: str) -> Image.Image:
         return _back_arcs(stack, pal)
     if pal.backs == "hexes":
         return _back_hexes(stack, pal)
+    if pal.backs == "spiral":
+        return _back_spiral(stack, pal)
     if stack == "character":
         img = Image.new("RGB", (W, W), pal.back_sky)
         d = ImageDraw.Draw(img)
@@ -587,6 +630,27 @@ def _back_hexes(stack: str, pal: Palette) -> Image.Image:
               fill=(246, 240, 226))
     d.polygon([(W * .42, W * .56), (W * .34, W * .68), (W * .42, W * .64)], fill=(220, 80, 60))
     d.polygon([(W * .58, W * .56), (W * .66, W * .68), (W * .58, W * .64)], fill=(220, 80, 60))
+    _card_edge(d, pal)
+    return img.resize((SIZE, SIZE), Image.LANCZOS)
+
+
+def _back_spiral(stack: str, pal: Palette) -> Image.Image:
+    """Variant J's backs: a spiral in the back's colour on a near-black plum ground, as many turns
+    as the stack's number plus one, round a pale moon with a keyhole cut in it."""
+    k = {"character": 0, "uphill": 1, "downhill": 2, "center": 3}[stack]
+    img = Image.new("RGB", (W, W), pal.back_sky)
+    d = ImageDraw.Draw(img)
+    turns = k + 1
+    pts = []
+    for j in range(400):
+        t = j / 399
+        a = t * turns * 2 * math.pi
+        r = W * (.2 + .26 * t)
+        pts.append((W * .5 + r * math.cos(a), W * .5 + r * math.sin(a)))
+    d.line(pts, fill=pal.back_planet, width=int(W * .035), joint="curve")
+    _ell(d, W * .5, W * .5, W * .15, W * .15, fill=(244, 236, 214))
+    _ell(d, W * .5, W * .46, W * .04, W * .04, fill=pal.back_sky)
+    d.polygon([(W * .47, W * .48), (W * .53, W * .48), (W * .55, W * .58), (W * .45, W * .58)], fill=pal.back_sky)
     _card_edge(d, pal)
     return img.resize((SIZE, SIZE), Image.LANCZOS)
 

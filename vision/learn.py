@@ -2,8 +2,8 @@
 
 ``learn(photo: bytes, grid: dict, box: Box, corners=None) -> Lesson`` never raises for a bad photo
 (or bad corners): the Lesson says ``ok=False`` with a message for a person, and the box is left as
-it was. ``corners``: the layout's four outer corners as the teacher showed them (top-left,
-top-right, bottom-right, bottom-left of the layout, in the upright photo's pixels), for a photo
+it was. ``corners``: the layout's four outer corners as the teacher showed them (in any order:
+``in_order`` sorts them round from the top-left; in the upright photo's pixels), for a photo
 whose layout is not found (step 2 is then ``layout_from_corners``); ``corners_problem`` says what
 is wrong with such corners before any learning.
 ``learn_from_scan(photo, cells, positions, box) -> Lesson``: a scan the player checked teaches
@@ -40,8 +40,8 @@ NOT_AGAIN = N_("I could not find the planet in this photo again, so nothing was 
 NOT_THIS_PLANET = N_("Only %(n)d of the 16 tiles in this photo look like the planet as you checked "
                      "it, so nothing was remembered. Remember tiles only from the photo they were read from.")
 CORNERS_OUTSIDE = N_("A corner you marked lies outside the photo. Tap on the photo itself.")
-CORNERS_ORDER = N_("These four corners do not make a square's outline. Tap them in this order: "
-                   "top-left, top-right, bottom-right, bottom-left of the layout.")
+CORNERS_ORDER = N_("These four corners do not make a square's outline. Tap the four outer corners "
+                   "of the layout, in any order.")
 CORNERS_SMALL = N_("These corners are too close together for 16 tiles. Tap the outer corners of the "
                    "whole layout, not of one tile.")
 NO_LAYOUT = N_("I could not find 16 tiles laid in a 4×4 square in this photo. Lay them as the plan "
@@ -160,11 +160,20 @@ def _covered(mask: np.ndarray, quad: np.ndarray) -> float:
 
 # --- 2b. the layout where the teacher showed it ---------------------------------------------
 
+def in_order(corners) -> np.ndarray:
+    """Four corners tapped in any order, as the layout's top-left, top-right, bottom-right and
+    bottom-left (the photo is upright): clockwise as seen round their mean, starting from the
+    top-left-most (the least x + y). (4, 2) float64; raises ValueError unless 4 points."""
+    q = np.asarray(corners, dtype=np.float64).reshape(4, 2)
+    c = q.mean(axis=0)
+    q = q[np.argsort(np.arctan2(q[:, 1] - c[1], q[:, 0] - c[0]), kind="stable")]  # y down: clockwise
+    return np.roll(q, -int(np.argmin(q.sum(axis=1))), axis=0)
+
+
 def corners_problem(corners, width: float, height: float) -> str | None:
     """What is wrong with four corners given for a layout in a ``width``×``height`` photo, for a
-    person (None: nothing): each inside the photo, in order round a convex outline (top-left,
-    top-right, bottom-right, bottom-left: clockwise as seen), each side at least ``MIN_PLANET``
-    of the photo's short side."""
+    person (None: nothing): each inside the photo, in any order (``in_order`` puts them round),
+    a convex outline turning at each corner (``CORNER_TURN``), each side at least ``MIN_PLANET`` of the photo's short side."""
     try:
         q = np.asarray(corners, dtype=np.float64).reshape(4, 2)
     except (TypeError, ValueError):
@@ -173,9 +182,12 @@ def corners_problem(corners, width: float, height: float) -> str | None:
         return _(CORNERS_OUTSIDE)
     if (q[:, 0] < 0).any() or (q[:, 1] < 0).any() or (q[:, 0] > width).any() or (q[:, 1] > height).any():
         return _(CORNERS_OUTSIDE)
+    q = in_order(q)
     sides = np.roll(q, -1, axis=0) - q
     turns = sides[:, 0] * np.roll(sides, -1, axis=0)[:, 1] - sides[:, 1] * np.roll(sides, -1, axis=0)[:, 0]
-    if (turns <= 0).any():              # x right, y down: clockwise as seen turns positive
+    lengths = np.linalg.norm(sides, axis=1) * np.linalg.norm(np.roll(sides, -1, axis=0), axis=1)
+    # x right, y down: clockwise as seen turns positive; a corner on a straight line (a triangle) is none
+    if (turns <= tuning.CORNER_TURN * lengths).any():
         return _(CORNERS_ORDER)
     if np.linalg.norm(sides, axis=1).min() < tuning.MIN_PLANET * min(width, height):
         return _(CORNERS_SMALL)
@@ -229,9 +241,9 @@ def check_layout(cells: list, box: Box, photo: Photo, outline: Outline) -> str |
 def learn(data: bytes, grid: dict, box: Box | None = None, corners=None) -> Lesson:
     """Learn how the tiles of ``grid`` look from a photo of them laid out so (first row at the
     top of the upright photo). Returns the box with them added; on any problem the Lesson says
-    why and ``box`` is unchanged. ``corners``: where the layout's corners are (top-left,
-    top-right, bottom-right, bottom-left, in the upright photo's pixels), shown by the teacher
-    when the layout was not found."""
+    why and ``box`` is unchanged. ``corners``: where the layout's four outer corners are (in any
+    order, ``in_order``; in the upright photo's pixels), shown by the teacher when the layout was
+    not found."""
     box = box or Box()
     problem = check_grid(grid)
     if problem:
@@ -246,7 +258,7 @@ def learn(data: bytes, grid: dict, box: Box | None = None, corners=None) -> Less
         problem = corners_problem(corners, w * photo.scale, h * photo.scale)
         if problem:
             return Lesson(ok=False, box=box, error=problem)
-        quad = np.asarray(corners, np.float32).reshape(4, 2) / photo.scale
+        quad = in_order(corners).astype(np.float32) / photo.scale
     with one_thread():
         return _learn_photo(photo, cells, box, None if corners is None else quad)
 

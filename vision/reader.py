@@ -21,7 +21,7 @@ from .reading import NO_PLANET, Reading
 from scorer.i18n import _
 from .layout import STACK_AT
 from .stages import (STACKS, Aligned, Cells, Outline, Photo, align_cells, cell_detail, chroma, cut_cells,
-                     decode_photo, exemplar_details, fine_cell, fine_cells, fine_exemplar, flattened, match,
+                     decode_photo, exemplar_details, fine_cell, fine_detail, fine_cells, fine_exemplar, flattened, match,
                      matched_filters, one_thread, outlines_in_turn,
                      refit_outline, register_exemplars, stack_looks, tell_apart, turned_details)
 
@@ -56,6 +56,7 @@ class Verdict:
     turn: int
     runners: tuple = ()     # per cell: the runner-up's row (None: no other contents allowed)
     aligned: Aligned | None = None  # the tiles as aligned (for tell_twins_apart)
+    details: dict = field(default_factory=dict, compare=False, repr=False)  # cell -> its cell_detail (match's)
 
     @property
     def score(self) -> float:
@@ -118,10 +119,20 @@ def _fine_mean(ex: Exemplars, stack: str) -> np.ndarray:
     return ex.fine[key]
 
 
+def _fine_mean_detail(ex: Exemplars, stack: str) -> np.ndarray:
+    """``stages.fine_detail`` of the stack's mean look at FINE_PX, kept (every cell and exemplar
+    of the stack subtracts it)."""
+    key = ("mean detail", stack)
+    if key not in ex.fine:
+        ex.fine[key] = fine_detail(_fine_mean(ex, stack))
+    return ex.fine[key]
+
+
 def _fine_turned(ex: Exemplars, row: int) -> np.ndarray:
     """Exemplar ``row`` at FINE_PX as ``tell_apart`` places it (``stages.fine_exemplar``), kept."""
     if row not in ex.fine:
-        ex.fine[row] = fine_exemplar(ex.pictures[row], _fine_mean(ex, ex.stacks[row]))
+        stack = ex.stacks[row]
+        ex.fine[row] = fine_exemplar(ex.pictures[row], _fine_mean(ex, stack), _fine_mean_detail(ex, stack))
     return ex.fine[row]
 
 
@@ -192,7 +203,8 @@ def _runner_up(sims: np.ndarray, ex: Exemplars, q: int, row: int) -> int | None:
 
 
 def classify(cells: Cells, aligned: Aligned, ex: Exemplars, outline: Outline, turn: int) -> Verdict:
-    sims = match(aligned, ex.filters, ex.rows_of, ex.means, ex.backs)      # (16, n)
+    details: dict = {}
+    sims = match(aligned, ex.filters, ex.rows_of, ex.means, ex.backs, details)      # (16, n)
     rows = _assign_all(sims, ex)
     chosen = np.array([sims[q, rows[q]] for q in range(16)], np.float32)
     margins = np.zeros(16, np.float32)
@@ -202,7 +214,7 @@ def classify(cells: Cells, aligned: Aligned, ex: Exemplars, outline: Outline, tu
         runners.append(b)
         margins[q] = chosen[q] - (sims[q, b] if b is not None else -1.0)
     return Verdict(tuple(rows), chosen, margins, aligned.fits, np.full(16, tuning.PAIR_CAP, np.float32),
-                   outline, turn, tuple(runners), aligned)
+                   outline, turn, tuple(runners), aligned, details)
 
 
 def tell_lookalikes(v: Verdict, ex: Exemplars, photo: Photo | None = None) -> Verdict:
@@ -234,11 +246,11 @@ def tell_lookalikes(v: Verdict, ex: Exemplars, photo: Photo | None = None) -> Ve
         a = v.rows[q]
         if b is None or ex.names[a] == "back" or ex.names[b] == "back":
             continue
-        cell = cell_detail(aligned.tiles[q], ex.means[STACK_AT[q]])
+        cell = v.details[q] if q in v.details else cell_detail(aligned.tiles[q], ex.means[STACK_AT[q]])
         pair = tell_apart(cell, ex.turned[a], ex.turned[b])
         if fine is not None and margins[q] < tuning.FINE_MARGIN:
             mean = _fine_mean(ex, STACK_AT[q])
-            fcell = fine_cell(fine, aligned.centres[q], pad, q, mean)
+            fcell = fine_cell(fine, aligned.centres[q], pad, q, mean, _fine_mean_detail(ex, STACK_AT[q]))
             fpair = tell_apart(fcell, _fine_turned(ex, a), _fine_turned(ex, b),
                                tuning.PAIR_BLUR * tuning.FINE_PX / tuning.CELL_PX)
             w = tuning.FINE_WEIGHT
@@ -363,6 +375,10 @@ def exemplars_in(folder) -> Exemplars:
     if not box.samples:
         raise FileNotFoundError(f"no learned box in {folder}")
     ex = exemplars_of(box.references(), box.outward())
+    if tuning.FINE:  # the faces at FINE_PX, made once per box rather than during a reading
+        for row, name in enumerate(ex.names):
+            if name != "back":
+                _fine_turned(ex, row)
     _CACHE[str(folder)] = (key, ex)
     return ex
 

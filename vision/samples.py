@@ -96,7 +96,8 @@ def table(rng, h, w, kind: str) -> np.ndarray:
     elif kind == "noise":
         img = rng.uniform(0, 255, (h // 2 + 1, w // 2 + 1, 3)).astype(np.float32)
         img = cv2.resize(img, (w, h), interpolation=cv2.INTER_NEAREST)
-    elif kind in ("paper", "floor", "linen", "colour", "busy", "dark", "slats", "terrazzo", "concrete"):  # the held-out tables (vision.samples_box)
+    elif kind in ("paper", "floor", "linen", "colour", "busy", "dark", "slats", "terrazzo", "concrete",
+                  "cork", "stripes", "granite"):  # the held-out tables (vision.samples_box)
         return table_b(rng, h, w, kind)
     else:  # stone / marble
         base = np.array(rng.integers(150, 235, 3), np.float32)
@@ -194,7 +195,8 @@ def lighting(rng, h, w, strength):
 
 def table_b(rng, h, w, kind: str) -> np.ndarray:
     """The held-out tables: paper, floor tiles, linen, a coloured laminate, a cluttered table, a
-    near-black one, a garden table of weathered slats, terrazzo, bare concrete."""
+    near-black one, a garden table of weathered slats, terrazzo, bare concrete, a cork board, a
+    striped tablecloth, dark speckled granite."""
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     if kind == "paper":
         img = np.full((h, w, 3), rng.integers(200, 240), np.float32) + rng.normal(0, 4, (h, w, 1))
@@ -237,6 +239,25 @@ def table_b(rng, h, w, kind: str) -> np.ndarray:
         img *= np.array([1.0, 1.0, .97], np.float32)
         pores = rng.random((h, w)) < .004
         img[pores] *= .5
+    elif kind == "cork":  # a cork board or mat: warm brown, finely speckled with darker and lighter grains
+        base = np.array(rng.choice([[70, 120, 170], [60, 110, 160], [80, 130, 176]]), np.float32)
+        speck = cv2.resize(rng.standard_normal((h // 2 + 1, w // 2 + 1)).astype(np.float32), (w, h))
+        img = base[None, None] * (1 + .16 * speck + .06 * _smooth_noise(rng, h, w, max(8, w // 25)))[..., None]
+    elif kind == "stripes":  # a striped tablecloth: broad bands of two colours with a thin line between
+        c1 = np.array(rng.choice([[230, 232, 236], [200, 226, 240]]), np.float32)
+        c2 = np.array(rng.choice([[150, 90, 40], [60, 60, 170], [70, 140, 80]]), np.float32)
+        a = rng.uniform(0, math.pi)
+        u = xx * math.cos(a) + yy * math.sin(a) + _smooth_noise(rng, h, w, max(8, w // 8)) * w / 200
+        p = rng.uniform(w / 14, w / 7)
+        ph = np.mod(u, p) / p
+        img = np.where((ph < .5)[..., None], c1, c2).astype(np.float32)
+        img[np.abs(ph - .75) < .03] *= .6
+    elif kind == "granite":  # dark speckled granite: near black with grey and white flecks
+        img = np.empty((h, w, 3), np.float32)
+        img[:] = np.array(rng.integers(30, 52, 3), np.float32)
+        fleck = cv2.resize(rng.random((h // 3 + 1, w // 3 + 1)).astype(np.float32), (w, h), interpolation=cv2.INTER_NEAREST)
+        img[fleck > .85] = 110
+        img[fleck > .97] = 200
     elif kind == "busy":  # a cluttered table: papers, magazines and coasters of any colour
         img = np.empty((h, w, 3), np.float32)
         img[:] = np.array(rng.integers(60, 200, 3), np.float32)
@@ -352,7 +373,7 @@ def empty_photo(rng, w, h, kind: str) -> np.ndarray:
             y += int(40 * fs)
         img = img.astype(np.float32)
     else:  # objects on a table
-        img = table(rng, h, w, kind if kind in ("wood", "cloth", "felt", "slats") else "wood").astype(np.float32)
+        img = table(rng, h, w, kind if kind in ("wood", "cloth", "felt", "slats", "cork") else "wood").astype(np.float32)
         for _ in range(int(rng.integers(4, 9))):
             col = tuple(float(v) for v in rng.integers(0, 255, 3))
             cx, cy = int(rng.uniform(0, w)), int(rng.uniform(0, h))

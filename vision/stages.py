@@ -667,12 +667,24 @@ def tell_apart(cell: np.ndarray, first: np.ndarray, second: np.ndarray, blur: fl
     na, nb = a / (float(a[both].std()) + 1e-6), b / (float(b[both].std()) + 1e-6)
     w = cv2.GaussianBlur(np.abs(na - nb).sum(axis=2), (0, 0), blur) * both
     w = (w / (float(w.max()) + 1e-6)) ** 2
-    return _weighted_ncc(cell, a, w) - _weighted_ncc(cell, b, w)
+    # _weighted_ncc(cell, a, w) - _weighted_ncc(cell, b, w), the cell's part made once (the same floats)
+    ws = float(w.sum()) + 1e-6
+    w3 = w[..., None]
+    c = cell - (cell * w3).sum((0, 1)) / ws
+    cc = (c * c * w3).sum()
+    return _ncc_with(c, cc, a, w3, ws) - _ncc_with(c, cc, b, w3, ws)
+
+
+def _ncc_with(c: np.ndarray, cc: float, b: np.ndarray, w3: np.ndarray, ws: float) -> float:
+    """``_weighted_ncc(cell, b, w)`` from the cell already centred (``c``) and its weighted
+    square sum (``cc``)."""
+    b = b - (b * w3).sum((0, 1)) / ws
+    return float((c * b * w3).sum() / np.sqrt(float(cc * (b * b * w3).sum()) + 1e-9))
 
 
 # --- 5c. look-alikes at a finer scale ------------------------------------------------------
 
-def _fine_detail(img: np.ndarray) -> np.ndarray:
+def fine_detail(img: np.ndarray) -> np.ndarray:
     """``_detail`` at ``FINE_PX``: the blurs scaled from CELL_PX by ``FINE_BLUR`` (less blur per
     pixel than at CELL_PX: the finer cut keeps what 48 px lost)."""
     k = tuning.FINE_PX / tuning.CELL_PX
@@ -685,13 +697,13 @@ def _fine_inner() -> int:
     return int(round(_inner(tuning.CELL_PX) * k))
 
 
-def fine_exemplar(picture: np.ndarray, mean: np.ndarray) -> np.ndarray:
+def fine_exemplar(picture: np.ndarray, mean: np.ndarray, mean_detail: np.ndarray | None = None) -> np.ndarray:
     """An exemplar (its registered picture, any size) at ``FINE_PX``: its small things less its
     stack's (``mean``: the stack's faces at FINE_PX), inner part at each turn of ``MATCH_ANGLES``,
     as ``turned_details`` gives them at CELL_PX. (angles, m, m, 3) float32."""
     f = tuning.FINE_PX
     t = cv2.resize(picture, (f, f), interpolation=cv2.INTER_AREA).astype(np.float32)
-    d = (_fine_detail(t * gain(mean, t)) - _fine_detail(mean)).astype(np.float32)
+    d = (fine_detail(t * gain(mean, t)) - (fine_detail(mean) if mean_detail is None else mean_detail)).astype(np.float32)
     i = _fine_inner()
     return np.stack([_turned(d, a)[i:f - i, i:f - i] for a in tuning.MATCH_ANGLES])
 
@@ -702,10 +714,12 @@ def fine_cells(photo: Photo, outline: Outline) -> Cells:
     return cut_cells(photo, outline, None, size=tuning.FINE_PX)
 
 
-def fine_cell(cells: Cells, centre: np.ndarray, pad: int, q: int, mean: np.ndarray) -> np.ndarray:
+def fine_cell(cells: Cells, centre: np.ndarray, pad: int, q: int, mean: np.ndarray,
+              mean_detail: np.ndarray | None = None) -> np.ndarray:
     """Cell ``q`` of ``fine_cells`` round the tile's centre found at CELL_PX (``Aligned.centres``,
     scaled; ``pad``: the CELL_PX cells' pad), as ``cell_detail`` gives it at CELL_PX: small things less the stack's (``mean`` at
-    FINE_PX), light matched, the inner part with a slack round it."""
+    FINE_PX), light matched, the inner part with a slack round it. ``mean_detail``:
+    ``fine_detail(mean)`` when kept (the same for every cell of the stack)."""
     f = tuning.FINE_PX
     k = f / tuning.CELL_PX
     win = cells.windows[q].astype(np.float32)
@@ -714,7 +728,8 @@ def fine_cell(cells: Cells, centre: np.ndarray, pad: int, q: int, mean: np.ndarr
     tile = cv2.warpAffine(win, M, (f, f), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     i, sl = _fine_inner(), int(round(tuning.MATCH_SLACK * k))
     cut = slice(i - sl, f - i + sl)
-    return (_fine_detail(tile)[cut, cut] * gain(mean, tile) - _fine_detail(mean)[cut, cut]).astype(np.float32)
+    md = fine_detail(mean) if mean_detail is None else mean_detail
+    return (fine_detail(tile)[cut, cut] * gain(mean, tile) - md[cut, cut]).astype(np.float32)
 
 
 def _windows(d: np.ndarray, m: int) -> tuple[np.ndarray, np.ndarray]:
@@ -751,12 +766,14 @@ def _rows_filters(filters: np.ndarray, stack: str, rows: list) -> np.ndarray:
     return hit[2]
 
 
-def match(aligned: Aligned, filters: np.ndarray, rows_of: dict, means: dict, backs: dict) -> np.ndarray:
+def match(aligned: Aligned, filters: np.ndarray, rows_of: dict, means: dict, backs: dict,
+          details: dict | None = None) -> np.ndarray:
     """(16, n) similarity of each aligned tile with each exemplar its position allows: the best
     normalized correlation of the exemplar's matched filter (``filters``: (n, angles, D)) within
     ``MATCH_SLACK`` pixels (in steps of 2), every cell of a stack against all its exemplars as
     one matrix product. Face down or up is told first by colour (``backs``: stack -> (rows of
-    its backs, their chromas, its faces' chroma)): the other kind's rows stay at -1."""
+    its backs, their chromas, its faces' chroma)): the other kind's rows stay at -1. ``details``,
+    if given, receives each cell's ``cell_detail`` (cell -> array), for the runner-up test."""
     size = tuning.CELL_PX
     i = _inner(size)
     m = (size - 2 * i) // 2
@@ -783,6 +800,8 @@ def match(aligned: Aligned, filters: np.ndarray, rows_of: dict, means: dict, bac
         is_back = np.array([j in back_rows for j in rows])
         for k, q in enumerate(cells):
             sims[q, r] = np.where(is_back == down[k], best[k], _other_kind(best[k]))
+            if details is not None:
+                details[q] = ds[k]
     return sims
 
 
