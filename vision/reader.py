@@ -17,6 +17,7 @@ import numpy as np
 
 from . import tuning
 from .imageio import UnusableImage
+from .descriptors import blended, hog_sims, with_blend
 from .reading import NO_PLANET, Reading
 from scorer.i18n import _
 from .layout import STACK_AT
@@ -42,6 +43,9 @@ class Exemplars:
     lacking: frozenset = frozenset()  # stacks some of whose contents (or whose back) were never learned
     pictures: tuple = ()    # per row: its registered picture (any size), for the finer look (tell_lookalikes)
     fine: dict = field(default_factory=dict, compare=False, repr=False)  # row or stack -> at FINE_PX, made when asked
+    hog: np.ndarray | None = field(default=None, compare=False, repr=False)  # per row: descriptors.hog
+    blend: float = 0.0      # weight of the hog beside the match, the box's own (descriptors.choose_blend)
+    blend_scale: float = 1.0  # … and what brings the blend's margins to the match's
 
 
 @dataclass(frozen=True)
@@ -204,15 +208,20 @@ def _runner_up(sims: np.ndarray, ex: Exemplars, q: int, row: int) -> int | None:
 
 def classify(cells: Cells, aligned: Aligned, ex: Exemplars, outline: Outline, turn: int) -> Verdict:
     details: dict = {}
-    sims = match(aligned, ex.filters, ex.rows_of, ex.means, ex.backs, details)      # (16, n)
+    base = match(aligned, ex.filters, ex.rows_of, ex.means, ex.backs, details)      # (16, n)
+    # the box's own blend (descriptors.choose_blend) orders the tiles; the match alone is the
+    # chosen tile's similarity (the bars of is_planet and the doubt are set on it)
+    sims = base if not ex.blend or ex.hog is None else blended(base, hog_sims(aligned.tiles, ex.hog, ex.rows_of), ex.blend)
     rows = _assign_all(sims, ex)
-    chosen = np.array([sims[q, rows[q]] for q in range(16)], np.float32)
+    chosen = np.array([base[q, rows[q]] for q in range(16)], np.float32)
     margins = np.zeros(16, np.float32)
     runners: list[int | None] = []
     for q in range(16):
         b = _runner_up(sims, ex, q, rows[q])
         runners.append(b)
-        margins[q] = chosen[q] - (sims[q, b] if b is not None else -1.0)
+        margins[q] = chosen[q] - (base[q, b] if b is not None else -1.0)
+        if sims is not base:  # the blend's margin, brought to the match's scale, and never surer than the match
+            margins[q] = min(margins[q], (sims[q, rows[q]] - (sims[q, b] if b is not None else -1.0)) * ex.blend_scale)
     return Verdict(tuple(rows), chosen, margins, aligned.fits, np.full(16, tuning.PAIR_CAP, np.float32),
                    outline, turn, tuple(runners), aligned, details)
 
@@ -374,7 +383,7 @@ def exemplars_in(folder) -> Exemplars:
     box = load_box(folder)
     if not box.samples:
         raise FileNotFoundError(f"no learned box in {folder}")
-    ex = exemplars_of(box.references(), box.outward())
+    ex = with_blend(exemplars_of(box.references(), box.outward()))
     if tuning.FINE:  # the faces at FINE_PX, made once per box rather than during a reading
         for row, name in enumerate(ex.names):
             if name != "back":
