@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
+import os
+import shutil
 import sys
 
 
@@ -48,9 +51,14 @@ def cmd_serve(args) -> int:
     from .lan import lan_addresses
     from .serve import default_workers, run_server
     from .web import create_app
-    config = {}
+    from .web.shared_boards import new_shelf_folder
+    config: dict[str, object] = {}
     if args.database:
         config["DATABASE_URL"] = args.database
+    # the workers' shared drawings (``shared_boards.Shelf``), removed by this process when it stops
+    config["SHARED_BOARDS_DIR"] = shelf = new_shelf_folder()
+    master = os.getpid()
+    atexit.register(lambda: os.getpid() == master and shutil.rmtree(shelf, ignore_errors=True))
     try:
         app = create_app(config)
     except CatalogError as exc:
