@@ -222,6 +222,8 @@ class ServerWatch:
         self.windows: list[dict[str, float]] = []       # per window: name -> cores
         self.connections: dict[str, list[int]] = {}     # worker -> its connections at each window's end
         self.states: dict[str, Counter[str]] = {}       # worker -> what its main thread was doing, sampled
+        self.backlog: list[int] = []                     # connections waiting to be accepted, sampled
+        self.ports = {int(base.rsplit(":", 1)[1]) for _proc, base in started}
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="server-watch", daemon=True)
 
@@ -260,6 +262,22 @@ class ServerWatch:
             return "idle in its event loop"
         return f"blocked ({state} {wchan or '?'})"
 
+    def waiting(self) -> int:
+        """Connections the kernel has queued on the servers' listening sockets, not yet accepted by
+        any worker (a LISTEN socket's receive queue in /proc/net/tcp)."""
+        found = 0
+        for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+            try:
+                with open(table) as f:
+                    next(f)
+                    for line in f:
+                        fields = line.split()
+                        if fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) in self.ports:
+                            found += int(fields[4].split(":")[1], 16)
+            except (OSError, StopIteration, IndexError, ValueError):
+                pass
+        return found
+
     @staticmethod
     def sockets(pid: int) -> int:
         """Sockets a process holds open (its connections, and its listening socket)."""
@@ -287,13 +305,16 @@ class ServerWatch:
         return times
 
     def _run(self) -> None:
-        procs = self.workers()
+        procs, looks = self.workers(), 0
         before, t0 = self._cpu(procs), time.monotonic()
         while not self._stop.is_set():
             window_end = time.monotonic() + self.every
             while not self._stop.is_set() and time.monotonic() < window_end:
                 for name, proc in procs.items():
                     self.states.setdefault(name, Counter())[self.state(proc.pid)] += 1  # type: ignore[attr-defined]
+                looks += 1
+                if looks % 5 == 0:  # the whole TCP table is read: 4 times a second is enough
+                    self.backlog.append(self.waiting())
                 self._stop.wait(self.sample)
             now, t1 = self._cpu(procs), time.monotonic()
             self.windows.append({k: (now[k] - before[k]) / (t1 - t0) for k in now if k in before})
@@ -317,6 +338,10 @@ class ServerWatch:
         busiest = max(self.windows, key=lambda w: sum(v for k, v in w.items() if k != "generator"))
         lines.append(f"    busiest window: servers {sum(v for k, v in busiest.items() if k != 'generator'):.2f} "
                      f"cores, generator {busiest.get('generator', 0.0):.2f}")
+        if self.backlog:
+            waiting = sorted(self.backlog)
+            lines.append(f"    connections waiting to be accepted ({len(waiting)} looks): p50 {waiting[len(waiting) // 2]}, "
+                         f"p95 {waiting[len(waiting) * 95 // 100]}, max {waiting[-1]}")
         for name, seen in self.states.items():
             n = sum(seen.values()) or 1
             lines.append(f"    {name}'s main thread, {n} looks: " + ", ".join(

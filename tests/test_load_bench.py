@@ -75,3 +75,28 @@ def test_the_server_watch_tells_each_workers_share_and_what_its_main_thread_was_
     assert "    generator: 0.40 / 0.40" in lines
     assert "    busiest window: servers 1.00 cores, generator 0.20" in lines
     assert "    worker 0's main thread, 4 looks: on a core or waiting for one 75.0%, idle in its event loop 25.0%" in lines
+
+
+def test_the_server_watch_counts_connections_waiting_to_be_accepted():
+    # A listening socket nobody accepts from: the connections made to it wait in its queue.
+    import socket
+
+    from scorer.load_bench import ServerWatch
+    listening = socket.socket()
+    listening.bind(("127.0.0.1", 0))
+    listening.listen(16)
+    port = listening.getsockname()[1]
+    clients = []
+    try:
+        watch = ServerWatch([(None, f"http://127.0.0.1:{port}")])
+        assert watch.waiting() == 0
+        clients = [socket.create_connection(("127.0.0.1", port)) for _ in range(3)]
+        assert watch.waiting() == 3
+        listening.accept()[0].close()
+        assert watch.waiting() == 2
+        watch.backlog = [0, 0, 1, 5]
+        watch.windows = [{"generator": 0.1, "worker 0": 0.5}]
+        assert "    connections waiting to be accepted (4 looks): p50 1, p95 5, max 5" in watch.report()
+    finally:
+        for sock in [*clients, listening]:
+            sock.close()
