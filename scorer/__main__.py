@@ -55,10 +55,11 @@ def cmd_serve(args) -> int:
     config: dict[str, object] = {}
     if args.database:
         config["DATABASE_URL"] = args.database
-    # the workers' shared drawings (``shared_boards.Shelf``), removed by this process when it stops
-    config["SHARED_BOARDS_DIR"] = shelf = new_shelf_folder()
-    master = os.getpid()
-    atexit.register(lambda: os.getpid() == master and shutil.rmtree(shelf, ignore_errors=True))
+    workers = args.workers or default_workers()
+    if workers > 1:  # the workers' shared drawings (``shared_boards.Shelf``), removed when this process stops
+        config["SHARED_BOARDS_DIR"] = shelf = new_shelf_folder()
+        master = os.getpid()
+        atexit.register(lambda: os.getpid() == master and shutil.rmtree(shelf, ignore_errors=True))
     try:
         app = create_app(config)
     except CatalogError as exc:
@@ -82,7 +83,7 @@ def cmd_serve(args) -> int:
     print(f"  On this machine:                      http://{shown_host}:{args.port}/", flush=True)
     print(f"  Database: {app.config['DATABASE_URL']}", flush=True)
     print("  Stop with Ctrl+C.", flush=True)
-    run_server(app, args.host, args.port, args.workers or default_workers(),
+    run_server(app, args.host, args.port, workers,
                args.connections, client_timeout=args.client_timeout, make_app=lambda: create_app(config))
     return 0
 

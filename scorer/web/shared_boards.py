@@ -318,13 +318,19 @@ def install(app) -> None:  # type: ignore[no-untyped-def]
                                       shelf=Shelf(folder) if folder else None)
 
 
-def new_shelf_folder() -> str:
-    """A private folder for one server's shared drawings: in memory (``/dev/shm``) where there is
-    one, else the system's temporary folder. The server removes it when it stops."""
+def shelf_parent() -> str:
+    """Where servers' shelves go: in memory (``/dev/shm``) where there is one, else the system's
+    temporary folder."""
     import tempfile
     shm = "/dev/shm"
-    where = shm if os.path.isdir(shm) and os.access(shm, os.W_OK) else None
-    return tempfile.mkdtemp(prefix="planet-boards-", dir=where)
+    return shm if os.path.isdir(shm) and os.access(shm, os.W_OK) else tempfile.gettempdir()
+
+
+def new_shelf_folder() -> str:
+    """A private folder (owner only) for one server's shared drawings; the server removes it
+    when it stops."""
+    import tempfile
+    return tempfile.mkdtemp(prefix="planet-boards-", dir=shelf_parent())
 
 
 def best_encoding(accept: str) -> str:
