@@ -311,3 +311,17 @@ def test_the_shelf_refuses_names_that_are_not_a_game_or_a_language(tmp_path):
     later = Board((PUBLIC,), 0, 0, 2)
     shelf.put("g", "en", later, PUBLIC, "<div>y</div>")
     assert shelf.board("g", 1, "en") is None and shelf.drawing("g", 2, "en", PUBLIC) == "<div>y</div>"
+
+
+def test_a_new_shelf_removes_the_folders_of_servers_that_were_killed(tmp_path, monkeypatch):
+    # A server killed with SIGKILL (the crash test does it) could not remove its folder: the next
+    # one does, and leaves a running server's alone.
+    import os
+
+    from scorer.web import shared_boards
+    monkeypatch.setattr(shared_boards, "shelf_parent", lambda: str(tmp_path))
+    dead, alive = tmp_path / f"planet-boards-{2**22 + 7}-x", tmp_path / f"planet-boards-{os.getpid()}-y"
+    dead.mkdir(), alive.mkdir(), (tmp_path / "other").mkdir()
+    made = shared_boards.new_shelf_folder()
+    assert not dead.exists() and alive.exists() and (tmp_path / "other").exists()
+    assert os.path.basename(made).startswith(f"planet-boards-{os.getpid()}-") and os.stat(made).st_mode & 0o777 == 0o700

@@ -327,10 +327,21 @@ def shelf_parent() -> str:
 
 
 def new_shelf_folder() -> str:
-    """A private folder (owner only) for one server's shared drawings; the server removes it
-    when it stops."""
+    """A private folder (owner only) for one server's shared drawings, named with the server's
+    process id; the server removes it when it stops, and the folders of servers that were killed
+    (no such process any more) are removed here."""
     import tempfile
-    return tempfile.mkdtemp(prefix="planet-boards-", dir=shelf_parent())
+    parent = shelf_parent()
+    for entry in os.scandir(parent):
+        found = re.fullmatch(r"planet-boards-(\d+)-.*", entry.name)
+        if found and entry.is_dir(follow_symlinks=False):
+            try:
+                os.kill(int(found.group(1)), 0)
+            except ProcessLookupError:
+                shutil.rmtree(entry.path, ignore_errors=True)
+            except (OSError, OverflowError):
+                pass  # another user's process, alive: its folder stays
+    return tempfile.mkdtemp(prefix=f"planet-boards-{os.getpid()}-", dir=parent)
 
 
 def best_encoding(accept: str) -> str:
