@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
+import os
+import shutil
 import sys
 
 
@@ -48,9 +51,15 @@ def cmd_serve(args) -> int:
     from .lan import lan_addresses
     from .serve import default_workers, run_server
     from .web import create_app
-    config = {}
+    from .web.shared_boards import new_shelf_folder
+    config: dict[str, object] = {}
     if args.database:
         config["DATABASE_URL"] = args.database
+    workers = args.workers or default_workers()
+    if workers > 1:  # the workers' shared drawings (``shared_boards.Shelf``), removed when this process stops
+        config["SHARED_BOARDS_DIR"] = shelf = new_shelf_folder()
+        master = os.getpid()
+        atexit.register(lambda: os.getpid() == master and shutil.rmtree(shelf, ignore_errors=True))
     try:
         app = create_app(config)
     except CatalogError as exc:
@@ -74,7 +83,7 @@ def cmd_serve(args) -> int:
     print(f"  On this machine:                      http://{shown_host}:{args.port}/", flush=True)
     print(f"  Database: {app.config['DATABASE_URL']}", flush=True)
     print("  Stop with Ctrl+C.", flush=True)
-    run_server(app, args.host, args.port, args.workers or default_workers(),
+    run_server(app, args.host, args.port, workers,
                args.connections, client_timeout=args.client_timeout, make_app=lambda: create_app(config))
     return 0
 

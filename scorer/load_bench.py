@@ -208,6 +208,147 @@ def server_cpu(started: list[tuple[subprocess.Popen, str]]) -> float:
     return total
 
 
+class ServerWatch:
+    """While the tables play, where each server worker's time goes: every ``every`` seconds the CPU
+    (cores) of each worker and of this generator, and each worker's connections; ``sample`` times
+    a second what each worker's main thread is doing (Linux's /proc): on a core or waiting for
+    one, idle in its event loop (``epoll``), or blocked elsewhere (a lock, a sleep, the disk).
+    A server that holds fewer tables than its CPU allows shows here why: one worker busy and the
+    other not, a generator out of cores, or workers blocked outside their loops."""
+
+    def __init__(self, started: list[tuple[subprocess.Popen, str]], every: float = 5.0, sample: float = 0.05):
+        import threading
+        self.started, self.every, self.sample = started, every, sample
+        self.windows: list[dict[str, float]] = []       # per window: name -> cores
+        self.connections: dict[str, list[int]] = {}     # worker -> its connections at each window's end
+        self.states: dict[str, Counter[str]] = {}       # worker -> what its main thread was doing, sampled
+        self.backlog: list[int] = []                     # connections waiting to be accepted, sampled
+        self.ports = {int(base.rsplit(":", 1)[1]) for _proc, base in started}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="server-watch", daemon=True)
+
+    def workers(self) -> dict[str, object]:
+        import psutil
+        found = {}
+        for k, (proc, _base) in enumerate(self.started):
+            try:
+                children = psutil.Process(proc.pid).children(recursive=True)
+            except psutil.NoSuchProcess:
+                continue
+            found.update({f"server {k} worker {j}" if len(self.started) > 1 else f"worker {j}": child
+                          for j, child in enumerate(sorted(children, key=lambda c: c.pid))})
+        return found
+
+    def start(self) -> ServerWatch:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    @staticmethod
+    def state(pid: int) -> str:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                state = f.read().rsplit(")", 1)[1].split()[0]
+            with open(f"/proc/{pid}/wchan") as f:
+                wchan = f.read().strip()
+        except OSError:
+            return "gone"
+        if state == "R":
+            return "on a core or waiting for one"
+        if "epoll" in wchan or "poll" in wchan:
+            return "idle in its event loop"
+        return f"blocked ({state} {wchan or '?'})"
+
+    def waiting(self) -> int:
+        """Connections the kernel has queued on the servers' listening sockets, not yet accepted by
+        any worker (a LISTEN socket's receive queue in /proc/net/tcp)."""
+        found = 0
+        for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+            try:
+                with open(table) as f:
+                    next(f)
+                    for line in f:
+                        fields = line.split()
+                        if fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) in self.ports:
+                            found += int(fields[4].split(":")[1], 16)
+            except (OSError, StopIteration, IndexError, ValueError):
+                pass
+        return found
+
+    @staticmethod
+    def sockets(pid: int) -> int:
+        """Sockets a process holds open (its connections, and its listening socket)."""
+        try:
+            fds = os.listdir(f"/proc/{pid}/fd")
+        except OSError:
+            return 0
+        found = 0
+        for fd in fds:
+            try:
+                found += os.readlink(f"/proc/{pid}/fd/{fd}").startswith("socket:")
+            except OSError:
+                pass
+        return found
+
+    def _cpu(self, procs: dict[str, object]) -> dict[str, float]:
+        import psutil
+        times = {"generator": time.process_time()}
+        for name, proc in procs.items():
+            try:
+                t = proc.cpu_times()  # type: ignore[attr-defined]
+                times[name] = t.user + t.system
+            except psutil.NoSuchProcess:
+                pass
+        return times
+
+    def _run(self) -> None:
+        procs, looks = self.workers(), 0
+        before, t0 = self._cpu(procs), time.monotonic()
+        while not self._stop.is_set():
+            window_end = time.monotonic() + self.every
+            while not self._stop.is_set() and time.monotonic() < window_end:
+                for name, proc in procs.items():
+                    self.states.setdefault(name, Counter())[self.state(proc.pid)] += 1  # type: ignore[attr-defined]
+                looks += 1
+                if looks % 5 == 0:  # the whole TCP table is read: 4 times a second is enough
+                    self.backlog.append(self.waiting())
+                self._stop.wait(self.sample)
+            now, t1 = self._cpu(procs), time.monotonic()
+            self.windows.append({k: (now[k] - before[k]) / (t1 - t0) for k in now if k in before})
+            for name, proc in procs.items():
+                self.connections.setdefault(name, []).append(self.sockets(proc.pid))  # type: ignore[attr-defined]
+            before, t0 = now, t1
+
+    def report(self) -> list[str]:
+        if not self.windows:
+            return []
+        lines = [f"  CPU in {self.every:.0f}-s windows (cores; p50 / max; share of the servers' CPU), "
+                 f"sockets held (min-max):"]
+        names = list(self.windows[0])
+        servers = sum(w.get(n, 0.0) for w in self.windows for n in names if n != "generator") or 1e-9
+        for name in names:
+            cores = sorted(w.get(name, 0.0) for w in self.windows)
+            share = "" if name == "generator" else f"; {sum(w.get(name, 0.0) for w in self.windows) / servers:.0%}"
+            held = self.connections.get(name)
+            conns = f"; {min(held)}-{max(held)} sockets" if held else ""
+            lines.append(f"    {name}: {cores[len(cores) // 2]:.2f} / {cores[-1]:.2f}{share}{conns}")
+        busiest = max(self.windows, key=lambda w: sum(v for k, v in w.items() if k != "generator"))
+        lines.append(f"    busiest window: servers {sum(v for k, v in busiest.items() if k != 'generator'):.2f} "
+                     f"cores, generator {busiest.get('generator', 0.0):.2f}")
+        if self.backlog:
+            waiting = sorted(self.backlog)
+            lines.append(f"    connections waiting to be accepted ({len(waiting)} looks): p50 {waiting[len(waiting) // 2]}, "
+                         f"p95 {waiting[len(waiting) * 95 // 100]}, max {waiting[-1]}")
+        for name, seen in self.states.items():
+            n = sum(seen.values()) or 1
+            lines.append(f"    {name}'s main thread, {n} looks: " + ", ".join(
+                f"{what} {count / n:.1%}" for what, count in seen.most_common(4)))
+        return lines
+
+
 # -- preparing the games ---------------------------------------------------------------------------
 
 def play_openings(database: str, count: int, moves_left: int, seed: int) -> list[tuple[str, str, list[str]]]:
@@ -553,7 +694,7 @@ async def check_results(load: Load) -> int:
 
 # -- one run ---------------------------------------------------------------------------------------
 
-async def drive(bases: list[str], tables: list[Table], args, cpu) -> dict:
+async def drive(bases: list[str], tables: list[Table], args, cpu, watch: ServerWatch | None = None) -> dict:
     """Join, play, check; the server's and this process's CPU over the played part."""
     import aiohttp
     load = Load(bases, tables, args.mode, args.double, args.seed)
@@ -565,7 +706,13 @@ async def drive(bases: list[str], tables: list[Table], args, cpu) -> dict:
     async with aiohttp.ClientSession(connector=connector, cookie_jar=jar) as load.session:
         joined = await load.join()
         server0, mine0 = cpu(), time.process_time()
-        played = await load.run(budget=args.moves * MOVE_GAP[1] + 30)
+        if watch is not None:
+            watch.start()
+        try:
+            played = await load.run(budget=args.moves * MOVE_GAP[1] + 30)
+        finally:
+            if watch is not None:
+                watch.stop()
         server_cpu_s, my_cpu_s = cpu() - server0, time.process_time() - mine0
         results_ok = await check_results(load)
     return {"load": load, "joined_s": joined, "played_s": played, "server_cpu_s": server_cpu_s,
@@ -577,9 +724,11 @@ def one_run(tables: int, args, openings, database: str, log_dir: Path) -> dict:
     made = copy_openings(database, openings, tables, rng)
     started = start_servers(database, args.servers, args.workers, log_dir)
     try:
-        out = asyncio.run(drive([b for _p, b in started], made, args, lambda: server_cpu(started)))
+        watch = ServerWatch(started)
+        out = asyncio.run(drive([b for _p, b in started], made, args, lambda: server_cpu(started), watch))
     finally:
         stop_servers(started)
+    out["watch"] = watch.report()
     out["logs_ok"] = check_logs(database, made, out["load"].stats)
     out["tables"], out["phones"] = tables, sum(len(t.tokens) for t in made)
     return out
@@ -610,6 +759,8 @@ def report(out: dict) -> None:
           f"this generator {out['bench_cpu_s'] / played:.2f} cores (both on this machine's {os.cpu_count()}); "
           f"server CPU per move (its post, every other phone's board, the polls asked again, the "
           f"watcher): {out['server_cpu_s'] / max(len(s.move_ms), 1) * 1000:.1f} ms")
+    for line in out.get("watch", []):
+        print(line)
     print(f"  double taps (the page's form and the API at once): {s.doubles} sent, exactly one of each pair applied; "
           f"the other told someone moved first: {s.refused_409} x 409 from the API, "
           f"{s.conflicts - s.refused_409} x the page's notice")

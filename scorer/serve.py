@@ -31,8 +31,9 @@ GIL_SWITCH_INTERVAL = 0.0005
 def default_workers() -> int:
     """Two workers (one on a one-core machine), on SQLite as on other databases. Two SQLite
     workers do not freeze on each other's writes (the store's writers take turns on a lock file,
-    waited for beside the event loop: ``db.writing``), but each loads, folds and draws every game
-    its phones ask about and watches the move table itself: the server's CPU per move is a sixth
+    waited for beside the event loop: ``db.writing``), but each loads and folds every game its
+    phones ask about (a board one worker drew, the other hands out from their shared folder:
+    ``shared_boards.Shelf``) and watches the move table itself: the server's CPU per move is a sixth
     to a third higher. On a quiet 2-core machine they still hold more tables, because the second
     core does the work: ``python -m scorer.load_bench --openings 6 --moves 12 --search ...`` held
     250 tables with one worker (300 not: seen p95 192 ms) and 400 with two (seen p95 85 ms, moves

@@ -252,3 +252,76 @@ def test_the_watchers_own_feed_reads_each_move_committed_by_another_app_as_the_s
     feed.close()
     assert [v for _i, _g, v in feed.since(0)] == [1, 2]   # opened again after closing
     feed.close()
+
+
+def test_a_board_drawn_by_one_worker_is_handed_out_by_the_other_from_the_shelf(tmp_path):
+    """Two workers of one server (two apps on one database and one SHARED_BOARDS_DIR): the mover's
+    post draws the new board in one; a phone whose refresh reaches the other is handed those same
+    bytes there, in front of Flask, from the shelf (not loaded and drawn a second time). A seat of
+    another class is not handed that drawing; a game over leaves nothing on the shelf."""
+    from scorer.draft import legal
+    url, shelf = database_url(tmp_path, "workers.sqlite3"), tmp_path / "shelf"
+    shelf.mkdir(mode=0o700)
+    apps = [create_app({"TESTING": True, "INSTANCE_PATH": tmp_path / "instance", "DATABASE_URL": url,
+                        "SHARED_BOARDS_DIR": str(shelf)}) for _ in range(2)]
+    gid, tokens = new_game(apps[0].test_client())
+    phones = [apps[0].test_client() for _ in tokens]
+    pages = [phone.get(f"/play/{gid}/{token}") for phone, token in zip(phones, tokens)]
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', pages[0].text).group(1)
+    state = apps[0].extensions["games"].load(gid).state
+    mover, other = state.to_act, (state.to_act + 1) % 3
+    on_b = apps[1].test_client()  # the other seat's phone, its request reaching the second worker
+    claim = phones[other].get_cookie(f"seat-{gid}-{other}", path=f"/play/{gid}/")
+    on_b.set_cookie(claim.key, claim.value, path=f"/play/{gid}/")
+    move = legal(state, mover)[0].as_json()
+    r = phones[mover].post(f"/play/{gid}/{tokens[mover]}/move", headers={"HX-Request": "true"},
+                           data={"csrf_token": csrf, "version": "0", "type": move["type"], "stack": move["stack"]})
+    assert r.status_code == 200 and board_version(r) == 1
+    assert sorted(p.name for p in (shelf / gid).iterdir()) == ["en.1.meta", "en.1.public"]
+    boards_b = apps[1].extensions["boards"]
+    got = on_b.get(f"/play/{gid}/{tokens[other]}/live?v=0")
+    assert got.status_code == 200 and board_version(got) == 1
+    assert boards_b.served == 1                               # answered in front of Flask, from the shelf
+    assert got.data == phones[other].get(f"/play/{gid}/{tokens[other]}/live?v=0").data  # what the first hands out
+    # a seat of a class nobody drew for: the second worker draws it (the view), nothing taken from the shelf
+    board = boards_b.board((gid, 1, "en"), lambda: None)
+    board.classes = tuple(s if s == other else c for s, c in enumerate(board.classes))
+    assert boards_b.answer(gid, 1, "en", other, "") is None
+    for app in apps:
+        app.extensions["boards"].forget(gid)
+    assert not (shelf / gid).exists()
+    apps[1].extensions["db"].dispose()
+    close_database(apps[0])
+
+
+def test_the_shelf_refuses_names_that_are_not_a_game_or_a_language(tmp_path):
+    """A game id or language from a URL never reaches the file system as a path."""
+    from scorer.web.shared_boards import PUBLIC, Board, Shelf
+    shelf = Shelf(tmp_path / "shelf")
+    (tmp_path / "shelf").mkdir()
+    board = Board((PUBLIC,), 0, None, 1)
+    for game, locale in (("..", "en"), ("g/../../x", "en"), ("g", "../en"), ("g", "e.n")):
+        shelf.put(game, locale, board, PUBLIC, "<div>x</div>")
+        assert shelf.board(game, 1, locale) is None and shelf.drawing(game, 1, locale, PUBLIC) is None
+    assert list(tmp_path.rglob("*.meta")) == [] and sorted(p.name for p in tmp_path.iterdir()) == ["shelf"]
+    shelf.put("g", "en", board, PUBLIC, "<div>x</div>")
+    read = shelf.board("g", 1, "en")
+    assert (read.classes, read.to_act, read.mover, read.version) == ((PUBLIC,), 0, None, 1)
+    assert shelf.drawing("g", 1, "en", PUBLIC) == "<div>x</div>"
+    later = Board((PUBLIC,), 0, 0, 2)
+    shelf.put("g", "en", later, PUBLIC, "<div>y</div>")
+    assert shelf.board("g", 1, "en") is None and shelf.drawing("g", 2, "en", PUBLIC) == "<div>y</div>"
+
+
+def test_a_new_shelf_removes_the_folders_of_servers_that_were_killed(tmp_path, monkeypatch):
+    # A server killed with SIGKILL (the crash test does it) could not remove its folder: the next
+    # one does, and leaves a running server's alone.
+    import os
+
+    from scorer.web import shared_boards
+    monkeypatch.setattr(shared_boards, "shelf_parent", lambda: str(tmp_path))
+    dead, alive = tmp_path / f"planet-boards-{2**22 + 7}-x", tmp_path / f"planet-boards-{os.getpid()}-y"
+    dead.mkdir(), alive.mkdir(), (tmp_path / "other").mkdir()
+    made = shared_boards.new_shelf_folder()
+    assert not dead.exists() and alive.exists() and (tmp_path / "other").exists()
+    assert os.path.basename(made).startswith(f"planet-boards-{os.getpid()}-") and os.stat(made).st_mode & 0o777 == 0o700

@@ -1,6 +1,8 @@
 """The load bench's own bookkeeping (its figures come from ``make bench``): errors cannot hide."""
 from __future__ import annotations
 
+from collections import Counter
+
 from scorer.load_bench import Stats, held
 
 
@@ -45,3 +47,56 @@ def test_the_bench_taps_what_the_board_offers_and_reads_whose_turn_it_shows(clie
                         headers={"HX-Request": "true"})
         assert r.status_code == 200 and b"tmsg-" not in r.data
         assert games.load(gid).version == version + 1
+
+
+def test_the_server_watch_tells_each_workers_share_and_what_its_main_thread_was_doing():
+    # Why a server holds fewer tables than its CPU allows (issue 10): each worker's CPU, its share
+    # of the servers' CPU and what its main thread was found doing.
+    import os
+    import socket
+
+    from scorer.load_bench import ServerWatch
+    watch = ServerWatch([])
+    assert watch.report() == []                                # nothing watched, nothing said
+    assert watch.state(os.getpid()) == "on a core or waiting for one"   # this test, running
+    assert watch.state(2**22 + 7) == "gone"
+    held = socket.socket()
+    try:
+        assert watch.sockets(os.getpid()) >= 1
+    finally:
+        held.close()
+    watch.windows = [{"generator": 0.2, "worker 0": 0.9, "worker 1": 0.1},
+                     {"generator": 0.4, "worker 0": 0.7, "worker 1": 0.3}]
+    watch.connections = {"worker 0": [900, 1100], "worker 1": [300, 310]}
+    watch.states = {"worker 0": Counter({"on a core or waiting for one": 3, "idle in its event loop": 1})}
+    lines = watch.report()
+    assert "    worker 0: 0.90 / 0.90; 80%; 900-1100 sockets" in lines
+    assert "    worker 1: 0.30 / 0.30; 20%; 300-310 sockets" in lines
+    assert "    generator: 0.40 / 0.40" in lines
+    assert "    busiest window: servers 1.00 cores, generator 0.20" in lines
+    assert "    worker 0's main thread, 4 looks: on a core or waiting for one 75.0%, idle in its event loop 25.0%" in lines
+
+
+def test_the_server_watch_counts_connections_waiting_to_be_accepted():
+    # A listening socket nobody accepts from: the connections made to it wait in its queue.
+    import socket
+
+    from scorer.load_bench import ServerWatch
+    listening = socket.socket()
+    listening.bind(("127.0.0.1", 0))
+    listening.listen(16)
+    port = listening.getsockname()[1]
+    clients = []
+    try:
+        watch = ServerWatch([(None, f"http://127.0.0.1:{port}")])
+        assert watch.waiting() == 0
+        clients = [socket.create_connection(("127.0.0.1", port)) for _ in range(3)]
+        assert watch.waiting() == 3
+        listening.accept()[0].close()
+        assert watch.waiting() == 2
+        watch.backlog = [0, 0, 1, 5]
+        watch.windows = [{"generator": 0.1, "worker 0": 0.5}]
+        assert "    connections waiting to be accepted (4 looks): p50 1, p95 5, max 5" in watch.report()
+    finally:
+        for sock in [*clients, listening]:
+            sock.close()

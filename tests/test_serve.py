@@ -205,3 +205,29 @@ def test_a_body_is_timed_by_the_waiting_in_its_reads_not_by_a_busy_worker():
     assert abs(sock.timeout - 0.2) < 1e-9                                  # ... and the socket waited no longer
     with pytest.raises(TimeoutError):
         trickle.read()
+
+
+def test_two_workers_share_their_drawings_in_a_private_folder_removed_when_the_server_stops(tmp_path):
+    # scorer.web.shared_boards.Shelf: serve makes the folder before forking (owner only) and
+    # removes it when it stops; a one-worker server makes none.
+    import glob
+
+    from scorer.web.shared_boards import shelf_parent
+    parent = shelf_parent()
+    before = set(glob.glob(os.path.join(parent, "planet-boards-*")))
+    port = free_port()
+    out = open(tmp_path / "serve.out", "wb")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "scorer", "serve", "--host", "127.0.0.1", "--port", str(port),
+         "--database", f"sqlite:///{tmp_path / 'serve.sqlite3'}", "--workers", "2"],
+        cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "SECRET_KEY": "test"})
+    try:
+        assert answering(proc, f"http://127.0.0.1:{port}"), (tmp_path / "serve.out").read_text()
+        made = set(glob.glob(os.path.join(parent, "planet-boards-*"))) - before
+        assert made and all(os.stat(folder).st_mode & 0o777 == 0o700 for folder in made)
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=30)
+        out.close()
+    assert not any(os.path.exists(folder) for folder in made)

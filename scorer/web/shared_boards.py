@@ -18,15 +18,28 @@ table): a board drawn for a seat's own class is never handed to another seat.
 ``Boards`` is owned by the app (``app.extensions["boards"]``), bounded, least recently used first
 out, and only a game's newest version (a phone asking is handed the newest). A finished game's
 board, or one carrying a message for one phone, is never kept.
+
+The workers of one server share their drawings through a ``Shelf``: a private folder (made by
+``python -m scorer serve`` before it forks, ``SHARED_BOARDS_DIR``) where each drawing kept is
+also written, one file per game, version, language and class, with the board's classes, seat to
+act and last mover beside it. A phone whose requests reach the other worker is then handed the
+same bytes there, read from the file, instead of the game loaded, folded and drawn a second time
+(under the load bench a worker spent a sixth of its time drawing boards the other had drawn).
 """
 from __future__ import annotations
 
 import gzip
+import json
+import os
 import re
+import secrets
+import shutil
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import brotli
 
@@ -112,10 +125,110 @@ class Board:
         return roles(seat, self.to_act, self.mover)
 
 
-class Boards:
-    """The boards drawn in this worker; ``answer`` is the bytes for one seat's phone, or None."""
+SAFE_NAME = re.compile(r"[A-Za-z0-9_-]{1,32}")   # a game id or a language, as a file name's part
+SHELF_AGE = 3600.0    # a game folder untouched this long (an abandoned game) is removed ...
+SHELF_SWEEP = 1000    # ... looked for every this many drawings put on the shelf by a worker
 
-    def __init__(self, size: int = BOARDS, br_level: int = 2, gzip_level: int = 6):
+
+def _kind_name(kind: Hashable) -> str:
+    if kind == PUBLIC:
+        return "public"
+    if isinstance(kind, tuple):
+        return f"own{int(kind[1])}"
+    return f"seat{int(kind)}"  # type: ignore[call-overload]
+
+
+def _kind_of(value: object) -> Hashable:
+    if isinstance(value, list):
+        return (OWN, int(value[1]))
+    return PUBLIC if value == PUBLIC else int(value)  # type: ignore[call-overload]
+
+
+class Shelf:
+    """Drawings shared by the workers of one server: one file each in a private folder, written
+    whole (a temporary file renamed) so a reader sees all of it or nothing. A game's folder keeps
+    only its newest version (older files go when a newer one is put) and goes when the game ends
+    (``forget``) or lies untouched for ``SHELF_AGE``. Anything unreadable is None: the caller
+    draws, as without a shelf."""
+
+    def __init__(self, folder: str | os.PathLike[str], clock: Callable[[], float] = time.time):
+        self.folder = Path(folder)
+        self.clock = clock
+        self._puts = 0
+
+    def _game(self, game_id: str, locale: str) -> Path | None:
+        if not (SAFE_NAME.fullmatch(game_id) and SAFE_NAME.fullmatch(locale)):
+            return None
+        return self.folder / game_id
+
+    def _write(self, path: Path, text: str) -> None:
+        temporary = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(temporary, path)
+
+    def put(self, game_id: str, locale: str, board: Board, kind: Hashable, html: str) -> None:
+        folder = self._game(game_id, locale)
+        if folder is None or board.version < 0:
+            return
+        try:
+            folder.mkdir(mode=0o700, exist_ok=True)
+            meta = folder / f"{locale}.{board.version}.meta"
+            if not meta.exists():
+                classes = [list(c) if isinstance(c, tuple) else c for c in board.classes]
+                self._write(meta, json.dumps([classes, board.to_act, board.mover]))
+                for old in os.scandir(folder):  # only the newest version is ever handed out
+                    parts = old.name.split(".")
+                    if len(parts) == 3 and parts[0] == locale and parts[1].isdigit() and int(parts[1]) < board.version:
+                        os.unlink(old.path)
+            self._write(folder / f"{locale}.{board.version}.{_kind_name(kind)}", html)
+        except OSError:
+            return  # a full or removed folder: the other worker draws for itself
+        self._puts += 1
+        if self._puts % SHELF_SWEEP == 0:
+            self.sweep()
+
+    def board(self, game_id: str, version: int, locale: str) -> Board | None:
+        """The board of (game, version, language) as another worker put it: classes and roles."""
+        folder = self._game(game_id, locale)
+        try:
+            if folder is None:
+                return None
+            classes, to_act, mover = json.loads((folder / f"{locale}.{version}.meta").read_text("utf-8"))
+        except (OSError, ValueError):
+            return None
+        return Board(tuple(_kind_of(c) for c in classes), to_act, mover, version)
+
+    def drawing(self, game_id: str, version: int, locale: str, kind: Hashable) -> str | None:
+        folder = self._game(game_id, locale)
+        try:
+            return None if folder is None else (folder / f"{locale}.{version}.{_kind_name(kind)}").read_text("utf-8")
+        except OSError:
+            return None
+
+    def forget(self, game_id: str) -> None:
+        """A game over: its drawings are no longer handed out."""
+        if SAFE_NAME.fullmatch(game_id):
+            shutil.rmtree(self.folder / game_id, ignore_errors=True)
+
+    def sweep(self) -> None:
+        """Remove the folders of games nobody drew for in ``SHELF_AGE`` (abandoned games)."""
+        old = self.clock() - SHELF_AGE
+        try:
+            for entry in os.scandir(self.folder):
+                if entry.is_dir() and entry.stat().st_mtime < old:
+                    shutil.rmtree(entry.path, ignore_errors=True)
+        except OSError:
+            pass
+
+
+class Boards:
+    """The boards drawn in this worker; ``answer`` is the bytes for one seat's phone, or None.
+    ``shelf``: drawings shared with the server's other workers (``Shelf``)."""
+
+    def __init__(self, size: int = BOARDS, br_level: int = 2, gzip_level: int = 6, shelf: Shelf | None = None):
+        self.shelf = shelf
         self._size = size
         self._boards: OrderedDict[tuple[str, str], Board] = OrderedDict()  # (game, language) -> newest
         self._guard = threading.Lock()
@@ -150,10 +263,18 @@ class Boards:
         ``"gzip"`` or ``""``), when its class's drawing is kept; else None (the view draws it)."""
         with self._guard:
             board = self._boards.get((game_id, locale))
+        if (board is None or board.version < version) and self.shelf is not None:
+            shelved = self.shelf.board(game_id, version, locale)
+            if shelved is not None:
+                board = self.board((game_id, version, locale), lambda: shelved)
         if board is None or board.version != version or not 0 <= seat < len(board.classes):
             return None
         kind = board.classes[seat]
         html = board.drawn.get(kind)
+        if html is None and self.shelf is not None:
+            html = self.shelf.drawing(game_id, version, locale, kind)
+            if html is not None:
+                board.drawn.setdefault(kind, html)
         if html is None:
             return None
         kept = board.roles(seat)
@@ -162,6 +283,24 @@ class Boards:
             body = board.sent[(kind, kept, encoding)] = self.encode(for_roles(html, kept).encode(), encoding)
         self.served += 1
         return body
+
+    def kept_drawing(self, game_id: str, locale: str, board: Board, kind: Hashable, draw: Callable[[], str]) -> str:
+        """The drawing of ``kind`` on ``board``: kept here, or put on the shelf by another worker,
+        or drawn now (``draw``) and kept in both."""
+        html = board.drawn.get(kind)
+        if html is None and self.shelf is not None:
+            html = self.shelf.drawing(game_id, board.version, locale, kind)
+        if html is None:
+            html = draw()
+            if self.shelf is not None:
+                self.shelf.put(game_id, locale, board, kind, html)
+        board.drawn.setdefault(kind, html)
+        return html
+
+    def forget(self, game_id: str) -> None:
+        """A finished game: nothing of it is shared any more."""
+        if self.shelf is not None:
+            self.shelf.forget(game_id)
 
     def encode(self, data: bytes, encoding: str) -> bytes:
         if encoding == "br":
@@ -173,8 +312,36 @@ class Boards:
 
 def install(app) -> None:  # type: ignore[no-untyped-def]
     """The app's boards, compressed as Flask-Compress would (``assets``: its levels)."""
+    folder = app.config.get("SHARED_BOARDS_DIR")
     app.extensions["boards"] = Boards(br_level=int(app.config.get("COMPRESS_BR_LEVEL", 2)),
-                                      gzip_level=int(app.config.get("COMPRESS_LEVEL", 6)))
+                                      gzip_level=int(app.config.get("COMPRESS_LEVEL", 6)),
+                                      shelf=Shelf(folder) if folder else None)
+
+
+def shelf_parent() -> str:
+    """Where servers' shelves go: in memory (``/dev/shm``) where there is one, else the system's
+    temporary folder."""
+    import tempfile
+    shm = "/dev/shm"
+    return shm if os.path.isdir(shm) and os.access(shm, os.W_OK) else tempfile.gettempdir()
+
+
+def new_shelf_folder() -> str:
+    """A private folder (owner only) for one server's shared drawings, named with the server's
+    process id; the server removes it when it stops, and the folders of servers that were killed
+    (no such process any more) are removed here."""
+    import tempfile
+    parent = shelf_parent()
+    for entry in os.scandir(parent):
+        found = re.fullmatch(r"planet-boards-(\d+)-.*", entry.name)
+        if found and entry.is_dir(follow_symlinks=False):
+            try:
+                os.kill(int(found.group(1)), 0)
+            except ProcessLookupError:
+                shutil.rmtree(entry.path, ignore_errors=True)
+            except (OSError, OverflowError):
+                pass  # another user's process, alive: its folder stays
+    return tempfile.mkdtemp(prefix=f"planet-boards-{os.getpid()}-", dir=parent)
 
 
 def best_encoding(accept: str) -> str:

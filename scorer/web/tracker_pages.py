@@ -596,30 +596,33 @@ NO_TOKEN = 'name="csrf_token" value=""'
 
 def _own_board(loaded, s: int) -> str:
     """Seat ``s``'s board (``tracker/_board.html``, own phones): drawn once per game, version,
-    language and visibility class, kept for the live refresh to hand out (``shared_boards``),
-    and cut to the seat's roles. A finished game's board (its rematch may start at any moment)
-    or one with a message for this phone is drawn afresh and not kept."""
+    language and visibility class, kept for the live refresh to hand out (``shared_boards``; and
+    shared with the server's other workers), and cut to the seat's roles. A finished game's board
+    (its rematch may start at any moment) or one with a message for this phone is drawn afresh
+    and not kept."""
     state = loaded.state
     messages = get_flashed_messages(with_categories=True)
-    board = current_app.extensions["boards"].board(
-        (loaded.id, loaded.version, str(get_locale())),
-        lambda: Board(seat_classes(state), state.to_act, last_mover(state)))
-    html = _drawing(loaded, board, board.classes[s], keep=not messages and not state.finished)
+    boards, locale = current_app.extensions["boards"], str(get_locale())
+    board = boards.board((loaded.id, loaded.version, locale),
+                         lambda: Board(seat_classes(state), state.to_act, last_mover(state)))
+    if state.finished:
+        boards.forget(loaded.id)
+    keep = (loaded.id, locale) if not messages and not state.finished else None
+    html = _drawing(loaded, board, board.classes[s], keep)
     return for_roles(html, board.roles(s))
 
 
-def _drawing(loaded, board: Board, kind, keep: bool) -> str:
-    """The drawing of a visibility class (kept when ``keep``): drawn from its view, or, for a seat
-    whose secrets are only its own hidden characters, the public drawing with its slots."""
-    html = board.drawn.get(kind) if keep else None
-    if html is None:
+def _drawing(loaded, board: Board, kind, keep: tuple[str, str] | None | bool) -> str:
+    """The drawing of a visibility class (kept when ``keep``, the game and language: in this
+    worker and on the shelf the others read): drawn from its view, or, for a seat whose secrets
+    are only its own hidden characters, the public drawing with its slots."""
+    def draw() -> str:
         if drawn_as(kind) != kind:
-            html = _own_slots(loaded, board, kind[1], _drawing(loaded, board, drawn_as(kind), keep))
-        else:
-            html = render_template("tracker/_board.html", fragment=True, **_own_context(loaded, board, kind))
-        if keep:
-            board.drawn[kind] = html
-    return html
+            return _own_slots(loaded, board, kind[1], _drawing(loaded, board, drawn_as(kind), keep))
+        return render_template("tracker/_board.html", fragment=True, **_own_context(loaded, board, kind))
+    if not keep:
+        return draw()
+    return current_app.extensions["boards"].kept_drawing(keep[0], keep[1], board, kind, draw)
 
 
 def _own_slots(loaded, board: Board, s: int, public: str) -> str:
