@@ -612,7 +612,7 @@ def _own_board(loaded, s: int) -> str:
     return for_roles(html, board.roles(s))
 
 
-def _drawing(loaded, board: Board, kind, keep: tuple[str, str] | None | bool) -> str:
+def _drawing(loaded, board: Board, kind, keep: tuple[str, str] | None) -> str:
     """The drawing of a visibility class (kept when ``keep``, the game and language: in this
     worker and on the shelf the others read): drawn from its view, or, for a seat whose secrets
     are only its own hidden characters, the public drawing with its slots."""
@@ -620,7 +620,7 @@ def _drawing(loaded, board: Board, kind, keep: tuple[str, str] | None | bool) ->
         if drawn_as(kind) != kind:
             return _own_slots(loaded, board, kind[1], _drawing(loaded, board, drawn_as(kind), keep))
         return render_template("tracker/_board.html", fragment=True, **_own_context(loaded, board, kind))
-    if not keep:
+    if keep is None:
         return draw()
     return current_app.extensions["boards"].kept_drawing(keep[0], keep[1], board, kind, draw)
 
