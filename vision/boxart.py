@@ -13,7 +13,7 @@ quarter turn clockwise for each step clockwise round the planet (``vision.layout
 Tile backs differ by stack: the character backs show stars and a comet, the others are pieces
 of a second (orange) planet.
 
-Ten variations (``variant`` "A" to "J"): B, C and D have other colours, another planet
+Eleven variations (``variant`` "A" to "K"): B, C and D have other colours, another planet
 size and other icon layouts (C: a thicker card edge, bigger icons; D: icons outlined in ink, a
 dark card edge, a softer rounder planet edge with a glow, backs of stripes and rings; E: a light sky, a dark
 planet with a bumpy rim, a thick gold edge, icons stamped in one ink on badges, backs of dots; F: a dark green night, a pale saffron
@@ -28,7 +28,10 @@ navy card edge with a thin gold line inside it, icons as hollow line drawings in
 backs of a honeycomb round a small rocket; J: a deep burgundy sky with faint orbit rings and
 paper grain, an ochre planet of wavy dune stripes ringed by a row of cream dots, a thin terracotta
 card edge, icons printed as a two-ink risograph (a dark teal shape over a pink copy a little off
-register), backs of a spiral round a keyhole moon);
+register), backs of a spiral round a keyhole moon; K: a night sky hung with green and violet aurora
+curtains, a slate-blue planet laid as a mosaic of polar pieces in two tones, its rim a coral
+zigzag saw band, a thick mustard card edge, icons as engravings (an ink outline filled with thin
+stripes of the icon's colour over pale paper), backs of rows of triangles under a small crescent);
 they are used only for the held-out photos. Pure Pillow, deterministic.
 """
 from __future__ import annotations
@@ -78,6 +81,8 @@ class Palette:
     edge_line: tuple | None = None  # a thin line of this colour just inside the card's edge (I)
     offset: tuple | None = None  # icons printed in ``ink`` over a copy in this second ink, off register (J)
     rim_dots: int = 0         # the rim as a row of this many round dots (no solid band, J)
+    rim_zig: int = 0          # the rim as a zigzag band with this many teeth (a saw edge, K)
+    hatchfill: bool = False   # icons as engravings: each shape's outline in ``ink``, filled with thin stripes of its colour (K)
 
 
 PALETTES = {
@@ -145,6 +150,16 @@ PALETTES = {
                  back_sky=(38, 28, 46), icon_scale=.88, edge_width=.022, rim_width=.09,
                  backs="spiral", texture="dunes", sky="orbits", ink=(28, 84, 92), offset=(232, 96, 150),
                  rim_dots=36),
+    # the tenth held-out material (seed 199): a night sky with green and violet aurora curtains, a
+    # slate-blue planet laid as a mosaic of polar pieces (rings by wedges in two tones), its rim a
+    # zigzag saw band in coral, a thick mustard card edge, icons as engravings (each shape's
+    # outline in one brown ink, filled with thin stripes of its own colour over pale paper), backs of rows of
+    # triangles (rows: the stack's number plus one) under a small crescent
+    "K": Palette(space=(20, 26, 54), ground=(84, 118, 150), ground2=(110, 146, 176),
+                 rim=(240, 128, 112), edge=(214, 176, 40), radius=1.8, back_planet=(150, 200, 120),
+                 back_sky=(70, 40, 30), icon_scale=.9, edge_width=.04, rim_width=.1,
+                 backs="triangles", texture="mosaic", sky="aurora", ink=(92, 52, 40), hatchfill=True,
+                 rim_zig=30),
 }
 
 INK = (30, 28, 40)
@@ -311,6 +326,16 @@ def _scene(pos: int, pal: Palette, seed: str, sky, ground, rim, ground2=None) ->
         rad = .18 + .16 * np.clip((gx + gy) / 8, 0, 1)
         dot = (np.hypot(fu, fv) < rad)[..., None]
         img = np.where(dot, np.array(sky, np.float32) * .72, img)
+    elif pal.sky == "aurora":  # curtains of green and violet light hanging down a dark sky
+        th = gx * 1.7 + .35 * np.sin(gy * 2.1 + gx)
+        curtain = np.clip(np.sin(th * math.pi) * .5 + .5, 0, 1) ** 3 * np.clip(1.2 - np.abs(gy - 1.2) / 2.2, 0, 1)
+        tint = np.where((np.mod(gx + .3 * gy, 2.0) < 1.0)[..., None], np.array((120, 220, 90), np.float32),
+                        np.array((200, 90, 160), np.float32))
+        img = img * (1 - .55 * curtain[..., None]) + tint * .55 * curtain[..., None]
+        for _ in range(12):  # a few faint stars
+            sx, sy = rng.integers(0, n, 2)
+            _r = 2 * S
+            img[max(0, sy - _r):sy + _r, max(0, sx - _r):sx + _r] = (230, 230, 240)
     elif pal.sky == "orbits":  # a print on rough paper: faint rings round the planet and a grain
         ring = np.abs(np.mod(np.hypot(gx - 2, gy - 2) * 2.2, 1.0) - .5) < .025
         img = np.where(ring[..., None], np.array(sky, np.float32) * 1.25, img)
@@ -337,6 +362,14 @@ def _scene(pos: int, pal: Palette, seed: str, sky, ground, rim, ground2=None) ->
         wave = gy * 3.4 + .18 * np.sin(gx * 2.6 * math.pi + gy)
         dune = (np.mod(wave, 1.0) < .3)[..., None]
         g = np.where(dune, np.array(ground2, np.float32), g)
+    elif ground2 is not None and pal.texture == "mosaic":  # polar pieces: rings by wedges, two tones
+        th = np.arctan2(gy - 2, gx - 2)
+        ring = np.floor(np.hypot(gx - 2, gy - 2) * 3.2)
+        wedge = np.floor((th + math.pi) / (2 * math.pi) * (10 + 4 * ring))
+        tone = (np.mod(ring + wedge, 2) == 1)[..., None]
+        seam = (np.mod(np.hypot(gx - 2, gy - 2) * 3.2, 1.0) < .05)[..., None]
+        g = np.where(tone, np.array(ground2, np.float32), g)
+        g = np.where(seam, g * .7, g)
     elif ground2 is not None and pal.texture == "hatch":  # thin diagonal hatching over the planet
         hatch = (np.mod((gx - gy) * 9.0, 1.0) < .16)[..., None]
         g = np.where(hatch, np.array(ground2, np.float32), g)
@@ -358,6 +391,11 @@ def _scene(pos: int, pal: Palette, seed: str, sky, ground, rim, ground2=None) ->
         across = dist - (pal.radius - pal.rim_width / 2)
         dot = inside & (np.hypot(along, across) < pal.rim_width * .45)
         img[dot] = rim
+    elif pal.rim_zig:  # a zigzag (saw) band: teeth pointing outwards, the ground between them
+        th = np.arctan2(gy - 2, gx - 2)
+        tri = np.abs(np.mod(th / (2 * math.pi) * pal.rim_zig, 1.0) - .5) * 2  # 0 at a tooth's tip
+        reach = pal.radius - pal.rim_width * (.35 + .65 * tri)
+        img[inside & (dist > reach - pal.rim_width * .35)] = rim
     elif pal.rim_dash:  # a dashed rim: the rim's colour on every other stretch of the edge
         th = np.arctan2(gy - 2, gx - 2)
         dash = np.sin(th * pal.rim_dash) > -0.2
@@ -417,6 +455,8 @@ def _tile(stack: str, character: str | None, items: tuple, variant: str) -> Imag
         icons = icons[-2:] + icons[:-2]
     elif variant == "J":
         icons = icons[1::3] + icons[::3] + icons[2::3]
+    elif variant == "K":
+        icons = icons[2::2] + icons[:2] + icons[3::2]
     # where the ground is, in the tile's own coordinates
     if stack == "center":
         box = (.08, .08, .92, .92)
@@ -431,7 +471,7 @@ def _tile(stack: str, character: str | None, items: tuple, variant: str) -> Imag
         boxes = _icon_boxes(len(icons), x0, y0, x1, y1)
     else:
         boxes = _icon_boxes(len(icons), x0, y0, x1, y1)
-    layered = pal.icon_line > 0 or pal.badges or pal.tags or pal.glyphs or pal.lineart or pal.offset is not None
+    layered = pal.icon_line > 0 or pal.badges or pal.tags or pal.glyphs or pal.lineart or pal.offset is not None or pal.hatchfill
     if layered:  # icons drawn on their own layer first
         layer = Image.new("RGBA", (W, W), (0, 0, 0, 0))
         ld = ImageDraw.Draw(layer)
@@ -476,6 +516,21 @@ def _tile(stack: str, character: str | None, items: tuple, variant: str) -> Imag
         base[(alpha > 127) & (inner <= 127)] = pal.ink
         img = Image.fromarray(base.astype(np.uint8))
         d = ImageDraw.Draw(img)
+    if pal.hatchfill and boxes:  # engraved: pale paper inside, thin ink stripes across, an ink outline
+        alpha = np.asarray(layer)[..., 3]
+        r = max(2, int(boxes[0][2] * sc * .04))
+        inner = cv2.erode(alpha, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+        yy = np.mgrid[0:W, 0:W][0]
+        period = max(4, int(boxes[0][2] * sc * .1))
+        stripe = np.mod(yy, period) < max(2, period // 3)
+        base = np.asarray(img).astype(np.float32)
+        shape = alpha > 127
+        base[shape] = (244, 236, 218)
+        colour = np.asarray(layer)[..., :3].astype(np.float32)
+        base[shape & stripe] = colour[shape & stripe]  # the stripes in the shape's own colour
+        base[shape & (inner <= 127)] = pal.ink
+        img = Image.fromarray(base.astype(np.uint8))
+        d = ImageDraw.Draw(img)
     if pal.icon_line > 0 and boxes:
         alpha = np.asarray(layer)[..., 3]
         r = max(1, int(boxes[0][2] * sc * pal.icon_line))
@@ -509,6 +564,8 @@ def _back(stack: str, variant: str) -> Image.Image:
         return _back_hexes(stack, pal)
     if pal.backs == "spiral":
         return _back_spiral(stack, pal)
+    if pal.backs == "triangles":
+        return _back_triangles(stack, pal)
     if stack == "character":
         img = Image.new("RGB", (W, W), pal.back_sky)
         d = ImageDraw.Draw(img)
@@ -651,6 +708,25 @@ def _back_spiral(stack: str, pal: Palette) -> Image.Image:
     _ell(d, W * .5, W * .5, W * .15, W * .15, fill=(244, 236, 214))
     _ell(d, W * .5, W * .46, W * .04, W * .04, fill=pal.back_sky)
     d.polygon([(W * .47, W * .48), (W * .53, W * .48), (W * .55, W * .58), (W * .45, W * .58)], fill=pal.back_sky)
+    _card_edge(d, pal)
+    return img.resize((SIZE, SIZE), Image.LANCZOS)
+
+
+def _back_triangles(stack: str, pal: Palette) -> Image.Image:
+    """Variant K's backs: rows of triangles pointing up in the back's colour on a deep brown
+    ground, as many rows as the stack's number plus one, under a small pale crescent."""
+    k = {"character": 0, "uphill": 1, "downhill": 2, "center": 3}[stack]
+    img = Image.new("RGB", (W, W), pal.back_sky)
+    d = ImageDraw.Draw(img)
+    rows = k + 1
+    for j in range(rows):
+        y1 = W * (.4 + .55 * (j + 1) / rows)
+        hgt = W * .45 / rows
+        for i in range(5):
+            x0 = W * (.05 + .18 * i) + (W * .09 if j % 2 else 0)
+            d.polygon([(x0, y1), (x0 + W * .14, y1), (x0 + W * .07, y1 - hgt * .85)], fill=pal.back_planet)
+    _ell(d, W * .5, W * .2, W * .12, W * .12, fill=(244, 236, 214))
+    _ell(d, W * .56, W * .16, W * .1, W * .1, fill=pal.back_sky)
     _card_edge(d, pal)
     return img.resize((SIZE, SIZE), Image.LANCZOS)
 

@@ -97,7 +97,7 @@ def table(rng, h, w, kind: str) -> np.ndarray:
         img = rng.uniform(0, 255, (h // 2 + 1, w // 2 + 1, 3)).astype(np.float32)
         img = cv2.resize(img, (w, h), interpolation=cv2.INTER_NEAREST)
     elif kind in ("paper", "floor", "linen", "colour", "busy", "dark", "slats", "terrazzo", "concrete",
-                  "cork", "stripes", "granite"):  # the held-out tables (vision.samples_box)
+                  "cork", "stripes", "granite", "bamboo", "denim", "leather"):  # the held-out tables (vision.samples_box)
         return table_b(rng, h, w, kind)
     else:  # stone / marble
         base = np.array(rng.integers(150, 235, 3), np.float32)
@@ -196,7 +196,7 @@ def lighting(rng, h, w, strength):
 def table_b(rng, h, w, kind: str) -> np.ndarray:
     """The held-out tables: paper, floor tiles, linen, a coloured laminate, a cluttered table, a
     near-black one, a garden table of weathered slats, terrazzo, bare concrete, a cork board, a
-    striped tablecloth, dark speckled granite."""
+    striped tablecloth, dark speckled granite, a bamboo mat, denim, brown leather."""
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     if kind == "paper":
         img = np.full((h, w, 3), rng.integers(200, 240), np.float32) + rng.normal(0, 4, (h, w, 1))
@@ -258,6 +258,28 @@ def table_b(rng, h, w, kind: str) -> np.ndarray:
         fleck = cv2.resize(rng.random((h // 3 + 1, w // 3 + 1)).astype(np.float32), (w, h), interpolation=cv2.INTER_NEAREST)
         img[fleck > .85] = 110
         img[fleck > .97] = 200
+    elif kind == "bamboo":  # a bamboo place mat: narrow pale strips with dark seams and nodes
+        base = np.array(rng.choice([[120, 180, 200], [110, 170, 196]]), np.float32)
+        a = rng.uniform(0, math.pi)
+        u = xx * math.cos(a) + yy * math.sin(a)
+        v = -xx * math.sin(a) + yy * math.cos(a)
+        p = rng.uniform(w / 60, w / 35)
+        strip = np.floor(u / p)
+        seam = (u % p) < p * .12
+        node = np.abs(np.mod(v / (w / 6) + .37 * strip, 1.0) - .5) < .015
+        f = (1 + .05 * np.sin(strip * 1.7)) * (1 + .03 * _smooth_noise(rng, h, w, 4))
+        img = base[None, None] * f[..., None]
+        img[seam | node] *= .6
+    elif kind == "denim":  # blue denim: a fine diagonal twill, faded in blotches
+        base = np.array(rng.choice([[120, 70, 40], [140, 90, 50]]), np.float32)
+        twill = np.sin((xx + yy) / max(1.5, w / 700) * math.pi)
+        fade = _smooth_noise(rng, h, w, max(6, w // 20))
+        img = base[None, None] * (1 + .12 * twill + .15 * fade)[..., None]
+    elif kind == "leather":  # brown leather: warm, soft blotches and fine creases
+        base = np.array(rng.choice([[40, 70, 120], [30, 60, 100]]), np.float32)
+        crease = np.abs(_smooth_noise(rng, h, w, max(10, w // 40))) < .04
+        img = base[None, None] * (1 + .1 * _smooth_noise(rng, h, w, max(6, w // 12)))[..., None]
+        img[crease] *= .8
     elif kind == "busy":  # a cluttered table: papers, magazines and coasters of any colour
         img = np.empty((h, w, 3), np.float32)
         img[:] = np.array(rng.integers(60, 200, 3), np.float32)
@@ -373,7 +395,7 @@ def empty_photo(rng, w, h, kind: str) -> np.ndarray:
             y += int(40 * fs)
         img = img.astype(np.float32)
     else:  # objects on a table
-        img = table(rng, h, w, kind if kind in ("wood", "cloth", "felt", "slats", "cork") else "wood").astype(np.float32)
+        img = table(rng, h, w, kind if kind in ("wood", "cloth", "felt", "slats", "cork", "denim") else "wood").astype(np.float32)
         for _ in range(int(rng.integers(4, 9))):
             col = tuple(float(v) for v in rng.integers(0, 255, 3))
             cx, cy = int(rng.uniform(0, w)), int(rng.uniform(0, h))

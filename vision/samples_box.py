@@ -1,6 +1,6 @@
 """Photos of the second box (``vision/boxart.py``): its six teaching photos and test photos.
 
-``python -m vision.samples_box OUTDIR [--seed N] [--variant A|B|C|D|E|F|G|H|I|J] [--count N] [--empty N] [--small N]``
+``python -m vision.samples_box OUTDIR [--seed N] [--variant A|B|C|D|E|F|G|H|I|J|K] [--count N] [--empty N] [--small N]``
 writes ``OUTDIR/teach/tNN.jpg`` + ``.json`` (the box plan's six layouts, ``vision.plan``:
 upright, a few degrees turned and tilted, as a person teaching the box takes them) and
 ``OUTDIR/test/pNN.jpg`` + ``.json`` (legal planets under every condition of ``vision.samples``:
@@ -59,7 +59,14 @@ learned in 6.8 s, 51/320 cells, 0/20 exact, 0/20 scored, 4/4 refused, 0 wrong ce
 1.8-3.5: the same totals, 64.5x a decode), an evening kitchen: a warm ceiling light and a cool
 screen or window from one side mixing across the frame, the phone's night-mode smoothing (flat
 areas made waxy, edges kept), lateral colour fringes towards the frame's edges, on a cork board,
-a striped tablecloth or dark speckled granite (teaching photos 2–14° at phone size).
+a striped tablecloth or dark speckled granite (teaching photos 2–14° at phone size); K:
+``sample_photos/box2-heldout10`` (seed 199, ``--count 20 --empty 4``, made first in issue 8's
+generalisation-of-learning round, before any reader change; nothing is tuned on it, only its
+totals are read), a low sun near sunset through a window: raking golden light on one side falling
+off to a cool shade, the long soft shadows of things beside the table, a milky flare from the
+sun's side (blacks lifted, colours washed), a phone's portrait look (an oval vignette, the edges
+blurred, the middle sharp), on a bamboo mat, denim or brown leather (teaching photos 2–14° at
+phone size).
 """
 from __future__ import annotations
 
@@ -307,6 +314,52 @@ def _style_j(rng, photo: np.ndarray) -> np.ndarray:
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
+def _style_k(rng, photo: np.ndarray) -> np.ndarray:
+    """The tenth held-out camera: a low sun near sunset through a window — raking golden light
+    (red up, blue down) strong on one side and falling off to a cool shade across the frame, the
+    long soft shadows of things beside the table (a few blurred dark bands stretched along the
+    light's direction), a veiling flare from the sun's side (a milky haze lifting the blacks and
+    washing out colour), and a phone's portrait look: a soft oval vignette and a lens blur
+    growing towards the frame's edges (the middle kept sharp)."""
+    h, w = photo.shape[:2]
+    img = photo.astype(np.float32)
+    yy, xx = np.mgrid[0:h:8, 0:w:8].astype(np.float32)
+    gh, gw = yy.shape
+    a = rng.uniform(0, 2 * math.pi)  # where the sun comes from
+    u = ((xx - w / 2) * math.cos(a) + (yy - h / 2) * math.sin(a)) / max(w, h)  # towards the sun: +
+    t = np.clip(u + .5, 0, 1)
+    gold = np.array([rng.uniform(.7, .8), rng.uniform(.95, 1.02), rng.uniform(1.15, 1.28)], np.float32)
+    shade = np.array([rng.uniform(1.04, 1.14), rng.uniform(.98, 1.02), rng.uniform(.86, .94)], np.float32)
+    level = rng.uniform(.55, .7) + (1 - rng.uniform(.55, .7)) * t
+    light = (gold * t[..., None] + shade * (1 - t)[..., None]) * level[..., None]
+    # long shadows: soft bands along the light's direction, offset sideways
+    mask = np.zeros((gh, gw), np.float32)
+    for _ in range(int(rng.integers(1, 4))):
+        off = rng.uniform(-.45, .45) * max(gh, gw)
+        width = rng.uniform(.03, .09) * max(gh, gw)
+        cx, cy = gw / 2 - math.sin(a) * off, gh / 2 + math.cos(a) * off
+        d = np.abs(-(xx / 8 - cx) * math.sin(a) + (yy / 8 - cy) * math.cos(a))
+        along = (xx / 8 - cx) * math.cos(a) + (yy / 8 - cy) * math.sin(a)
+        band = (d < width) & (along < rng.uniform(-.1, .4) * max(gh, gw))
+        mask = np.maximum(mask, band.astype(np.float32) * rng.uniform(.3, .5))
+    mask = cv2.GaussianBlur(mask, (0, 0), rng.uniform(.015, .03) * max(gh, gw))
+    light *= (1 - mask)[..., None]
+    img *= cv2.resize(light.astype(np.float32), (w, h))
+    # the flare: a milky haze from the sun's side
+    haze = np.clip(u * 1.6 + .3, 0, 1) ** 2 * rng.uniform(25, 55)
+    img += cv2.resize(haze.astype(np.float32), (w, h))[..., None] * np.array([.8, .92, 1.0], np.float32)
+    grey = img.mean(axis=2, keepdims=True)
+    img = grey + (img - grey) * rng.uniform(.8, .92)
+    # portrait look: an oval vignette and a blur growing towards the edges
+    r = np.hypot((xx - w / 2) / (w / 2), (yy - h / 2) / (h / 2))
+    vig = 1 - rng.uniform(.2, .35) * np.clip(r - .45, 0, None) ** 1.5
+    img *= cv2.resize(vig.astype(np.float32), (w, h))[..., None]
+    soft = cv2.GaussianBlur(img, (0, 0), rng.uniform(2.0, 3.5) * max(1.0, max(w, h) / 2000))
+    edge = cv2.resize(np.clip((r - .6) / .5, 0, 1).astype(np.float32), (w, h))[..., None]
+    img = img * (1 - edge) + soft * edge
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
 def _photo(rng, grid, w, h, variant, truth=None, teach=False, **kw):
     if variant == "B":  # the held-out tables
         kw["bg"] = str(rng.choice(["paper", "floor", "linen"]))
@@ -344,6 +397,10 @@ def _photo(rng, grid, w, h, variant, truth=None, teach=False, **kw):
         kw["bg"] = str(rng.choice(["cork", "stripes", "granite"]))
         if teach:
             kw["tilt"] = kw.get("tilt", 0.0) * 1.5 + 2.0
+    elif variant == "K":  # a low sun: a bamboo mat, denim or brown leather
+        kw["bg"] = str(rng.choice(["bamboo", "denim", "leather"]))
+        if teach:
+            kw["tilt"] = kw.get("tilt", 0.0) * 1.5 + 2.0
     photo = take_photo(rng, grid, w, h, tile=tile_source(variant), truth=truth, **kw)
     if variant == "B":
         photo = _style_b(rng, photo)
@@ -363,6 +420,8 @@ def _photo(rng, grid, w, h, variant, truth=None, teach=False, **kw):
         photo = _style_i(rng, photo)
     elif variant == "J":
         photo = _style_j(rng, photo)
+    elif variant == "K":
+        photo = _style_k(rng, photo)
     return photo
 
 
@@ -375,13 +434,13 @@ def make_teaching(out: Path, rng, variant: str, truths: list | None = None) -> l
     for i, grid in enumerate(teaching_plan()):
         truth: dict = {}
         # D: taken with a phone at its full size (the others: 1600×1200)
-        w, h = phone_size(rng, portrait=False) if variant in "DEFGHIJ" else (1600, 1200)
+        w, h = phone_size(rng, portrait=False) if variant in "DEFGHIJK" else (1600, 1200)
         photo = _photo(rng, grid, w, h, variant, truth, teach=True, hand=True, angle=float(rng.uniform(-4, 4)),
                        tilt=float(rng.uniform(0, 8)), fill=float(rng.uniform(.6, .85)),
                        bg=BACKGROUNDS[i % 3], light=float(rng.uniform(.1, .35)), blur=0.0,
                        noise=float(rng.uniform(1, 3)), loose=.35)
         path = out / f"t{i + 1:02d}.jpg"
-        save_jpeg(path, photo, 84 if variant == "D" else 70 if variant in "EFGHIJ" else 88)
+        save_jpeg(path, photo, 84 if variant == "D" else 70 if variant in "EFGHIJK" else 88)
         # the grid and where its lattice lies (``corners``: the outer corners of cells 0, 3, 15, 12,
         # ``gap``), as a test photo's truth: the corners a teacher would tap (``vision.bench``)
         (out / f"t{i + 1:02d}.json").write_text(json.dumps({**grid, **truth}) + "\n")
@@ -406,7 +465,7 @@ def make_tests(out: Path, rng, variant: str, count: int, empty: int, small: int)
                        fill=fill, bg=BACKGROUNDS[i % 5] if BACKGROUNDS[i % 5] != "noise" else "stone",
                        light=float(rng.uniform(.1, .7)), blur=float(rng.choice([0, 0, .8, 1.5, 2.5])) * (max(w, h) / 1600),
                        noise=float(rng.uniform(1, 6)))
-        q = int(rng.integers(60, 87 if variant == "D" else 75 if variant in "EFGHIJ" else 93))  # D, E: phone size, kept small
+        q = int(rng.integers(60, 87 if variant == "D" else 75 if variant in "EFGHIJK" else 93))  # D, E: phone size, kept small
         path = out / f"p{i + 1:02d}.jpg"
         save_jpeg(path, photo, q, int(rng.choice([6, 8, 3])) if i % 4 == 0 and i >= small else 1)
         (out / f"p{i + 1:02d}.json").write_text(json.dumps({**grid, **truth}) + "\n")
@@ -426,6 +485,8 @@ def make_tests(out: Path, rng, variant: str, count: int, empty: int, small: int)
         kinds = ("slats", "text", "face", "blank")
     if variant == "J":
         kinds = ("cork", "face", "blank", "text")
+    if variant == "K":
+        kinds = ("denim", "text", "face", "blank")
     for i in range(empty):
         path = out / f"n{i + 1:02d}.jpg"
         img = phone_empty(rng, *phone_size(rng, portrait=False), kinds[i % len(kinds)])
@@ -443,7 +504,9 @@ def make_tests(out: Path, rng, variant: str, count: int, empty: int, small: int)
             img = _style_i(rng, img)
         elif variant == "J":
             img = _style_j(rng, img)
-        save_jpeg(path, img, int(rng.integers(60, 81 if variant in "DEFGHIJ" else 93)))
+        elif variant == "K":
+            img = _style_k(rng, img)
+        save_jpeg(path, img, int(rng.integers(60, 81 if variant in "DEFGHIJK" else 93)))
         (out / f"n{i + 1:02d}.json").write_text(json.dumps({"planet": None}) + "\n")
         written.append(path)
     return written
@@ -453,7 +516,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m vision.samples_box")
     ap.add_argument("outdir")
     ap.add_argument("--seed", type=int, default=2)
-    ap.add_argument("--variant", choices=("A", "B", "C", "D", "E", "F", "G", "H", "I", "J"), default="A")
+    ap.add_argument("--variant", choices=("A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K"), default="A")
     ap.add_argument("--count", type=int, default=32)
     ap.add_argument("--empty", type=int, default=7)
     ap.add_argument("--small", type=int, default=0, help="how many 1280×960 photos (the rest: phone size)")
