@@ -77,7 +77,9 @@ class Box:
     def outward(self) -> bool:
         """Do the tiles lie turned to face outwards? Told from the backs of each stack seen at
         two or more positions: turned back upright they look alike when they face outwards.
-        Without such backs: yes (every real box does)."""
+        A stack whose backs look alike neither way (``tuning.OUTWARD_ALIKE``: cut off their
+        tiles, or drawn round) says nothing. Without such backs: yes (every real box does)."""
+        from . import tuning
         by_stack: dict = {}
         for s in self.samples.values():
             if s.name == "back" and STACK_AT[s.position] != "character":
@@ -89,7 +91,9 @@ class Box:
             imgs = [cv2.resize(s.image(), (32, 32), interpolation=cv2.INTER_AREA).astype(np.float32)
                     for s in group]
             turned = [np.rot90(im, TURNS[s.position]) for im, s in zip(imgs, group)]
-            votes += _mean_corr(turned) - _mean_corr(imgs)
+            a, b = _mean_corr(turned), _mean_corr(imgs)
+            if max(a, b) >= tuning.OUTWARD_ALIKE:
+                votes += a - b
         return votes >= 0
 
     def turns(self) -> dict | None:
