@@ -56,7 +56,8 @@ is tuned on it, only its totals are read: with the reader unchanged (the vision 
 ``python -m vision.bench --set=box2-heldout9 -q``, one run, load 4.9-6.0) all 6 teaching photos
 learned in 6.8 s, 51/320 cells, 0/20 exact, 0/20 scored, 4/4 refused, 0 wrong cells not doubtful
 (of 269), 48/51 right cells doubtful, 75.7x a decode; after the round, its final bench, load
-1.8-3.5: the same totals, 64.5x a decode), an evening kitchen: a warm ceiling light and a cool
+1.8-3.5: the same totals, 64.5x a decode; seen (diagnosed on) from the generalisation-of-learning
+round: its box had been taken as lying upright, ``box.Box.outward``), an evening kitchen: a warm ceiling light and a cool
 screen or window from one side mixing across the frame, the phone's night-mode smoothing (flat
 areas made waxy, edges kept), lateral colour fringes towards the frame's edges, on a cork board,
 a striped tablecloth or dark speckled granite (teaching photos 2–14° at phone size); K:

@@ -21,6 +21,9 @@ generalisation round on, box2-heldout5 is *seen* too: the constants marked "gene
 were measured on it and the five other seen sets. Nothing here is fitted on
 ``sample_photos/box2-heldout6/`` (seed 89, variant G), made first in that round, before any change,
 and read (its totals only) by a bench run before the changes and by the round's final bench.
+Later rounds name their sets beside each constant; from issue 8's generalisation-of-learning round
+box2-heldout9 is *seen* (OUTWARD_ALIKE was measured on it) and nothing is fitted on
+``sample_photos/box2-heldout10/`` (seed 199, variant K).
 """
 from __future__ import annotations
 
@@ -127,7 +130,8 @@ SCAN_SIDE = 1200       # a scan kept for remembering, and its tiles cut from it:
 # look alike neither way (-0.02 to 0.2) and their vote was noise that turned a whole box upright
 # (heldout9: every exemplar then lay turned a quarter or a half, 109/320 cells through the true
 # outlines). The seen sets' voting stacks: 0.67-0.99 one way (generalisation-of-learning round, on
-# box2 and heldout to heldout9; heldout10 not measured).
+# box2 and heldout to heldout9; heldout10 only had its box's outward() printed once, True with the
+# rule before this one; nothing set on it).
 OUTWARD_ALIKE = 0.5
 
 # --- the stages of reading a learned box (vision/stages.py, vision/reader.py) --------------
