@@ -13,6 +13,7 @@ anywhere, e.g. in a database row.
 """
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import os
@@ -61,12 +62,35 @@ class Sample:
 @dataclass(frozen=True)
 class Box:
     samples: dict = field(default_factory=dict)    # key -> Sample
+    # how the reader compares this box's tiles (descriptors.choose_blend), worked out when it was
+    # learned: {"weight", "scale", "of": blend_key()}; None: worked out when the box is read
+    blend: dict | None = None
 
     def add(self, samples) -> Box:
         merged = dict(self.samples)
         for s in samples:
             merged[s.key] = s
-        return replace(self, samples=merged)
+        return replace(self, samples=merged, blend=None)
+
+    def blend_key(self, tag: str) -> str:
+        """What a stored blend was worked out from: every sample, and ``tag`` (the reader's
+        constants it depends on); a blend whose key differs is not used."""
+        h = hashlib.sha1(tag.encode())
+        for key in sorted(self.samples):
+            s = self.samples[key]
+            h.update(f"{key}:{s.position}:".encode())
+            h.update(hashlib.sha1(s.png).digest())
+        return h.hexdigest()
+
+    def with_blend(self, weight: float, scale: float, tag: str) -> Box:
+        return replace(self, blend={"weight": float(weight), "scale": float(scale), "of": self.blend_key(tag)})
+
+    def stored_blend(self, tag: str) -> tuple[float, float] | None:
+        """(weight, scale) when a blend was stored for exactly these samples and ``tag``."""
+        b = self.blend
+        if not b or b.get("of") != self.blend_key(tag):
+            return None
+        return float(b["weight"]), float(b["scale"])
 
     def tiles(self) -> list[str]:
         return sorted(k for k in self.samples if not k.startswith("back"))
@@ -131,7 +155,7 @@ class Box:
             s = self.samples[key]
             _write_atomic(folder / f"{key}.png", s.png)
             entries.append({"name": s.name, "position": s.position, "file": f"{key}.png"})
-        manifest = json.dumps({"version": VERSION, "samples": entries}, indent=1).encode()
+        manifest = json.dumps(self._manifest(entries), indent=1).encode()
         _write_atomic(folder / MANIFEST, manifest)
 
     def to_bytes(self) -> bytes:
@@ -142,8 +166,14 @@ class Box:
                 s = self.samples[key]
                 z.writestr(f"{key}.png", s.png)
                 entries.append({"name": s.name, "position": s.position, "file": f"{key}.png"})
-            z.writestr(MANIFEST, json.dumps({"version": VERSION, "samples": entries}))
+            z.writestr(MANIFEST, json.dumps(self._manifest(entries)))
         return buf.getvalue()
+
+    def _manifest(self, entries: list) -> dict:
+        m: dict = {"version": VERSION, "samples": entries}
+        if self.blend is not None:
+            m["blend"] = self.blend
+        return m
 
 
 def _all_ids() -> list[str]:
@@ -175,7 +205,17 @@ def _parse_manifest(raw: bytes, read) -> Box:
     ids = set(_all_ids()) | {"back"}
     if any(s.name not in ids or not 0 <= s.position < 16 for s in samples):
         raise BoxError("the learned box names a tile or position that does not exist")
-    return Box().add(samples)
+    return replace(Box().add(samples), blend=_blend_of(m))
+
+
+def _blend_of(m: dict) -> dict | None:
+    """A manifest's stored blend, or None (a box saved before blends were stored, or one whose
+    blend entry is not as written: it is then worked out again when read)."""
+    b = m.get("blend")
+    try:
+        return {"weight": float(b["weight"]), "scale": float(b["scale"]), "of": str(b["of"])}
+    except (TypeError, KeyError, ValueError):
+        return None
 
 
 def load_box(folder: Path | str) -> Box:

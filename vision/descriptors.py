@@ -202,12 +202,33 @@ def exemplar_hogs(pictures) -> np.ndarray:
     return hog(np.stack([cv2.resize(p, (s, s), interpolation=cv2.INTER_AREA).astype(np.float32) for p in pictures]))
 
 
-def with_blend(ex):
-    """``ex`` (reader.Exemplars) with its tiles' ``hog`` and the box's own ``choose_blend``."""
+def blend_tag() -> str:
+    """The constants a box's blend depends on (a stored blend worked out under others is not used)."""
+    return repr((BLEND_VERSION, tuning.BLEND_WEIGHTS, tuning.BLEND_ROUNDS, tuning.BLEND_GAIN, tuning.BLEND_NEAR,
+                 tuning.CELL_PX, tuning.MATCH_ANGLES, tuning.DESC_BLUR, tuning.DESC_WIDE))
+
+
+# raised when the reader's comparison changes in a way the constants above do not show
+BLEND_VERSION = 1
+
+
+def with_blend(ex, stored: tuple[float, float] | None = None):
+    """``ex`` (reader.Exemplars) with its tiles' ``hog`` and the box's own ``choose_blend``
+    (``stored``: (weight, scale) as the box kept it when learned: not worked out again)."""
     from dataclasses import replace
     if not tuning.BLEND or not ex.pictures:
         return ex
     table = exemplar_hogs(ex.pictures)
     ex = replace(ex, hog=table)
-    w, scale, _ = choose_blend(ex)
+    w, scale = stored if stored is not None else choose_blend(ex)[:2]
     return replace(ex, blend=w, blend_scale=scale)
+
+
+def box_with_blend(box):
+    """``box`` (vision.box.Box) with its blend worked out and kept in it (what the reader would
+    work out each time it builds the box's exemplars: 0.9-3.2 s a box)."""
+    from .reader import exemplars_of
+    if not tuning.BLEND or not box.samples:
+        return box
+    ex = with_blend(exemplars_of(box.references(), box.outward()))
+    return box.with_blend(ex.blend, ex.blend_scale, blend_tag())

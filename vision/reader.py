@@ -17,7 +17,7 @@ import numpy as np
 
 from . import tuning
 from .imageio import UnusableImage
-from .descriptors import blended, hog_sims, with_blend
+from .descriptors import blend_tag, blended, hog_sims, with_blend
 from .reading import NO_PLANET, Reading
 from scorer.i18n import _
 from .layout import STACK_AT
@@ -383,7 +383,7 @@ def exemplars_in(folder) -> Exemplars:
     box = load_box(folder)
     if not box.samples:
         raise FileNotFoundError(f"no learned box in {folder}")
-    ex = with_blend(exemplars_of(box.references(), box.outward()))
+    ex = with_blend(exemplars_of(box.references(), box.outward()), box.stored_blend(blend_tag()))
     if tuning.FINE:  # the faces at FINE_PX, made once per box rather than during a reading
         for row, name in enumerate(ex.names):
             if name != "back":
