@@ -214,3 +214,13 @@ BROKEN_WORDS = r"""() => {
     }
     return out.slice(0, 12);
 }"""
+
+
+@pytest.fixture(scope="session")
+def box2_learned(tmp_path_factory):
+    """The folder sample_photos/box2's six teaching photos are learned into (``vision.bench.learn_box``),
+    once for the suite; tests only read it."""
+    from vision.bench import learn_box
+    folder = tmp_path_factory.mktemp("box2")
+    learn_box(ROOT / "sample_photos" / "box2" / "teach", folder)
+    return folder

@@ -4,24 +4,18 @@ again; a box saved before that, or one changed since, is still read (the blend w
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from vision import descriptors, reader
-from vision.bench import learn_box
 from vision.box import MANIFEST, Sample, box_from_bytes, load_box
 from vision.descriptors import blend_tag, choose_blend, with_blend
 from vision.reader import exemplars_in, exemplars_of
 
-BOX2 = Path(__file__).resolve().parent.parent / "sample_photos" / "box2"
 
-
-@pytest.fixture(scope="module")
-def folder(tmp_path_factory):
-    out = tmp_path_factory.mktemp("box2")
-    learn_box(BOX2 / "teach", out)
-    return out
+@pytest.fixture
+def folder(box2_learned):
+    return box2_learned
 
 
 def _fresh(box):

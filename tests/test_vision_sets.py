@@ -171,22 +171,15 @@ def shipped():
     return run(SAMPLES)
 
 
-@pytest.fixture(scope="module")
-def learned(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("box2")
-    learn_box(BOX2 / "teach", folder)
-    return folder
-
-
 def test_shipped_art_meets_the_issue_floors(shipped):
     assert shipped["planets"] >= 16 and shipped["empties"] >= 4
     assert floors_missed(shipped) == [], shipped["failures"][:3]
 
 
 @pytest.mark.parametrize("name", list(BOX_SETS))
-def test_second_box_after_learning_meets_its_floors(name, learned, tmp_path):
+def test_second_box_after_learning_meets_its_floors(name, box2_learned, tmp_path):
     floors, planets, empties = BOX_SETS[name]
-    folder = learned
+    folder = box2_learned
     if name != "box2":
         folder = tmp_path / name
         learn_box(SAMPLES / name / "teach", folder)
@@ -243,8 +236,8 @@ def test_recognize_with_a_folder_that_holds_no_box_exits_2(tmp_path):
     assert r.returncode == 2 and "No learned box" in json.loads(r.stdout)["error"]
 
 
-def test_a_box_survives_bytes_and_folder(learned, tmp_path):
-    box = load_box(learned)
+def test_a_box_survives_bytes_and_folder(box2_learned, tmp_path):
+    box = load_box(box2_learned)
     assert len(box.tiles()) == 80 and len(box.backs()) == 16 and box.outward()
     again = box_from_bytes(box.to_bytes())
     assert again.samples == box.samples
@@ -254,11 +247,11 @@ def test_a_box_survives_bytes_and_folder(learned, tmp_path):
 
 
 
-def test_the_diagnosis_finds_the_outline_and_the_turn_the_generator_made(learned):
+def test_the_diagnosis_finds_the_outline_and_the_turn_the_generator_made(box2_learned):
     """vision.diagnose compares the reader's outline with where the generator put the planet
     (the truth JSON's corners) and lines the cells up by the quarter turn those corners give."""
     from vision.diagnose import _match_corners, diagnose
-    rows = {r["photo"]: r for r in diagnose(BOX2, learned)}
+    rows = {r["photo"]: r for r in diagnose(BOX2, box2_learned)}
     assert len(rows) == 30
     assert all(r["ok"] and r["outline_err"] < 0.4 for r in rows.values())
     p05 = rows["p05.jpg"]        # read from a quarter turn: the corners say which
