@@ -223,12 +223,3 @@ def with_blend(ex, stored: tuple[float, float] | None = None):
     w, scale = stored if stored is not None else choose_blend(ex)[:2]
     return replace(ex, blend=w, blend_scale=scale)
 
-
-def box_with_blend(box):
-    """``box`` (vision.box.Box) with its blend worked out and kept in it (what the reader would
-    work out each time it builds the box's exemplars: 0.9-3.2 s a box)."""
-    from .reader import exemplars_of
-    if not tuning.BLEND or not box.samples:
-        return box
-    ex = with_blend(exemplars_of(box.references(), box.outward()))
-    return box.with_blend(ex.blend, ex.blend_scale, blend_tag())

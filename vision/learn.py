@@ -31,7 +31,6 @@ from scorer.i18n import N_, _
 
 from . import tuning
 from .box import SAMPLE_PX, Box, Sample, _all_ids
-from .descriptors import box_with_blend
 from .imageio import UnusableImage
 from .layout import STACK_AT
 from .stages import (Outline, Photo, cut_cells, decode_photo, find_layouts, frame_tiles, layout_fits, layout_straightness,
@@ -330,5 +329,6 @@ def _lesson(box: Box, cells: list, tiles: list, positions) -> Lesson:
             samples.append(Sample(cells[p], p, png.tobytes()))
     learned = box.add(samples)
     if len(learned.tiles()) == len(_all_ids()):  # every face known: how to compare them is kept in the box
+        from .reader import box_with_blend
         learned = box_with_blend(learned)
     return Lesson(ok=True, box=learned, learned=tuple(samples), cells=tuple(cells))
