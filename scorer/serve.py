@@ -22,13 +22,6 @@ HEADER_TIMEOUT = 10   # seconds for a request's headers to arrive (and for an id
 IO_TIMEOUT = 30       # seconds a body read or an answer's write may make no progress
 MIN_BODY_RATE = 50_000  # bytes/s a body must keep up, after HEADER_TIMEOUT seconds of grace
 DEFAULT_CONNECTIONS = 4000
-# Connections a worker accepts at each turn of its event loop. gunicorn's gevent worker accepts
-# one (max_accept 1 with two workers or more, so that one worker does not take them all); under
-# load a turn of the loop lasts tens of milliseconds, and new connections (a phone whose idle
-# connection was closed, a tap on a new one) waited in the listen queue meanwhile. At 600 tables
-# on a busy machine (load 3-5) the queue's p95 went from 91 connections to 4; that run's latency
-# was no better (the machine's other work dominated it), so this is the queue's figure only.
-ACCEPT_AT_ONCE = 16
 # A photo is read in a native thread beside the worker's event loop (scorer/web/cpu.py). Each time
 # the loop waits on a socket it lets go of the GIL and then waits up to this long to get it back
 # from the photo thread: at Python's 5 ms, draining one 2 MB upload cost the loop about a second.
@@ -38,7 +31,7 @@ GIL_SWITCH_INTERVAL = 0.0005
 def default_workers() -> int:
     """Two workers (one on a one-core machine), on SQLite as on other databases. Two SQLite
     workers do not freeze on each other's writes (the store's writers take turns on a lock file,
-    taken, written and given back in a native thread beside the event loop: ``Database.write``), but each loads and folds every game its
+    waited for beside the event loop: ``db.writing``), but each loads and folds every game its
     phones ask about (a board one worker drew, the other hands out from their shared folder:
     ``shared_boards.Shelf``) and watches the move table itself: the server's CPU per move is a sixth
     to a third higher. On a quiet 2-core machine they still hold more tables, because the second
@@ -137,21 +130,6 @@ def one_write() -> None:
     wsgi.Response.planet_one_write = True
 
 
-def _accept_at_once(count: int) -> None:
-    """Each gevent server this worker starts accepts up to ``count`` waiting connections at a
-    time (gunicorn sets its ``max_accept`` to 1 just before starting it)."""
-    from gevent.server import StreamServer
-    if getattr(StreamServer, "planet_accept", None) == count:
-        return
-    start = StreamServer.start
-
-    def start_accepting(self):  # type: ignore[no-untyped-def]
-        self.max_accept = max(self.max_accept, count)
-        return start(self)
-    StreamServer.start = start_accepting
-    StreamServer.planet_accept = count
-
-
 def _enough_files(connections: int, workers: int) -> None:
     """Each connection is a file descriptor: raise this process's soft limit as far as allowed."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -177,7 +155,6 @@ def run_server(app, host: str, port: int, workers: int = 2, connections: int = D
     served = {"app": wsgi or app}
 
     def post_fork(server, worker):
-        _accept_at_once(ACCEPT_AT_ONCE)
         app.extensions["db"].engine.dispose(close=False)
         if make_app is not None and wsgi is None:
             served["app"] = make_app()

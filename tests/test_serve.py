@@ -231,37 +231,3 @@ def test_two_workers_share_their_drawings_in_a_private_folder_removed_when_the_s
         proc.wait(timeout=30)
         out.close()
     assert not any(os.path.exists(folder) for folder in made)
-
-
-WAITING_CONNECTIONS_ACCEPTED_IN_ONE_TURN = r"""
-import socket, sys
-from gevent import monkey
-monkey.patch_all()
-import gevent
-from gevent.server import StreamServer
-from scorer.serve import _accept_at_once
-
-_accept_at_once(int(sys.argv[1]))
-accepted = []
-listener = socket.socket()
-listener.bind(("127.0.0.1", 0))
-listener.listen(64)
-loop = gevent.get_hub().loop
-server = StreamServer(listener, handle=lambda sock, addr: accepted.append(loop.iteration), spawn=None)
-server.max_accept = 1        # as gunicorn's gevent worker sets it with two workers or more
-clients = [socket.create_connection(listener.getsockname()) for _ in range(10)]
-server.start()
-gevent.sleep(0.2)
-print(accepted.count(accepted[0]))  # accepted at the loop's first turn
-"""
-
-
-@pytest.mark.parametrize("count, accepted", [(16, 10), (1, 1)])
-def test_a_worker_accepts_the_waiting_connections_in_one_turn_of_its_loop(count, accepted):
-    """``serve`` lets each gevent worker take up to ``ACCEPT_AT_ONCE`` waiting connections at a
-    turn of its loop (gunicorn sets one): under load a turn lasts tens of milliseconds, and at
-    one connection a turn new connections waited in the listen queue while the worker had room."""
-    done = subprocess.run([sys.executable, "-c", WAITING_CONNECTIONS_ACCEPTED_IN_ONE_TURN, str(count)],
-                          capture_output=True, text=True, timeout=60, cwd=ROOT)
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert int(done.stdout.strip()) == accepted
