@@ -138,10 +138,13 @@ class Box:
             out.append((s.name, stack, img))
         return out
 
+    def missing(self) -> list[str]:
+        """The catalog's tiles this box has not learned yet."""
+        return sorted(set(_all_ids()) - set(self.tiles()))
+
     def summary(self) -> dict:
         return {"tiles": len(self.tiles()), "backs": len(self.backs()),
-                "missing": sorted(set(_all_ids()) - set(self.tiles())),
-                "turned_outwards": self.outward()}
+                "missing": self.missing(), "turned_outwards": self.outward()}
 
     # --- as a folder ---------------------------------------------------------------------
 

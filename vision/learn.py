@@ -30,7 +30,7 @@ import numpy as np
 from scorer.i18n import N_, _
 
 from . import tuning
-from .box import SAMPLE_PX, Box, Sample, _all_ids
+from .box import SAMPLE_PX, Box, Sample
 from .imageio import UnusableImage
 from .layout import STACK_AT
 from .stages import (Outline, Photo, cut_cells, decode_photo, find_layouts, frame_tiles, layout_fits, layout_straightness,
@@ -328,7 +328,7 @@ def _lesson(box: Box, cells: list, tiles: list, positions) -> Lesson:
             ok, png = cv2.imencode(".png", tiles[p])
             samples.append(Sample(cells[p], p, png.tobytes()))
     learned = box.add(samples)
-    if len(learned.tiles()) == len(_all_ids()):  # every face known: how to compare them is kept in the box
+    if not learned.missing():  # every face known: how to compare them is kept in the box
         from .reader import box_with_blend
         learned = box_with_blend(learned)
     return Lesson(ok=True, box=learned, learned=tuple(samples), cells=tuple(cells))
