@@ -231,3 +231,41 @@ def test_two_workers_share_their_drawings_in_a_private_folder_removed_when_the_s
         proc.wait(timeout=30)
         out.close()
     assert not any(os.path.exists(folder) for folder in made)
+
+
+COLLECTOR_PROBE = r"""
+import gc, json, threading, time, weakref
+from scorer.serve import collect_fully_on_a_timer
+
+class Node:
+    pass
+
+collect_fully_on_a_timer(every=2.0, spawn=lambda f: threading.Thread(target=f, daemon=True).start())
+started = time.monotonic()
+node = Node(); node.me = node            # a cycle, alive long enough to be counted long-lived
+garbage = weakref.ref(node)
+gc.collect(1); gc.collect(1)
+del node                                 # ... then left: only a full collection frees it
+held = []
+for _ in range(30):                      # phones' requests held a while: many young collections
+    held.append([[i] for i in range(20_000)])
+young_only = garbage() is not None
+held.clear()
+before_the_timer = time.monotonic() - started < 2.0
+time.sleep(2.6)
+print(json.dumps({"young_only": young_only, "before_the_timer": before_the_timer,
+                  "freed_by_the_timer": garbage() is None}))
+"""
+
+
+def test_full_collections_wait_for_the_timer_and_the_timer_runs_them():
+    """A held request outlives young collections; with thousands held, the collector's own count
+    ran a full collection (0.4-0.6 s, the whole worker stopped) every ~14 s. The worker's full
+    collections run on a timer instead, and nothing is left uncollected for longer than that."""
+    out = subprocess.run([sys.executable, "-c", COLLECTOR_PROBE], cwd=ROOT, capture_output=True,
+                         text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert out.returncode == 0, out.stderr
+    seen = __import__("json").loads(out.stdout)
+    assert seen["before_the_timer"], "the probe was too slow to tell the timer's collection apart"
+    assert seen["young_only"], "a full collection ran on the collector's count"
+    assert seen["freed_by_the_timer"], "the timer's full collection did not run"
