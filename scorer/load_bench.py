@@ -708,15 +708,56 @@ async def drive(bases: list[str], tables: list[Table], args, cpu, watch: ServerW
         server0, mine0 = cpu(), time.process_time()
         if watch is not None:
             watch.start()
+        pauses = OwnPauses()
         try:
-            played = await load.run(budget=args.moves * MOVE_GAP[1] + 30)
+            with pauses:
+                played = await load.run(budget=args.moves * MOVE_GAP[1] + 30)
         finally:
             if watch is not None:
                 watch.stop()
         server_cpu_s, my_cpu_s = cpu() - server0, time.process_time() - mine0
         results_ok = await check_results(load)
     return {"load": load, "joined_s": joined, "played_s": played, "server_cpu_s": server_cpu_s,
-            "bench_cpu_s": my_cpu_s, "results_ok": results_ok}
+            "bench_cpu_s": my_cpu_s, "results_ok": results_ok, "pauses": pauses}
+
+
+class OwnPauses:
+    """The generator's own cycle collections while it plays, timed (each one stops every phone of
+    this process, and a phone's latency counts from its scheduled time, so they would count against
+    the server). Full collections are put off until the play is over, as ``serve`` does for its
+    workers; young ones run and are reported."""
+
+    def __init__(self) -> None:
+        self.count, self.longest_ms, self.total_ms = 0, 0.0, 0.0
+        self._started = 0.0
+
+    def _timed(self, phase: str, _info: dict) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+            return
+        took = (time.perf_counter() - self._started) * 1000
+        self.count += 1
+        self.total_ms += took
+        self.longest_ms = max(self.longest_ms, took)
+
+    def __enter__(self) -> OwnPauses:
+        import gc
+        gc.collect()
+        gc.freeze()
+        self._threshold = gc.get_threshold()
+        gc.set_threshold(self._threshold[0], self._threshold[1], 2**30)
+        gc.callbacks.append(self._timed)
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        import gc
+        gc.callbacks.remove(self._timed)
+        gc.set_threshold(*self._threshold)
+        gc.unfreeze()
+
+    def __str__(self) -> str:
+        return (f"{self.count} young collections, {self.total_ms:.0f} ms in all, the longest "
+                f"{self.longest_ms:.1f} ms (full ones put off until the end)")
 
 
 def one_run(tables: int, args, openings, database: str, log_dir: Path) -> dict:
@@ -755,6 +796,8 @@ def report(out: dict) -> None:
           f"{'yes' if percentile(s.delivery_ms, 95) <= SEEN_WITHIN_MS else 'NO'}")
     print(f"  move (from its scheduled time: the tap, answered with the new board):  {ms(s.move_ms)}")
     print(f"  generator lateness: p95 {percentile(s.lag_ms, 95):.1f} ms; 'nothing new' answers: {s.nothing_new}")
+    if out.get("pauses") is not None:
+        print(f"  the generator's own pauses while playing: {out['pauses']}")
     print(f"  CPU over the played part: server {out['server_cpu_s'] / played:.2f} cores, "
           f"this generator {out['bench_cpu_s'] / played:.2f} cores (both on this machine's {os.cpu_count()}); "
           f"server CPU per move (its post, every other phone's board, the polls asked again, the "

@@ -100,3 +100,32 @@ def test_the_server_watch_counts_connections_waiting_to_be_accepted():
     finally:
         for sock in [*clients, listening]:
             sock.close()
+
+
+def test_the_generator_times_its_own_collections_and_puts_off_full_ones():
+    """The generator's own pauses would count against the server (latency runs from the scheduled
+    time): while it plays, full collections wait, young ones are timed, and all is put back after."""
+    import gc
+    import weakref
+
+    from scorer.load_bench import OwnPauses
+
+    class Node:
+        pass
+
+    before = gc.get_threshold()
+    with OwnPauses() as pauses:
+        node = Node()
+        node.me = node
+        garbage = weakref.ref(node)
+        gc.collect(1)
+        gc.collect(1)      # long-lived now: only a full collection frees it
+        del node
+        held = [[[i] for i in range(20_000)] for _ in range(30)]   # many young collections
+        put_off = garbage() is not None
+        del held
+    assert put_off, "a full collection ran while the generator played"
+    assert pauses.count > 0 and pauses.longest_ms > 0 and "young collections" in str(pauses)
+    assert gc.get_threshold() == before
+    gc.collect()
+    assert garbage() is None
