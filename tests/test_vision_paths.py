@@ -242,8 +242,10 @@ def test_lattice_fits_in_place_as_plain():
 
 def test_the_runner_up_test_centres_the_cell_once_as_plain():
     """stages.tell_apart correlates the cell with both placed exemplars over the same weights: the
-    cell's weighted centring made once (``_ncc_with``) gives the floats of two plain
-    ``_weighted_ncc`` calls; and a cell's detail kept from ``match`` is ``cell_detail``'s."""
+    cell's weighted centring made once (``_ncc_with``), over where both exemplars lie only (the
+    weight is 0 elsewhere), gives what two plain ``_weighted_ncc`` calls over the whole cell give
+    (to float rounding: the sums run over fewer zeros); and a cell's detail kept from ``match`` is
+    ``cell_detail``'s."""
     rng = np.random.default_rng(5)
     cell = rng.normal(0, 10, (44, 44, 3)).astype(np.float32)
     first, second = (rng.normal(0, 10, (3, 32, 32, 3)).astype(np.float32) for _ in range(2))
@@ -254,7 +256,8 @@ def test_the_runner_up_test_centres_the_cell_once_as_plain():
     w = cv2.GaussianBlur(np.abs(na - nb).sum(axis=2), (0, 0), 2.0) * both
     w = (w / (float(w.max()) + 1e-6)) ** 2
     plain = stages._weighted_ncc(cell, a, w) - stages._weighted_ncc(cell, b, w)
-    assert stages.tell_apart(cell, first, second, 2.0) == plain
+    told = stages.tell_apart(cell, first, second, 2.0)
+    assert abs(told - plain) < 1e-6 * max(1.0, abs(plain)) and abs(plain) > 1e-3
 
     from vision.reader import _fine_mean, _fine_mean_detail, exemplars_of
     from vision.layout import STACK_AT
@@ -268,3 +271,29 @@ def test_the_runner_up_test_centres_the_cell_once_as_plain():
     assert kept and all(np.array_equal(d, stages.cell_detail(tiles[q], ex.means[STACK_AT[q]])) for q, d in kept.items())
     mean = _fine_mean(ex, "center")
     assert np.array_equal(_fine_mean_detail(ex, "center"), stages.fine_detail(mean))
+
+
+def test_sliding_templates_by_their_kept_spectra_is_cv2_matchtemplate():
+    """stages.slide (each template's spectrum made once per box, the picture's once for all its
+    templates) gives cv2.matchTemplate's TM_CCOEFF_NORMED for every template and place: grey cells
+    against a stack's looks (align_cells) and colour cell details against turned exemplars
+    (tell_apart), at CELL_PX and FINE_PX sizes; the best place and turn are the same."""
+    rng = np.random.default_rng(14)
+    for side, m, ch, k in ((70, 38, 1, 6), (44, 32, 3, 3), (88, 64, 3, 3)):
+        shape = (side, side) if ch == 1 else (side, side, ch)
+        tshape = (m, m) if ch == 1 else (m, m, ch)
+        img = cv2.GaussianBlur(rng.normal(100, 30, shape).astype(np.float32), (0, 0), 2)
+        ts = [cv2.GaussianBlur(rng.normal(0, 10, tshape).astype(np.float32), (0, 0), 2) for _ in range(k)]
+        slider = stages.Slider(ts)
+        got = stages.slide(img, slider)[0]
+        want = np.stack([cv2.matchTemplate(img, t, cv2.TM_CCOEFF_NORMED) for t in ts])
+        assert got.shape == want.shape and np.abs(got - want).max() < 1e-5
+        assert [int(np.argmax(g)) for g in got] == [int(np.argmax(w)) for w in want]
+        assert stages.slide(img, slider)[0].tobytes() == got.tobytes()   # the kept spectra: the same again
+        if ch == 3:   # _placed: the first best turn and place, as cv2.minMaxLoc one turn after another
+            best = max(range(k), key=lambda j: cv2.minMaxLoc(want[j])[1])
+            _, _, _, (x, y) = cv2.minMaxLoc(want[best])
+            canvas, where = stages._placed(img, slider)
+            assert np.array_equal(canvas[y:y + m, x:x + m], ts[best]) and where.sum() == m * m
+    flat = np.full((80, 80), 7.0, np.float32)            # no spread anywhere: 0, as cv2 gives
+    assert not stages.slide(flat, stages.Slider([ts[0][..., 0]]))[0].any()

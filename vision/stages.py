@@ -474,22 +474,21 @@ def align_cells(cells: Cells, looks: dict) -> Aligned:
     size, pad = tuning.CELL_PX, cells.pad
     i = int(round(size * tuning.ALIGN_INNER))
     tiles, fits, centres = [], [], []
-    prior = None
     n = cells.windows.shape[1]   # the 16 windows made grey at once (pixel by pixel: the same values)
     grays = cv2.cvtColor(cells.windows.reshape(-1, n, 3), cv2.COLOR_BGR2GRAY).reshape(-1, n, n).astype(np.float32)
     for q in range(16):
         win = cells.windows[q]
-        gray = grays[q]
-        best = (-2.0, 0.0, (pad + i, pad + i))
-        for a, t in looks[STACK_AT[q]]:
-            res = cv2.matchTemplate(gray, t, cv2.TM_CCOEFF_NORMED)
-            if prior is None or prior.shape != res.shape:
-                prior = _shift_cost(res.shape[0], pad)
-            _, mx, _, loc = cv2.minMaxLoc(res - prior)
-            mx -= 0.002 * abs(a)
-            if mx > best[0]:
-                best = (mx, a, loc)
-        mx, a, (x, y) = best
+        slider, cost = _looks_slider(looks[STACK_AT[q]])
+        res = slide(grays[q], slider)[0]                   # (looks, r, r): every look at once
+        res -= _prior(res.shape[1], pad)
+        flat = res.reshape(len(res), -1)
+        at = flat.argmax(axis=1)                          # each look's first best place …
+        scores = flat[np.arange(len(res)), at] - cost
+        k = int(np.argmax(scores))                        # … and the first best look, as one by one
+        mx, a = float(scores[k]), slider.angles[k]
+        y, x = divmod(int(at[k]), res.shape[2])
+        if not mx > -2.0:                                 # nothing fitted: the cell's middle
+            mx, a, (x, y) = -2.0, 0.0, (pad + i, pad + i)
         cx, cy = x - i + size / 2, y - i + size / 2     # the tile's centre in the window
         M = cv2.getRotationMatrix2D((cx, cy), -a, 1.0)
         M[0, 2] += size / 2 - cx
@@ -499,6 +498,124 @@ def align_cells(cells: Cells, looks: dict) -> Aligned:
         fits.append(mx)
         centres.append((cx, cy))
     return Aligned(np.stack(tiles), np.array(fits, np.float32), np.float32(centres))
+
+
+_PRIORS: dict = {}
+
+
+def _prior(n: int, pad: int) -> np.ndarray:
+    """``_shift_cost(n, pad)``, kept (the same for every cell)."""
+    key = (n, pad)
+    if key not in _PRIORS:
+        _PRIORS[key] = _shift_cost(n, pad)
+    return _PRIORS[key]
+
+
+_SLIDERS: dict = {}
+
+
+def _looks_slider(looks: list) -> tuple[Slider, np.ndarray]:
+    """A stack's looks (``stack_looks``: [(angle, grey template)]) as one ``Slider`` (its
+    ``angles`` set) and each one's cost of its turn, kept per box (the same for every cell and
+    reading)."""
+    hit = _SLIDERS.get(id(looks))
+    if hit is None or hit[0] is not looks:
+        if len(_SLIDERS) > 64:
+            _SLIDERS.clear()
+        slider = Slider([t for _, t in looks])
+        slider.angles = tuple(a for a, _ in looks)
+        cost = np.float32([0.002 * abs(a) for a, _ in looks])
+        hit = _SLIDERS[id(looks)] = (looks, (slider, cost))
+    return hit[1]
+
+
+# --- 4c. slide templates over a picture -------------------------------------------------------
+
+class Slider:
+    """Templates of one size (k, m, m) or (k, m, m, c), float32, to slide over pictures (``slide``):
+    for every place of each, the normalized correlation coefficient (``cv2.TM_CCOEFF_NORMED``,
+    channels summed, each channel less its own mean), by the DFT as ``cv2.matchTemplate``
+    computes it, but with each template's spectrum made once per picture size and kept (a box's
+    exemplars: once per box), and the picture's made once for all the templates slid over it
+    (``cv2.matchTemplate`` makes both for every pair). The same values to about 1e-6."""
+
+    def __init__(self, templates):
+        self.originals = np.asarray(templates, np.float32)   # as given (what _placed puts down)
+        zero = self._zero_mean()
+        self.shape = zero.shape[1:3]
+        self.channels = zero.shape[3]
+        self.norms = np.sqrt((zero.astype(np.float64) ** 2).sum(axis=(1, 2, 3)))
+        self._spectra: dict = {}
+        self.angles: tuple = ()                            # the turn of each, when they are turns
+
+    def _zero_mean(self) -> np.ndarray:
+        """(k, m, m, c): each template less each channel's mean (made when asked, not kept)."""
+        t = self.originals if self.originals.ndim == 4 else self.originals[..., None]
+        return (t - t.astype(np.float64).mean(axis=(1, 2), keepdims=True)).astype(np.float32)
+
+    def spectra(self, size: tuple) -> list:
+        """Per template, per channel: its spectrum (``cv2.dft``'s packed form) at ``size``, kept."""
+        hit = self._spectra.get(size)
+        if hit is None:
+            mh, mw = self.shape
+            hit = []
+            for t in self._zero_mean():
+                per = []
+                for c in range(self.channels):
+                    p = np.zeros(size, np.float32)
+                    p[:mh, :mw] = t[..., c]
+                    per.append(cv2.dft(p, nonzeroRows=mh))
+                hit.append(per)
+            self._spectra[size] = hit
+        return hit
+
+    def warm(self, shape: tuple) -> None:
+        """Make the spectra for pictures of ``shape`` (h, w) now."""
+        self.spectra(_dft_size(shape))
+
+
+def _dft_size(shape: tuple) -> tuple:
+    return cv2.getOptimalDFTSize(int(shape[0])), cv2.getOptimalDFTSize(int(shape[1]))
+
+
+def slide(img: np.ndarray, *sliders: Slider) -> list[np.ndarray]:
+    """Each slider's templates at every place of ``img`` (h, w[, c]) float32: per slider
+    (k, h - m + 1, w - m + 1) float32, what ``cv2.matchTemplate(img, t, cv2.TM_CCOEFF_NORMED)``
+    gives for each template t. The picture's spectrum and spread are made once for all."""
+    img = img if img.ndim == 3 else img[..., None]
+    h, w, ch = img.shape
+    mh, mw = sliders[0].shape
+    rh, rw = h - mh + 1, w - mw + 1
+    size = _dft_size((h, w))
+    pictures = []
+    for c in range(ch):
+        p = np.zeros(size, np.float32)
+        p[:h, :w] = img[..., c]
+        pictures.append(cv2.dft(p, nonzeroRows=h))
+    # each place's spread: per channel its sum and sum of squares, from integral images (as
+    # cv2.matchTemplate takes them)
+    s, sq = cv2.integral2(np.ascontiguousarray(img), sdepth=cv2.CV_64F, sqdepth=cv2.CV_64F)
+    s, sq = s.reshape(h + 1, w + 1, ch), sq.reshape(h + 1, w + 1, ch)
+    box = s[mh:, mw:] - s[:-mh, mw:] - s[mh:, :-mw] + s[:-mh, :-mw]
+    box2 = sq[mh:, mw:] - sq[:-mh, mw:] - sq[mh:, :-mw] + sq[:-mh, :-mw]
+    spread = np.sqrt(np.maximum(box2.sum(axis=2) - (box * box).sum(axis=2) / (mh * mw), 0))
+    out = []
+    for slider in sliders:
+        spectra = slider.spectra(size)
+        num = np.empty((len(spectra), rh, rw), np.float64)
+        for k, per in enumerate(spectra):
+            acc = cv2.mulSpectrums(pictures[0], per[0], 0, conjB=True)
+            for c in range(1, ch):
+                acc += cv2.mulSpectrums(pictures[c], per[c], 0, conjB=True)
+            num[k] = cv2.idft(acc, flags=cv2.DFT_SCALE | cv2.DFT_REAL_OUTPUT, nonzeroRows=rh)[:rh, :rw]
+        t = spread[None] * slider.norms[:, None, None]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            r = num / t
+        odd = ~(np.abs(num) < t)
+        if odd.any():   # as cv2.matchTemplate: no spread, or a product out of range: 0 or ±1
+            r[odd] = np.where(np.abs(num[odd]) < t[odd] * 1.125, np.sign(num[odd]), 0.0)
+        out.append(r.astype(np.float32))
+    return out
 
 
 # --- 5. compare each aligned tile with the exemplars ----------------------------------------
@@ -626,16 +743,28 @@ def turned_details(details: np.ndarray) -> np.ndarray:
     return np.stack([[_turned(d, a)[i:size - i, i:size - i] for a in tuning.MATCH_ANGLES] for d in details])
 
 
-def _placed(cell: np.ndarray, turned: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """An exemplar (``turned_details``: at each turn) placed where it fits ``cell`` best (shift and
-    a turn of ``MATCH_ANGLES``, full size): the exemplar on a canvas the cell's size, and where
-    it lies."""
-    best = None
-    for t in turned:
-        _, mx, _, loc = cv2.minMaxLoc(cv2.matchTemplate(cell, t, cv2.TM_CCOEFF_NORMED))
-        if best is None or mx > best[0]:
-            best = (mx, t, loc)
-    _, t, (x, y) = best
+def _placed(cell: np.ndarray, turned) -> tuple[np.ndarray, np.ndarray]:
+    """An exemplar (``turned_details``: at each turn, or their ``Slider``) placed where it fits
+    ``cell`` best (shift and a turn of ``MATCH_ANGLES``, full size): the exemplar on a canvas the
+    cell's size, and where it lies."""
+    return _on_canvas(cell, *_places(cell, turned)[0])
+
+
+def _places(cell: np.ndarray, *turned) -> list[tuple[int, int, np.ndarray]]:
+    """For each exemplar (at each turn, or its ``Slider``): where (y, x) and at which turn it fits
+    ``cell`` best (the first best turn and place, as ``cv2.minMaxLoc`` one turn after another)."""
+    sliders = [t if isinstance(t, Slider) else Slider(t) for t in turned]
+    out = []
+    for slider, res in zip(sliders, slide(cell, *sliders)):
+        flat = res.reshape(len(res), -1)
+        at = flat.argmax(axis=1)
+        k = int(np.argmax(flat[np.arange(len(res)), at]))
+        y, x = divmod(int(at[k]), res.shape[2])
+        out.append((y, x, slider.originals[k]))
+    return out
+
+
+def _on_canvas(cell: np.ndarray, y: int, x: int, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     canvas = np.zeros_like(cell)
     where = np.zeros(cell.shape[:2], bool)
     canvas[y:y + t.shape[0], x:x + t.shape[1]] = t
@@ -657,20 +786,27 @@ def tell_apart(cell: np.ndarray, first: np.ndarray, second: np.ndarray, blur: fl
     own (exemplars come from different teaching photos and are not registered to each other
     to the pixel, so their own difference is mostly edges), the places where the two placed
     pictures differ are weighted (blurred difference, squared), and the cell is correlated
-    with each there. ``first``, ``second``: as ``turned_details`` gives them. In [-2, 2]; > 0:
-    ``first``."""
-    a, wa = _placed(cell, first)
-    b, wb = _placed(cell, second)
-    both = wa & wb
-    if not both.any():
+    with each there. ``first``, ``second``: as ``turned_details`` gives them (or their
+    ``Slider``s, kept per box). In [-2, 2]; > 0: ``first``."""
+    (ya, xa, ta), (yb, xb, tb) = _places(cell, first, second)
+    mh, mw = ta.shape[:2]
+    y0, y1, x0, x1 = max(ya, yb), min(ya, yb) + mh, max(xa, xb), min(xa, xb) + mw
+    if y0 >= y1 or x0 >= x1:   # the two placed exemplars do not overlap
         return 0.0
-    na, nb = a / (float(a[both].std()) + 1e-6), b / (float(b[both].std()) + 1e-6)
-    w = cv2.GaussianBlur(np.abs(na - nb).sum(axis=2), (0, 0), blur) * both
+    # only where both lie (``both``) does the weight differ from 0: the placed exemplars there
+    a = ta[y0 - ya:y1 - ya, x0 - xa:x1 - xa]
+    b = tb[y0 - yb:y1 - yb, x0 - xb:x1 - xb]
+    sa, sb = float(np.ascontiguousarray(a).std()) + 1e-6, float(np.ascontiguousarray(b).std()) + 1e-6
+    diff = np.zeros(cell.shape, np.float32)             # na - nb on the cell's canvas
+    diff[ya:ya + mh, xa:xa + mw] = ta / sa
+    diff[yb:yb + mh, xb:xb + mw] -= tb / sb
+    w = cv2.GaussianBlur(np.abs(diff).sum(axis=2), (0, 0), blur)[y0:y1, x0:x1]
     w = (w / (float(w.max()) + 1e-6)) ** 2
-    # _weighted_ncc(cell, a, w) - _weighted_ncc(cell, b, w), the cell's part made once (the same floats)
+    # _weighted_ncc(cell, a, w) - _weighted_ncc(cell, b, w) over where both lie, the cell's part made once
     ws = float(w.sum()) + 1e-6
     w3 = w[..., None]
-    c = cell - (cell * w3).sum((0, 1)) / ws
+    part = cell[y0:y1, x0:x1]
+    c = part - (part * w3).sum((0, 1)) / ws
     cc = (c * c * w3).sum()
     return _ncc_with(c, cc, a, w3, ws) - _ncc_with(c, cc, b, w3, ws)
 
