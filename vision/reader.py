@@ -219,8 +219,9 @@ def _assign_all(sims: np.ndarray, ex: Exemplars) -> list[int]:
 
 def _runner_up(sims: np.ndarray, ex: Exemplars, q: int, row: int) -> int | None:
     """The best row with other contents than ``row`` that may lie at ``q``."""
-    others = [j for j in ex.rows_of[STACK_AT[q]] if ex.contents[j] != ex.contents[row] and sims[q, j] > -1]
-    return max(others, key=lambda j: sims[q, j]) if others else None
+    at = sims[q].tolist()     # the same values as Python floats (indexing numpy one by one is slow)
+    others = [j for j in ex.rows_of[STACK_AT[q]] if ex.contents[j] != ex.contents[row] and at[j] > -1]
+    return max(others, key=at.__getitem__) if others else None
 
 
 def classify(cells: Cells, aligned: Aligned, ex: Exemplars, outline: Outline, turn: int) -> Verdict:
@@ -258,11 +259,10 @@ def tell_lookalikes(v: Verdict, ex: Exemplars, photo: Photo | None = None) -> Ve
     if v.aligned is None:
         return v
     aligned = v.aligned
-    fine = None
+    finer, fine = False, None   # the finer cut is made when a cell first asks for it
     if tuning.FINE and photo is not None and ex.pictures:
         side = float(np.sqrt(max(1.0, cv2.contourArea(v.outline.corners.astype(np.float32))))) / 4
-        if side >= tuning.FINE_MIN_PX:
-            fine = fine_cells(photo, v.outline) if ex.outward else cut_cells(photo, v.outline, v.turn, tuning.FINE_PX)
+        finer = side >= tuning.FINE_MIN_PX
     pad = int(round(tuning.CELL_PX * tuning.PAD))
     pairs = v.pairs.copy()
     rows, runners = list(v.rows), list(v.runners)
@@ -274,7 +274,9 @@ def tell_lookalikes(v: Verdict, ex: Exemplars, photo: Photo | None = None) -> Ve
             continue
         cell = v.details[q] if q in v.details else cell_detail(aligned.tiles[q], ex.means[STACK_AT[q]])
         pair = tell_apart(cell, _slider(ex, a), _slider(ex, b))
-        if fine is not None and margins[q] < tuning.FINE_MARGIN:
+        if finer and margins[q] < tuning.FINE_MARGIN:
+            if fine is None:
+                fine = fine_cells(photo, v.outline) if ex.outward else cut_cells(photo, v.outline, v.turn, tuning.FINE_PX)
             mean = _fine_mean(ex, STACK_AT[q])
             fcell = fine_cell(fine, aligned.centres[q], pad, q, mean, _fine_mean_detail(ex, STACK_AT[q]))
             fpair = tell_apart(fcell, _fine_slider(ex, a), _fine_slider(ex, b),
