@@ -534,7 +534,7 @@ def _looks_slider(looks: list) -> tuple[Slider, np.ndarray]:
 class Slider:
     """Templates of one size (k, m, m) or (k, m, m, c), float32, to slide over pictures (``slide``):
     for every place of each, the normalized correlation coefficient (``cv2.TM_CCOEFF_NORMED``,
-    channels summed, each channel less its own mean), by the DFT as ``cv2.matchTemplate``
+    channels summed, each channel less its own mean), by the DFT (numpy's, all templates at once) as ``cv2.matchTemplate``
     computes it, but with each template's spectrum made once per picture size and kept (a box's
     exemplars: once per box), and the picture's made once for all the templates slid over it
     (``cv2.matchTemplate`` makes both for every pair). The same values to about 1e-6."""
@@ -553,19 +553,12 @@ class Slider:
         t = self.originals if self.originals.ndim == 4 else self.originals[..., None]
         return (t - t.astype(np.float64).mean(axis=(1, 2), keepdims=True)).astype(np.float32)
 
-    def spectra(self, size: tuple) -> list:
-        """Per template, per channel: its spectrum (``cv2.dft``'s packed form) at ``size``, kept."""
+    def spectra(self, size: tuple) -> np.ndarray:
+        """(k, c, H, W // 2 + 1) complex64: each template's spectrum per channel at ``size`` (H, W),
+        conjugated (a correlation), kept."""
         hit = self._spectra.get(size)
         if hit is None:
-            mh, mw = self.shape
-            hit = []
-            for t in self._zero_mean():
-                per = []
-                for c in range(self.channels):
-                    p = np.zeros(size, np.float32)
-                    p[:mh, :mw] = t[..., c]
-                    per.append(cv2.dft(p, nonzeroRows=mh))
-                hit.append(per)
+            hit = np.conj(np.fft.rfft2(self._zero_mean().transpose(0, 3, 1, 2), s=size)).astype(np.complex64)
             self._spectra[size] = hit
         return hit
 
@@ -587,11 +580,7 @@ def slide(img: np.ndarray, *sliders: Slider) -> list[np.ndarray]:
     mh, mw = sliders[0].shape
     rh, rw = h - mh + 1, w - mw + 1
     size = _dft_size((h, w))
-    pictures = []
-    for c in range(ch):
-        p = np.zeros(size, np.float32)
-        p[:h, :w] = img[..., c]
-        pictures.append(cv2.dft(p, nonzeroRows=h))
+    picture = np.fft.rfft2(np.moveaxis(img, 2, 0), s=size)          # (c, H, W // 2 + 1), once
     # each place's spread: per channel its sum and sum of squares, from integral images (as
     # cv2.matchTemplate takes them)
     s, sq = cv2.integral2(np.ascontiguousarray(img), sdepth=cv2.CV_64F, sqdepth=cv2.CV_64F)
@@ -599,23 +588,22 @@ def slide(img: np.ndarray, *sliders: Slider) -> list[np.ndarray]:
     box = s[mh:, mw:] - s[:-mh, mw:] - s[mh:, :-mw] + s[:-mh, :-mw]
     box2 = sq[mh:, mw:] - sq[:-mh, mw:] - sq[mh:, :-mw] + sq[:-mh, :-mw]
     spread = np.sqrt(np.maximum(box2.sum(axis=2) - (box * box).sum(axis=2) / (mh * mw), 0))
-    out = []
-    for slider in sliders:
-        spectra = slider.spectra(size)
-        num = np.empty((len(spectra), rh, rw), np.float64)
-        for k, per in enumerate(spectra):
-            acc = cv2.mulSpectrums(pictures[0], per[0], 0, conjB=True)
-            for c in range(1, ch):
-                acc += cv2.mulSpectrums(pictures[c], per[c], 0, conjB=True)
-            num[k] = cv2.idft(acc, flags=cv2.DFT_SCALE | cv2.DFT_REAL_OUTPUT, nonzeroRows=rh)[:rh, :rw]
-        t = spread[None] * slider.norms[:, None, None]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            r = num / t
-        odd = ~(np.abs(num) < t)
-        if odd.any():   # as cv2.matchTemplate: no spread, or a product out of range: 0 or ±1
-            r[odd] = np.where(np.abs(num[odd]) < t[odd] * 1.125, np.sign(num[odd]), 0.0)
-        out.append(r.astype(np.float32))
-    return out
+    spectra = [slider.spectra(size) for slider in sliders]
+    products = np.concatenate(spectra, axis=0) if len(spectra) > 1 else spectra[0]
+    acc = products[:, 0] * picture[0]
+    for c in range(1, ch):                                        # channels summed
+        acc += products[:, c] * picture[c]
+    num = np.fft.irfft2(acc, s=size)[:, :rh, :rw].astype(np.float64)   # every template at once
+    norms = np.concatenate([slider.norms for slider in sliders])
+    t = spread[None] * norms[:, None, None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = num / t
+    odd = ~(np.abs(num) < t)
+    if odd.any():   # as cv2.matchTemplate: no spread, or a product out of range: 0 or ±1
+        r[odd] = np.where(np.abs(num[odd]) < t[odd] * 1.125, np.sign(num[odd]), 0.0)
+    r = r.astype(np.float32)
+    ends = np.cumsum([len(sp) for sp in spectra])[:-1]
+    return np.split(r, ends) if len(spectra) > 1 else [r]
 
 
 # --- 5. compare each aligned tile with the exemplars ----------------------------------------
@@ -802,13 +790,17 @@ def tell_apart(cell: np.ndarray, first: np.ndarray, second: np.ndarray, blur: fl
     diff[yb:yb + mh, xb:xb + mw] -= tb / sb
     w = cv2.GaussianBlur(np.abs(diff).sum(axis=2), (0, 0), blur)[y0:y1, x0:x1]
     w = (w / (float(w.max()) + 1e-6)) ** 2
-    # _weighted_ncc(cell, a, w) - _weighted_ncc(cell, b, w) over where both lie, the cell's part made once
+    # _weighted_ncc(cell, a, w) - _weighted_ncc(cell, b, w) over where both lie: the cell and the
+    # two placed exemplars there, each less its weighted mean per channel, and their weighted
+    # products with one another as one matrix product
     ws = float(w.sum()) + 1e-6
-    w3 = w[..., None]
-    part = cell[y0:y1, x0:x1]
-    c = part - (part * w3).sum((0, 1)) / ws
-    cc = (c * c * w3).sum()
-    return _ncc_with(c, cc, a, w3, ws) - _ncc_with(c, cc, b, w3, ws)
+    weights = w.reshape(-1)
+    x = np.stack([cell[y0:y1, x0:x1], a, b]).reshape(3, len(weights), -1)
+    x = x - (weights @ x / ws)[:, None, :]
+    g = (x * weights[None, :, None]).reshape(3, -1) @ x.reshape(3, -1).T     # (3, 3)
+    cc = float(g[0, 0])
+    return (float(g[0, 1]) / float(np.sqrt(cc * float(g[1, 1]) + 1e-9))
+            - float(g[0, 2]) / float(np.sqrt(cc * float(g[2, 2]) + 1e-9)))
 
 
 def _ncc_with(c: np.ndarray, cc: float, b: np.ndarray, w3: np.ndarray, ws: float) -> float:
