@@ -297,3 +297,45 @@ def test_sliding_templates_by_their_kept_spectra_is_cv2_matchtemplate():
             assert np.array_equal(canvas[y:y + m, x:x + m], ts[best]) and where.sum() == m * m
     flat = np.full((80, 80), 7.0, np.float32)            # no spread anywhere: 0, as cv2 gives
     assert not stages.slide(flat, stages.Slider([ts[0][..., 0]]))[0].any()
+
+
+def test_cells_cut_as_plain():
+    """stages.cut_cells turns each window by cv2.rotate: the same pixels as np.rot90 of the
+    window of the straightened planet, for every quarter turn (tiles facing outwards, and a
+    planet turned whole), for planets small (no smoothing), large, and reaching over the
+    photo's edges."""
+    small, _ = decode((SAMPLES / "p02.jpg").read_bytes(), min_side=480)
+    shrinks = []
+    for img in (small, cv2.resize(small, None, fx=2, fy=2, interpolation=cv2.INTER_LINEAR)):
+        shrinks += _cut_as_plain(img)
+    assert min(shrinks) < 1.6 < max(shrinks) and sum(s > 1.6 for s in shrinks) >= 6   # smoothed, or not
+
+
+def _cut_as_plain(img):
+    h, w = img.shape[:2]
+    photo = stages.Photo(img, 1.0)
+    size = stages.tuning.CELL_PX
+    outlines = [np.float32([[0.2 * w, 0.25 * h], [0.75 * w, 0.2 * h], [0.8 * w, 0.8 * h], [0.22 * w, 0.75 * h]]),
+                np.float32([[0.3 * w, 0.3 * h], [0.5 * w, 0.32 * h], [0.48 * w, 0.55 * h], [0.31 * w, 0.52 * h]]),
+                np.float32([[0.05 * w, 0.1 * h], [0.7 * w, 0.02 * h], [0.75 * w, 0.95 * h], [0.1 * w, 0.9 * h]]),
+                np.float32([[-0.1 * w, 0.3 * h], [0.45 * w, 0.2 * h], [0.5 * w, 1.1 * h], [-0.05 * w, 1.0 * h]]),
+                np.float32([[0.55 * w, -0.1 * h], [1.1 * w, 0.0 * h], [1.05 * w, 0.7 * h], [0.6 * w, 0.65 * h]])]
+    shrinks = []
+    for corners in outlines:
+        outline = stages.Outline(corners, 1.0)
+        side = float(np.sqrt(cv2.contourArea(corners)))
+        shrinks.append(side / (4 * size))
+        src = cv2.GaussianBlur(img, (0, 0), 0.4 * shrinks[-1]) if shrinks[-1] > 1.6 else img
+        for turn in (None, 0, 1, 2, 3):
+            cells = stages.cut_cells(photo, outline, turn)
+            pad = cells.pad
+            n = 4 * size + 2 * pad
+            dst = np.float32([[pad, pad], [pad + 4 * size, pad], [pad + 4 * size, pad + 4 * size], [pad, pad + 4 * size]])
+            straight = cv2.warpPerspective(src, cv2.getPerspectiveTransform(corners, dst), (n, n),
+                                           flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+            win = size + 2 * pad
+            plain = np.stack([np.rot90(straight[(q // 4) * size:(q // 4) * size + win,
+                                                (q % 4) * size:(q % 4) * size + win], cells.turns[q]) for q in range(16)])
+            assert np.array_equal(cells.windows, plain) and cells.windows.flags.c_contiguous
+    assert len({t % 4 for t in stages.cut_cells(photo, stages.Outline(outlines[0], 1.0)).turns}) > 1
+    return shrinks

@@ -354,12 +354,18 @@ def cut_cells(photo: Photo, outline: Outline, turn: int | None = None, size: int
     H = cv2.getPerspectiveTransform(outline.corners.astype(np.float32), dst)
     straight = cv2.warpPerspective(img, H, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     w = size + 2 * pad
-    windows = []
     turns = tuple(TURNS[q] if turn is None else turn for q in range(16))
+    windows = np.empty((16, w, w) + straight.shape[2:], straight.dtype)
     for q in range(16):
         r, c = divmod(q, 4)
-        windows.append(np.rot90(straight[r * size:r * size + w, c * size:c * size + w], turns[q]))
-    return Cells(np.ascontiguousarray(np.stack(windows)), pad, turns)
+        window = straight[r * size:r * size + w, c * size:c * size + w]
+        k = turns[q] % 4   # np.rot90(window, k), by cv2 (numpy copies a turned view pixel by pixel)
+        windows[q] = window if k == 0 else cv2.rotate(window, _ROTATE[k])
+    return Cells(windows, pad, turns)
+
+
+# np.rot90's k quarter turns (from the first axis towards the second: anticlockwise as shown)
+_ROTATE = {1: cv2.ROTATE_90_COUNTERCLOCKWISE, 2: cv2.ROTATE_180, 3: cv2.ROTATE_90_CLOCKWISE}
 
 
 def refit_outline(outline: Outline, cells: Cells, aligned: Aligned, size: int = tuning.CELL_PX) -> Outline | None:
