@@ -339,3 +339,16 @@ def _cut_as_plain(img):
             assert np.array_equal(cells.windows, plain) and cells.windows.flags.c_contiguous
     assert len({t % 4 for t in stages.cut_cells(photo, stages.Outline(outlines[0], 1.0)).turns}) > 1
     return shrinks
+
+
+def test_a_wide_blur_by_matrix_products_is_cv2s():
+    """stages.wide_blur (the light at FINE_PX: a kernel as wide as the picture) gives
+    cv2.GaussianBlur's values, its kernel and reflected border included, to float rounding."""
+    rng = np.random.default_rng(21)
+    for n, sigma in ((96, 16.0), (48, 8.0), (96, 2.4)):
+        img = cv2.GaussianBlur(rng.uniform(0, 255, (n, n, 3)).astype(np.float32), (0, 0), 1.0)
+        img[:, : n // 3] += 80                                  # light falling off across it
+        want = cv2.GaussianBlur(img, (0, 0), sigma)
+        got = stages.wide_blur(img, sigma)
+        assert got.shape == want.shape and np.abs(got - want).max() < 1e-4 * np.abs(want).max()
+        assert np.abs(got - img).max() > 1.0                    # it did blur
