@@ -242,8 +242,10 @@ def test_lattice_fits_in_place_as_plain():
 
 def test_the_runner_up_test_centres_the_cell_once_as_plain():
     """stages.tell_apart correlates the cell with both placed exemplars over the same weights: the
-    cell's weighted centring made once (``_ncc_with``) gives the floats of two plain
-    ``_weighted_ncc`` calls; and a cell's detail kept from ``match`` is ``cell_detail``'s."""
+    cell's weighted centring made once (``_ncc_with``), over where both exemplars lie only (the
+    weight is 0 elsewhere), gives what two plain ``_weighted_ncc`` calls over the whole cell give
+    (to float rounding: the sums run over fewer zeros); and a cell's detail kept from ``match`` is
+    ``cell_detail``'s."""
     rng = np.random.default_rng(5)
     cell = rng.normal(0, 10, (44, 44, 3)).astype(np.float32)
     first, second = (rng.normal(0, 10, (3, 32, 32, 3)).astype(np.float32) for _ in range(2))
@@ -254,7 +256,8 @@ def test_the_runner_up_test_centres_the_cell_once_as_plain():
     w = cv2.GaussianBlur(np.abs(na - nb).sum(axis=2), (0, 0), 2.0) * both
     w = (w / (float(w.max()) + 1e-6)) ** 2
     plain = stages._weighted_ncc(cell, a, w) - stages._weighted_ncc(cell, b, w)
-    assert stages.tell_apart(cell, first, second, 2.0) == plain
+    told = stages.tell_apart(cell, first, second, 2.0)
+    assert abs(told - plain) < 1e-6 * max(1.0, abs(plain)) and abs(plain) > 1e-3
 
     from vision.reader import _fine_mean, _fine_mean_detail, exemplars_of
     from vision.layout import STACK_AT
@@ -268,3 +271,84 @@ def test_the_runner_up_test_centres_the_cell_once_as_plain():
     assert kept and all(np.array_equal(d, stages.cell_detail(tiles[q], ex.means[STACK_AT[q]])) for q, d in kept.items())
     mean = _fine_mean(ex, "center")
     assert np.array_equal(_fine_mean_detail(ex, "center"), stages.fine_detail(mean))
+
+
+def test_sliding_templates_by_their_kept_spectra_is_cv2_matchtemplate():
+    """stages.slide (each template's spectrum made once per box, the picture's once for all its
+    templates) gives cv2.matchTemplate's TM_CCOEFF_NORMED for every template and place: grey cells
+    against a stack's looks (align_cells) and colour cell details against turned exemplars
+    (tell_apart), at CELL_PX and FINE_PX sizes; the best place and turn are the same."""
+    rng = np.random.default_rng(14)
+    for side, m, ch, k in ((70, 38, 1, 6), (44, 32, 3, 3), (88, 64, 3, 3)):
+        shape = (side, side) if ch == 1 else (side, side, ch)
+        tshape = (m, m) if ch == 1 else (m, m, ch)
+        img = cv2.GaussianBlur(rng.normal(100, 30, shape).astype(np.float32), (0, 0), 2)
+        ts = [cv2.GaussianBlur(rng.normal(0, 10, tshape).astype(np.float32), (0, 0), 2) for _ in range(k)]
+        slider = stages.Slider(ts)
+        got = stages.slide(img, slider)[0]
+        want = np.stack([cv2.matchTemplate(img, t, cv2.TM_CCOEFF_NORMED) for t in ts])
+        assert got.shape == want.shape and np.abs(got - want).max() < 1e-5
+        assert [int(np.argmax(g)) for g in got] == [int(np.argmax(w)) for w in want]
+        assert stages.slide(img, slider)[0].tobytes() == got.tobytes()   # the kept spectra: the same again
+        if ch == 3:   # _placed: the first best turn and place, as cv2.minMaxLoc one turn after another
+            best = max(range(k), key=lambda j: cv2.minMaxLoc(want[j])[1])
+            _, _, _, (x, y) = cv2.minMaxLoc(want[best])
+            canvas, where = stages._placed(img, slider)
+            assert np.array_equal(canvas[y:y + m, x:x + m], ts[best]) and where.sum() == m * m
+    flat = np.full((80, 80), 7.0, np.float32)            # no spread anywhere: 0, as cv2 gives
+    assert not stages.slide(flat, stages.Slider([ts[0][..., 0]]))[0].any()
+
+
+def test_cells_cut_as_plain():
+    """stages.cut_cells turns each window by cv2.rotate: the same pixels as np.rot90 of the
+    window of the straightened planet, for every quarter turn (tiles facing outwards, and a
+    planet turned whole), for planets small (no smoothing), large, and reaching over the
+    photo's edges."""
+    small, _ = decode((SAMPLES / "p02.jpg").read_bytes(), min_side=480)
+    shrinks = []
+    for img in (small, cv2.resize(small, None, fx=2, fy=2, interpolation=cv2.INTER_LINEAR)):
+        shrinks += _cut_as_plain(img)
+    assert min(shrinks) < 1.6 < max(shrinks) and sum(s > 1.6 for s in shrinks) >= 6   # smoothed, or not
+
+
+def _cut_as_plain(img):
+    h, w = img.shape[:2]
+    photo = stages.Photo(img, 1.0)
+    size = stages.tuning.CELL_PX
+    outlines = [np.float32([[0.2 * w, 0.25 * h], [0.75 * w, 0.2 * h], [0.8 * w, 0.8 * h], [0.22 * w, 0.75 * h]]),
+                np.float32([[0.3 * w, 0.3 * h], [0.5 * w, 0.32 * h], [0.48 * w, 0.55 * h], [0.31 * w, 0.52 * h]]),
+                np.float32([[0.05 * w, 0.1 * h], [0.7 * w, 0.02 * h], [0.75 * w, 0.95 * h], [0.1 * w, 0.9 * h]]),
+                np.float32([[-0.1 * w, 0.3 * h], [0.45 * w, 0.2 * h], [0.5 * w, 1.1 * h], [-0.05 * w, 1.0 * h]]),
+                np.float32([[0.55 * w, -0.1 * h], [1.1 * w, 0.0 * h], [1.05 * w, 0.7 * h], [0.6 * w, 0.65 * h]])]
+    shrinks = []
+    for corners in outlines:
+        outline = stages.Outline(corners, 1.0)
+        side = float(np.sqrt(cv2.contourArea(corners)))
+        shrinks.append(side / (4 * size))
+        src = cv2.GaussianBlur(img, (0, 0), 0.4 * shrinks[-1]) if shrinks[-1] > 1.6 else img
+        for turn in (None, 0, 1, 2, 3):
+            cells = stages.cut_cells(photo, outline, turn)
+            pad = cells.pad
+            n = 4 * size + 2 * pad
+            dst = np.float32([[pad, pad], [pad + 4 * size, pad], [pad + 4 * size, pad + 4 * size], [pad, pad + 4 * size]])
+            straight = cv2.warpPerspective(src, cv2.getPerspectiveTransform(corners, dst), (n, n),
+                                           flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+            win = size + 2 * pad
+            plain = np.stack([np.rot90(straight[(q // 4) * size:(q // 4) * size + win,
+                                                (q % 4) * size:(q % 4) * size + win], cells.turns[q]) for q in range(16)])
+            assert np.array_equal(cells.windows, plain) and cells.windows.flags.c_contiguous
+    assert len({t % 4 for t in stages.cut_cells(photo, stages.Outline(outlines[0], 1.0)).turns}) > 1
+    return shrinks
+
+
+def test_a_wide_blur_by_matrix_products_is_cv2s():
+    """stages.wide_blur (the light at FINE_PX: a kernel as wide as the picture) gives
+    cv2.GaussianBlur's values, its kernel and reflected border included, to float rounding."""
+    rng = np.random.default_rng(21)
+    for n, sigma in ((96, 16.0), (48, 8.0), (96, 2.4)):
+        img = cv2.GaussianBlur(rng.uniform(0, 255, (n, n, 3)).astype(np.float32), (0, 0), 1.0)
+        img[:, : n // 3] += 80                                  # light falling off across it
+        want = cv2.GaussianBlur(img, (0, 0), sigma)
+        got = stages.wide_blur(img, sigma)
+        assert got.shape == want.shape and np.abs(got - want).max() < 1e-4 * np.abs(want).max()
+        assert np.abs(got - img).max() > 1.0                    # it did blur

@@ -24,7 +24,8 @@ from .layout import STACK_AT
 from .stages import (STACKS, Aligned, Cells, Outline, Photo, align_cells, cell_detail, chroma, cut_cells,
                      decode_photo, exemplar_details, fine_cell, fine_detail, fine_cells, fine_exemplar, flattened, match,
                      matched_filters, one_thread, outlines_in_turn,
-                     refit_outline, register_exemplars, stack_looks, tell_apart, turned_details)
+                     refit_outline, register_exemplars, stack_looks, tell_apart, turned_details,
+                     Slider, _fine_inner, _inner)
 
 
 @dataclass(frozen=True)
@@ -140,6 +141,22 @@ def _fine_turned(ex: Exemplars, row: int) -> np.ndarray:
     return ex.fine[row]
 
 
+def _slider(ex: Exemplars, row: int) -> Slider:
+    """Exemplar ``row`` as ``tell_apart`` places it (``Exemplars.turned``), ready to slide, kept."""
+    key = ("slider", row)
+    if key not in ex.fine:
+        ex.fine[key] = Slider(ex.turned[row])
+    return ex.fine[key]
+
+
+def _fine_slider(ex: Exemplars, row: int) -> Slider:
+    """``_fine_turned`` ready to slide, kept."""
+    key = ("fine slider", row)
+    if key not in ex.fine:
+        ex.fine[key] = Slider(_fine_turned(ex, row))
+    return ex.fine[key]
+
+
 def _lacking(names, stacks, contents) -> frozenset:
     """The stacks of which the box lacks some tile's contents or the back: a tile of such a
     stack in a photo may be one never learned, read as the likeliest one learned."""
@@ -202,8 +219,9 @@ def _assign_all(sims: np.ndarray, ex: Exemplars) -> list[int]:
 
 def _runner_up(sims: np.ndarray, ex: Exemplars, q: int, row: int) -> int | None:
     """The best row with other contents than ``row`` that may lie at ``q``."""
-    others = [j for j in ex.rows_of[STACK_AT[q]] if ex.contents[j] != ex.contents[row] and sims[q, j] > -1]
-    return max(others, key=lambda j: sims[q, j]) if others else None
+    at = sims[q].tolist()     # the same values as Python floats (indexing numpy one by one is slow)
+    others = [j for j in ex.rows_of[STACK_AT[q]] if ex.contents[j] != ex.contents[row] and at[j] > -1]
+    return max(others, key=at.__getitem__) if others else None
 
 
 def classify(cells: Cells, aligned: Aligned, ex: Exemplars, outline: Outline, turn: int) -> Verdict:
@@ -241,11 +259,10 @@ def tell_lookalikes(v: Verdict, ex: Exemplars, photo: Photo | None = None) -> Ve
     if v.aligned is None:
         return v
     aligned = v.aligned
-    fine = None
+    finer, fine = False, None   # the finer cut is made when a cell first asks for it
     if tuning.FINE and photo is not None and ex.pictures:
         side = float(np.sqrt(max(1.0, cv2.contourArea(v.outline.corners.astype(np.float32))))) / 4
-        if side >= tuning.FINE_MIN_PX:
-            fine = fine_cells(photo, v.outline) if ex.outward else cut_cells(photo, v.outline, v.turn, tuning.FINE_PX)
+        finer = side >= tuning.FINE_MIN_PX
     pad = int(round(tuning.CELL_PX * tuning.PAD))
     pairs = v.pairs.copy()
     rows, runners = list(v.rows), list(v.runners)
@@ -256,11 +273,13 @@ def tell_lookalikes(v: Verdict, ex: Exemplars, photo: Photo | None = None) -> Ve
         if b is None or ex.names[a] == "back" or ex.names[b] == "back":
             continue
         cell = v.details[q] if q in v.details else cell_detail(aligned.tiles[q], ex.means[STACK_AT[q]])
-        pair = tell_apart(cell, ex.turned[a], ex.turned[b])
-        if fine is not None and margins[q] < tuning.FINE_MARGIN:
+        pair = tell_apart(cell, _slider(ex, a), _slider(ex, b))
+        if finer and margins[q] < tuning.FINE_MARGIN:
+            if fine is None:
+                fine = fine_cells(photo, v.outline) if ex.outward else cut_cells(photo, v.outline, v.turn, tuning.FINE_PX)
             mean = _fine_mean(ex, STACK_AT[q])
             fcell = fine_cell(fine, aligned.centres[q], pad, q, mean, _fine_mean_detail(ex, STACK_AT[q]))
-            fpair = tell_apart(fcell, _fine_turned(ex, a), _fine_turned(ex, b),
+            fpair = tell_apart(fcell, _fine_slider(ex, a), _fine_slider(ex, b),
                                tuning.PAIR_BLUR * tuning.FINE_PX / tuning.CELL_PX)
             w = tuning.FINE_WEIGHT
             pair = w * fpair + (1 - w) * pair
@@ -394,10 +413,16 @@ def exemplars_in(folder) -> Exemplars:
     if not box.samples:
         raise FileNotFoundError(f"no learned box in {folder}")
     ex = with_blend(exemplars_of(box.references(), box.outward()), box.stored_blend(blend_tag()))
-    if tuning.FINE:  # the faces at FINE_PX, made once per box rather than during a reading
-        for row, name in enumerate(ex.names):
-            if name != "back":
-                _fine_turned(ex, row)
+    # the faces as tell_lookalikes slides them over the cells (at FINE_PX too), made once per
+    # box rather than during a reading: their spectra at the cells' size
+    size, sl = tuning.CELL_PX, tuning.MATCH_SLACK
+    cell = size - 2 * _inner(size) + 2 * sl
+    fine = tuning.FINE_PX - 2 * _fine_inner() + 2 * int(round(sl * tuning.FINE_PX / size))
+    for row, name in enumerate(ex.names):
+        if name != "back":
+            _slider(ex, row).warm((cell, cell))
+            if tuning.FINE:
+                _fine_slider(ex, row).warm((fine, fine))
     _CACHE[str(folder)] = (key, ex)
     return ex
 

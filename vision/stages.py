@@ -354,12 +354,18 @@ def cut_cells(photo: Photo, outline: Outline, turn: int | None = None, size: int
     H = cv2.getPerspectiveTransform(outline.corners.astype(np.float32), dst)
     straight = cv2.warpPerspective(img, H, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     w = size + 2 * pad
-    windows = []
     turns = tuple(TURNS[q] if turn is None else turn for q in range(16))
+    windows = np.empty((16, w, w) + straight.shape[2:], straight.dtype)
     for q in range(16):
         r, c = divmod(q, 4)
-        windows.append(np.rot90(straight[r * size:r * size + w, c * size:c * size + w], turns[q]))
-    return Cells(np.ascontiguousarray(np.stack(windows)), pad, turns)
+        window = straight[r * size:r * size + w, c * size:c * size + w]
+        k = turns[q] % 4   # np.rot90(window, k), by cv2 (numpy copies a turned view pixel by pixel)
+        windows[q] = window if k == 0 else cv2.rotate(window, _ROTATE[k])
+    return Cells(windows, pad, turns)
+
+
+# np.rot90's k quarter turns (from the first axis towards the second: anticlockwise as shown)
+_ROTATE = {1: cv2.ROTATE_90_COUNTERCLOCKWISE, 2: cv2.ROTATE_180, 3: cv2.ROTATE_90_CLOCKWISE}
 
 
 def refit_outline(outline: Outline, cells: Cells, aligned: Aligned, size: int = tuning.CELL_PX) -> Outline | None:
@@ -474,22 +480,21 @@ def align_cells(cells: Cells, looks: dict) -> Aligned:
     size, pad = tuning.CELL_PX, cells.pad
     i = int(round(size * tuning.ALIGN_INNER))
     tiles, fits, centres = [], [], []
-    prior = None
     n = cells.windows.shape[1]   # the 16 windows made grey at once (pixel by pixel: the same values)
     grays = cv2.cvtColor(cells.windows.reshape(-1, n, 3), cv2.COLOR_BGR2GRAY).reshape(-1, n, n).astype(np.float32)
     for q in range(16):
         win = cells.windows[q]
-        gray = grays[q]
-        best = (-2.0, 0.0, (pad + i, pad + i))
-        for a, t in looks[STACK_AT[q]]:
-            res = cv2.matchTemplate(gray, t, cv2.TM_CCOEFF_NORMED)
-            if prior is None or prior.shape != res.shape:
-                prior = _shift_cost(res.shape[0], pad)
-            _, mx, _, loc = cv2.minMaxLoc(res - prior)
-            mx -= 0.002 * abs(a)
-            if mx > best[0]:
-                best = (mx, a, loc)
-        mx, a, (x, y) = best
+        slider, cost = _looks_slider(looks[STACK_AT[q]])
+        res = slide(grays[q], slider)[0]                   # (looks, r, r): every look at once
+        res -= _prior(res.shape[1], pad)
+        flat = res.reshape(len(res), -1)
+        at = flat.argmax(axis=1)                          # each look's first best place …
+        scores = flat[np.arange(len(res)), at] - cost
+        k = int(np.argmax(scores))                        # … and the first best look, as one by one
+        mx, a = float(scores[k]), slider.angles[k]
+        y, x = divmod(int(at[k]), res.shape[2])
+        if not mx > -2.0:                                 # nothing fitted: the cell's middle
+            mx, a, (x, y) = -2.0, 0.0, (pad + i, pad + i)
         cx, cy = x - i + size / 2, y - i + size / 2     # the tile's centre in the window
         M = cv2.getRotationMatrix2D((cx, cy), -a, 1.0)
         M[0, 2] += size / 2 - cx
@@ -501,12 +506,118 @@ def align_cells(cells: Cells, looks: dict) -> Aligned:
     return Aligned(np.stack(tiles), np.array(fits, np.float32), np.float32(centres))
 
 
+_PRIORS: dict = {}
+
+
+def _prior(n: int, pad: int) -> np.ndarray:
+    """``_shift_cost(n, pad)``, kept (the same for every cell)."""
+    key = (n, pad)
+    if key not in _PRIORS:
+        _PRIORS[key] = _shift_cost(n, pad)
+    return _PRIORS[key]
+
+
+_SLIDERS: dict = {}
+
+
+def _looks_slider(looks: list) -> tuple[Slider, np.ndarray]:
+    """A stack's looks (``stack_looks``: [(angle, grey template)]) as one ``Slider`` (its
+    ``angles`` set) and each one's cost of its turn, kept per box (the same for every cell and
+    reading)."""
+    hit = _SLIDERS.get(id(looks))
+    if hit is None or hit[0] is not looks:
+        if len(_SLIDERS) > 64:
+            _SLIDERS.clear()
+        slider = Slider([t for _, t in looks])
+        slider.angles = tuple(a for a, _ in looks)
+        cost = np.float32([0.002 * abs(a) for a, _ in looks])
+        hit = _SLIDERS[id(looks)] = (looks, (slider, cost))
+    return hit[1]
+
+
+# --- 4c. slide templates over a picture -------------------------------------------------------
+
+class Slider:
+    """Templates of one size (k, m, m) or (k, m, m, c), float32, to slide over pictures (``slide``):
+    for every place of each, the normalized correlation coefficient (``cv2.TM_CCOEFF_NORMED``,
+    channels summed, each channel less its own mean), by the DFT (numpy's, all templates at once) as ``cv2.matchTemplate``
+    computes it, but with each template's spectrum made once per picture size and kept (a box's
+    exemplars: once per box), and the picture's made once for all the templates slid over it
+    (``cv2.matchTemplate`` makes both for every pair). The same values to about 1e-6."""
+
+    def __init__(self, templates):
+        self.originals = np.asarray(templates, np.float32)   # as given (what _placed puts down)
+        zero = self._zero_mean()
+        self.shape = zero.shape[1:3]
+        self.channels = zero.shape[3]
+        self.norms = np.sqrt((zero.astype(np.float64) ** 2).sum(axis=(1, 2, 3)))
+        self._spectra: dict = {}
+        self.angles: tuple = ()                            # the turn of each, when they are turns
+
+    def _zero_mean(self) -> np.ndarray:
+        """(k, m, m, c): each template less each channel's mean (made when asked, not kept)."""
+        t = self.originals if self.originals.ndim == 4 else self.originals[..., None]
+        return (t - t.astype(np.float64).mean(axis=(1, 2), keepdims=True)).astype(np.float32)
+
+    def spectra(self, size: tuple) -> np.ndarray:
+        """(k, c, H, W // 2 + 1) complex64: each template's spectrum per channel at ``size`` (H, W),
+        conjugated (a correlation), kept."""
+        hit = self._spectra.get(size)
+        if hit is None:
+            hit = np.conj(np.fft.rfft2(self._zero_mean().transpose(0, 3, 1, 2), s=size)).astype(np.complex64)
+            self._spectra[size] = hit
+        return hit
+
+    def warm(self, shape: tuple) -> None:
+        """Make the spectra for pictures of ``shape`` (h, w) now."""
+        self.spectra(_dft_size(shape))
+
+
+def _dft_size(shape: tuple) -> tuple:
+    return cv2.getOptimalDFTSize(int(shape[0])), cv2.getOptimalDFTSize(int(shape[1]))
+
+
+def slide(img: np.ndarray, *sliders: Slider) -> list[np.ndarray]:
+    """Each slider's templates at every place of ``img`` (h, w[, c]) float32: per slider
+    (k, h - m + 1, w - m + 1) float32, what ``cv2.matchTemplate(img, t, cv2.TM_CCOEFF_NORMED)``
+    gives for each template t. The picture's spectrum and spread are made once for all."""
+    img = img if img.ndim == 3 else img[..., None]
+    h, w, ch = img.shape
+    mh, mw = sliders[0].shape
+    rh, rw = h - mh + 1, w - mw + 1
+    size = _dft_size((h, w))
+    picture = np.fft.rfft2(np.moveaxis(img, 2, 0), s=size)          # (c, H, W // 2 + 1), once
+    # each place's spread: per channel its sum and sum of squares, from integral images (as
+    # cv2.matchTemplate takes them)
+    s, sq = cv2.integral2(np.ascontiguousarray(img), sdepth=cv2.CV_64F, sqdepth=cv2.CV_64F)
+    s, sq = s.reshape(h + 1, w + 1, ch), sq.reshape(h + 1, w + 1, ch)
+    box = s[mh:, mw:] - s[:-mh, mw:] - s[mh:, :-mw] + s[:-mh, :-mw]
+    box2 = sq[mh:, mw:] - sq[:-mh, mw:] - sq[mh:, :-mw] + sq[:-mh, :-mw]
+    spread = np.sqrt(np.maximum(box2.sum(axis=2) - (box * box).sum(axis=2) / (mh * mw), 0))
+    spectra = [slider.spectra(size) for slider in sliders]
+    products = np.concatenate(spectra, axis=0) if len(spectra) > 1 else spectra[0]
+    acc = products[:, 0] * picture[0]
+    for c in range(1, ch):                                        # channels summed
+        acc += products[:, c] * picture[c]
+    num = np.fft.irfft2(acc, s=size)[:, :rh, :rw].astype(np.float64)   # every template at once
+    norms = np.concatenate([slider.norms for slider in sliders])
+    t = spread[None] * norms[:, None, None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = num / t
+    odd = ~(np.abs(num) < t)
+    if odd.any():   # as cv2.matchTemplate: no spread, or a product out of range: 0 or ±1
+        r[odd] = np.where(np.abs(num[odd]) < t[odd] * 1.125, np.sign(num[odd]), 0.0)
+    r = r.astype(np.float32)
+    ends = np.cumsum([len(sp) for sp in spectra])[:-1]
+    return np.split(r, ends) if len(spectra) > 1 else [r]
+
+
 # --- 5. compare each aligned tile with the exemplars ----------------------------------------
 
 def _detail(img: np.ndarray) -> np.ndarray:
     """The small things of a picture (its items), without its light and shading, blurred to a
     common level (exemplars come from sharp upright photos, cells from blurred tilted ones)."""
-    return cv2.GaussianBlur(img, (0, 0), tuning.DESC_BLUR) - cv2.GaussianBlur(img, (0, 0), tuning.DESC_WIDE)
+    return cv2.GaussianBlur(img, (0, 0), tuning.DESC_BLUR) - wide_blur(img, tuning.DESC_WIDE)
 
 
 def light_free(img: np.ndarray, floor: float) -> np.ndarray:
@@ -626,16 +737,28 @@ def turned_details(details: np.ndarray) -> np.ndarray:
     return np.stack([[_turned(d, a)[i:size - i, i:size - i] for a in tuning.MATCH_ANGLES] for d in details])
 
 
-def _placed(cell: np.ndarray, turned: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """An exemplar (``turned_details``: at each turn) placed where it fits ``cell`` best (shift and
-    a turn of ``MATCH_ANGLES``, full size): the exemplar on a canvas the cell's size, and where
-    it lies."""
-    best = None
-    for t in turned:
-        _, mx, _, loc = cv2.minMaxLoc(cv2.matchTemplate(cell, t, cv2.TM_CCOEFF_NORMED))
-        if best is None or mx > best[0]:
-            best = (mx, t, loc)
-    _, t, (x, y) = best
+def _placed(cell: np.ndarray, turned) -> tuple[np.ndarray, np.ndarray]:
+    """An exemplar (``turned_details``: at each turn, or their ``Slider``) placed where it fits
+    ``cell`` best (shift and a turn of ``MATCH_ANGLES``, full size): the exemplar on a canvas the
+    cell's size, and where it lies."""
+    return _on_canvas(cell, *_places(cell, turned)[0])
+
+
+def _places(cell: np.ndarray, *turned) -> list[tuple[int, int, np.ndarray]]:
+    """For each exemplar (at each turn, or its ``Slider``): where (y, x) and at which turn it fits
+    ``cell`` best (the first best turn and place, as ``cv2.minMaxLoc`` one turn after another)."""
+    sliders = [t if isinstance(t, Slider) else Slider(t) for t in turned]
+    out = []
+    for slider, res in zip(sliders, slide(cell, *sliders)):
+        flat = res.reshape(len(res), -1)
+        at = flat.argmax(axis=1)
+        k = int(np.argmax(flat[np.arange(len(res)), at]))
+        y, x = divmod(int(at[k]), res.shape[2])
+        out.append((y, x, slider.originals[k]))
+    return out
+
+
+def _on_canvas(cell: np.ndarray, y: int, x: int, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     canvas = np.zeros_like(cell)
     where = np.zeros(cell.shape[:2], bool)
     canvas[y:y + t.shape[0], x:x + t.shape[1]] = t
@@ -657,22 +780,33 @@ def tell_apart(cell: np.ndarray, first: np.ndarray, second: np.ndarray, blur: fl
     own (exemplars come from different teaching photos and are not registered to each other
     to the pixel, so their own difference is mostly edges), the places where the two placed
     pictures differ are weighted (blurred difference, squared), and the cell is correlated
-    with each there. ``first``, ``second``: as ``turned_details`` gives them. In [-2, 2]; > 0:
-    ``first``."""
-    a, wa = _placed(cell, first)
-    b, wb = _placed(cell, second)
-    both = wa & wb
-    if not both.any():
+    with each there. ``first``, ``second``: as ``turned_details`` gives them (or their
+    ``Slider``s, kept per box). In [-2, 2]; > 0: ``first``."""
+    (ya, xa, ta), (yb, xb, tb) = _places(cell, first, second)
+    mh, mw = ta.shape[:2]
+    y0, y1, x0, x1 = max(ya, yb), min(ya, yb) + mh, max(xa, xb), min(xa, xb) + mw
+    if y0 >= y1 or x0 >= x1:   # the two placed exemplars do not overlap
         return 0.0
-    na, nb = a / (float(a[both].std()) + 1e-6), b / (float(b[both].std()) + 1e-6)
-    w = cv2.GaussianBlur(np.abs(na - nb).sum(axis=2), (0, 0), blur) * both
+    # only where both lie (``both``) does the weight differ from 0: the placed exemplars there
+    a = ta[y0 - ya:y1 - ya, x0 - xa:x1 - xa]
+    b = tb[y0 - yb:y1 - yb, x0 - xb:x1 - xb]
+    sa, sb = float(np.ascontiguousarray(a).std()) + 1e-6, float(np.ascontiguousarray(b).std()) + 1e-6
+    diff = np.zeros(cell.shape, np.float32)             # na - nb on the cell's canvas
+    diff[ya:ya + mh, xa:xa + mw] = ta / sa
+    diff[yb:yb + mh, xb:xb + mw] -= tb / sb
+    w = cv2.GaussianBlur(np.abs(diff).sum(axis=2), (0, 0), blur)[y0:y1, x0:x1]
     w = (w / (float(w.max()) + 1e-6)) ** 2
-    # _weighted_ncc(cell, a, w) - _weighted_ncc(cell, b, w), the cell's part made once (the same floats)
+    # _weighted_ncc(cell, a, w) - _weighted_ncc(cell, b, w) over where both lie: the cell and the
+    # two placed exemplars there, each less its weighted mean per channel, and their weighted
+    # products with one another as one matrix product
     ws = float(w.sum()) + 1e-6
-    w3 = w[..., None]
-    c = cell - (cell * w3).sum((0, 1)) / ws
-    cc = (c * c * w3).sum()
-    return _ncc_with(c, cc, a, w3, ws) - _ncc_with(c, cc, b, w3, ws)
+    weights = w.reshape(-1)
+    x = np.stack([cell[y0:y1, x0:x1], a, b]).reshape(3, len(weights), -1)
+    x = x - (weights @ x / ws)[:, None, :]
+    g = (x * weights[None, :, None]).reshape(3, -1) @ x.reshape(3, -1).T     # (3, 3)
+    cc = float(g[0, 0])
+    return (float(g[0, 1]) / float(np.sqrt(cc * float(g[1, 1]) + 1e-9))
+            - float(g[0, 2]) / float(np.sqrt(cc * float(g[2, 2]) + 1e-9)))
 
 
 def _ncc_with(c: np.ndarray, cc: float, b: np.ndarray, w3: np.ndarray, ws: float) -> float:
@@ -689,7 +823,37 @@ def fine_detail(img: np.ndarray) -> np.ndarray:
     pixel than at CELL_PX: the finer cut keeps what 48 px lost)."""
     k = tuning.FINE_PX / tuning.CELL_PX
     return (cv2.GaussianBlur(img, (0, 0), tuning.DESC_BLUR * tuning.FINE_BLUR * k)
-            - cv2.GaussianBlur(img, (0, 0), tuning.DESC_WIDE * k))
+            - wide_blur(img, tuning.DESC_WIDE * k))
+
+
+def wide_blur(img: np.ndarray, sigma: float) -> np.ndarray:
+    """``cv2.GaussianBlur(img, (0, 0), sigma)`` of a square float32 picture (n, n, c) as two
+    matrix products with its 1-D pass as an n×n matrix (its kernel and border, reflect-101, made
+    once per size): a kernel as wide as the picture (the light: 65 taps over CELL_PX's 48 px, 129
+    over FINE_PX's 96) costs cv2 ~0.05 / 0.44 ms a picture, the products ~0.02 / 0.1. The same
+    values to ~1e-6 of them. Other pictures: cv2's."""
+    n = img.shape[0]
+    if img.ndim != 3 or img.shape[1] != n or img.dtype != np.float32:
+        return cv2.GaussianBlur(img, (0, 0), sigma)
+    op = _blur_operator(n, sigma)
+    c = img.shape[2]
+    down = (op @ img.reshape(n, n * c)).reshape(n, n, c)                       # along y
+    return (op @ down.transpose(1, 0, 2).reshape(n, n * c)).reshape(n, n, c).transpose(1, 0, 2)   # along x
+
+
+_BLUR_OPS: dict = {}
+
+
+def _blur_operator(n: int, sigma: float) -> np.ndarray:
+    """(n, n) float32 K: K @ v is cv2.GaussianBlur's pass over a column v of n float32 pixels
+    (its kernel size for ``sigma``, its border), kept."""
+    key = (n, sigma)
+    if key not in _BLUR_OPS:
+        kernel = cv2.getGaussianKernel(int(round(sigma * 4 * 2 + 1)) | 1, sigma, cv2.CV_32F)
+        rows = cv2.sepFilter2D(np.eye(n, dtype=np.float32), -1, kernel, np.float32([[1.0]]),
+                               borderType=cv2.BORDER_REFLECT_101)   # row i: where pixel i goes
+        _BLUR_OPS[key] = np.ascontiguousarray(rows.T)
+    return _BLUR_OPS[key]
 
 
 def _fine_inner() -> int:
@@ -747,7 +911,9 @@ def _windows(d: np.ndarray, m: int) -> tuple[np.ndarray, np.ndarray]:
 
 def _box_sums(d: np.ndarray, m: int) -> np.ndarray:
     """Sums over every m×m window of each of ``d`` (k, h, w, c), from its integral image."""
-    ii = np.pad(d.astype(np.float64).cumsum(1).cumsum(2), ((0, 0), (1, 0), (1, 0), (0, 0)))
+    k, h, w, c = d.shape
+    ii = np.zeros((k, h + 1, w + 1, c), np.float64)       # np.pad's values, without its cost
+    np.cumsum(d.astype(np.float64).cumsum(1), axis=2, out=ii[:, 1:, 1:])
     return ii[:, m:, m:] - ii[:, :-m, m:] - ii[:, m:, :-m] + ii[:, :-m, :-m]
 
 
