@@ -103,8 +103,19 @@ class Database:
         if pool is None:
             with self._writer:
                 return self._write_now(work)
-        result: T = pool.apply(self._write_now, (work, self._native_writer))
+        done, outcome = pool.apply(self._write_caught, (work, self._native_writer))
+        if not done:
+            raise outcome  # raised here, in the request: gevent's pool would also print it as a failure
+        result: T = outcome
         return result
+
+    def _write_caught(self, work: Callable[[Connection], T], queue: Any) -> tuple[bool, Any]:
+        """(True, the answer) or (False, the exception): a refused move (IntegrityError, a 409) is
+        no error of the thread's, which gevent's pool would log with a traceback."""
+        try:
+            return True, self._write_now(work, queue)
+        except Exception as exc:
+            return False, exc
 
     def _write_now(self, work: Callable[[Connection], T], queue: Any = None) -> T:
         if queue is not None:

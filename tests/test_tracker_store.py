@@ -304,3 +304,32 @@ def test_a_write_under_gevent_gives_the_turn_back_without_waiting_for_a_busy_eve
                           capture_output=True, text=True, timeout=60, cwd=Path(__file__).resolve().parents[1])
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == "stored and the turn given back while the loop was busy"
+
+
+REFUSED_WRITE_UNDER_GEVENT = r"""
+import sys
+from gevent import monkey
+monkey.patch_all()
+from sqlalchemy import text
+from sqlalchemy.exc import IntegrityError
+from scorer.db import Database
+db = Database(f"sqlite:///{sys.argv[1]}")
+db.write(lambda conn: conn.execute(text("CREATE TABLE t (x INTEGER PRIMARY KEY)")))
+db.write(lambda conn: conn.execute(text("INSERT INTO t VALUES (1)")))
+try:
+    db.write(lambda conn: conn.execute(text("INSERT INTO t VALUES (1)")))
+except IntegrityError:
+    print("refused")
+"""
+
+
+def test_a_refused_write_under_gevent_is_raised_to_its_caller_and_logged_by_nobody(tmp_path):
+    """A move another process stored first (the unique key: a 409) is raised where ``write`` was
+    called, and gevent's thread pool does not print it as a failure with a traceback."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    done = subprocess.run([sys.executable, "-c", REFUSED_WRITE_UNDER_GEVENT, str(tmp_path / "r.sqlite3")],
+                          capture_output=True, text=True, timeout=60, cwd=Path(__file__).resolve().parents[1])
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "refused" and done.stderr == ""
