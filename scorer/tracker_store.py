@@ -27,7 +27,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.engine import Connection
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from .db import Base, Database, SavedTable, new_id, utcnow
 from .draft import Setup, State, Undo, advance, apply, check_undo, parse_move, score_request_of, start, take_back
@@ -366,15 +366,20 @@ class Games:
     def _save_result(self, loaded: Loaded) -> Loaded:
         state = loaded.state
         assert state.result is not None
-        table_id = new_id()
-        saved = insert(SavedTable).values(id=table_id, request_json=json.dumps(score_request_of(state)),
-                                          result_json=json.dumps(dict(state.result)))
+        request, result = json.dumps(score_request_of(state)), json.dumps(dict(state.result))
 
         def save(conn: Connection) -> str:
-            conn.execute(saved)
-            conn.execute(update(TrackerGame).where(TrackerGame.id == loaded.id, TrackerGame.table_id.is_(None))
-                         .values(table_id=table_id))
-            return str(conn.execute(select(TrackerGame.table_id).where(TrackerGame.id == loaded.id)).scalar_one())
+            # through the ORM: the history's hooks (after_insert, after_update) record the play
+            with Session(bind=conn) as session:
+                table = SavedTable(request_json=request, result_json=result)
+                session.add(table)
+                session.flush()
+                row = session.get(TrackerGame, loaded.id)
+                assert row is not None
+                if row.table_id is None:
+                    row.table_id = table.id
+                session.flush()
+                return str(row.table_id)
         return self._remember(replace(loaded, table_id=self.db.write(save)))
 
     def ensure_result_saved(self, loaded: Loaded) -> str | None:
