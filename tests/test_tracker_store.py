@@ -316,20 +316,37 @@ from scorer.db import Database
 db = Database(f"sqlite:///{sys.argv[1]}")
 db.write(lambda conn: conn.execute(text("CREATE TABLE t (x INTEGER PRIMARY KEY)")))
 db.write(lambda conn: conn.execute(text("INSERT INTO t VALUES (1)")))
-try:
+native_id = monkey.get_original("_thread", "get_ident")
+where = []
+db.write(lambda conn: where.append(native_id()))
+print("here" if where == [native_id()] else "in another thread")
+try:                                   # the turn free: written where it is called
     db.write(lambda conn: conn.execute(text("INSERT INTO t VALUES (1)")))
 except IntegrityError:
     print("refused")
+import fcntl, os, gevent
+other = os.open(sys.argv[1] + "-writer", os.O_RDWR | os.O_CREAT, 0o600)  # another process's turn, held
+fcntl.flock(other, fcntl.LOCK_EX)
+def request():                         # as a request would: the refusal caught where write was called
+    try:
+        db.write(lambda conn: conn.execute(text("INSERT INTO t VALUES (1)")))
+    except IntegrityError:
+        print("refused after waiting")
+waiting = gevent.spawn(request)
+gevent.sleep(0.2)                      # ... so this one waits for it in a thread
+fcntl.flock(other, fcntl.LOCK_UN)
+waiting.get(timeout=10)
 """
 
 
 def test_a_refused_write_under_gevent_is_raised_to_its_caller_and_logged_by_nobody(tmp_path):
     """A move another process stored first (the unique key: a 409) is raised where ``write`` was
-    called, and gevent's thread pool does not print it as a failure with a traceback."""
+    called, and gevent's thread pool does not print it as a failure with a traceback; a write
+    whose turn is free is done where it is called, without a thread."""
     import subprocess
     import sys
     from pathlib import Path
     done = subprocess.run([sys.executable, "-c", REFUSED_WRITE_UNDER_GEVENT, str(tmp_path / "r.sqlite3")],
                           capture_output=True, text=True, timeout=60, cwd=Path(__file__).resolve().parents[1])
     assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.strip() == "refused" and done.stderr == ""
+    assert done.stdout.split() == ["here", "refused", "refused", "after", "waiting"] and done.stderr == ""
