@@ -36,7 +36,7 @@ NEVER = 2**30         # a collector threshold that is never reached
 def default_workers() -> int:
     """Two workers (one on a one-core machine), on SQLite as on other databases. Two SQLite
     workers do not freeze on each other's writes (the store's writers take turns on a lock file,
-    waited for beside the event loop: ``db.writing``), but each loads and folds every game its
+    taken, written and given back in a native thread beside the event loop: ``Database.write``), but each loads and folds every game its
     phones ask about (a board one worker drew, the other hands out from their shared folder:
     ``shared_boards.Shelf``) and watches the move table itself: the server's CPU per move is a sixth
     to a third higher. On a quiet 2-core machine they still hold more tables, because the second

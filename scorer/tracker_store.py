@@ -23,13 +23,13 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from sqlalchemy import (
-    DateTime, ForeignKey, Integer, String, Text, UniqueConstraint, bindparam, delete, func, insert, select,
+    DateTime, ForeignKey, Integer, String, Text, UniqueConstraint, bindparam, delete, func, insert, select, update,
 )
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.engine import Connection
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from .db import Base, Database, new_id, save_table, utcnow
+from .db import Base, Database, SavedTable, new_id, utcnow
 from .draft import Setup, State, Undo, advance, apply, check_undo, parse_move, score_request_of, start, take_back
 from .errors import GameNotFound, IllegalMove, NotYourTurn, StaleVersion
 from .i18n import _
@@ -202,12 +202,10 @@ class Games:
             mode = "own"
         tokens = tuple(secrets.token_urlsafe(16) for _ in setup.players)
         host = secrets.token_urlsafe(16)
-        with self.db.writing(), self.db.Session.begin() as session:
-            row = TrackerGame(setup_json=json.dumps(setup.as_json()), tokens_json=json.dumps(tokens),
-                              host_token=host, mode=mode, rematch_of=rematch_of)
-            session.add(row)
-            session.flush()
-            game_id = row.id
+        game_id = new_id()
+        row = insert(TrackerGame).values(id=game_id, setup_json=json.dumps(setup.as_json()), tokens_json=json.dumps(tokens),
+                                         host_token=host, mode=mode, rematch_of=rematch_of)
+        self.db.write(lambda conn: conn.execute(row))
         return self._remember(Loaded(game_id, setup, tokens, host, mode, None, (), start(setup)))
 
     def load(self, game_id: str, known: int | None = None) -> Loaded:
@@ -307,8 +305,8 @@ class Games:
             return None
         new = secrets.token_urlsafe(24)
         try:
-            with self.db.writing(), self.db.Session.begin() as session:
-                session.add(SeatClaim(game_id=game_id, seat=seat, claim_hash=_claim_hash(new)))
+            row = insert(SeatClaim).values(game_id=game_id, seat=seat, claim_hash=_claim_hash(new))
+            self.db.write(lambda conn: conn.execute(row))
         except IntegrityError:
             return None  # another phone opened it at the same moment, and was first
         self._held(key, _claim_hash(new))
@@ -347,11 +345,10 @@ class Games:
             loaded = self._load_locked(game_id)
             tokens = list(loaded.tokens)
             tokens[seat] = secrets.token_urlsafe(16)
-            with self.db.writing(), self.db.Session.begin() as session:
-                row = session.get(TrackerGame, game_id)
-                assert row is not None
-                row.tokens_json = json.dumps(tokens)
-                session.execute(delete(SeatClaim).where(SeatClaim.game_id == game_id, SeatClaim.seat == seat))
+            def new_link(conn: Connection) -> None:
+                conn.execute(update(TrackerGame).where(TrackerGame.id == game_id).values(tokens_json=json.dumps(tokens)))
+                conn.execute(delete(SeatClaim).where(SeatClaim.game_id == game_id, SeatClaim.seat == seat))
+            self.db.write(new_link)
             with self._guard:
                 self._claims.pop((game_id, seat, loaded.tokens[seat]), None)
             return self._remember(replace(loaded, tokens=tuple(tokens)))
@@ -359,8 +356,8 @@ class Games:
     def _append(self, loaded: Loaded, entry: dict[str, object], state: State) -> Loaded:
         version = loaded.version + 1
         try:
-            with self.db.writing(), self.db.engine.begin() as conn:
-                conn.execute(insert(TrackerMove).values(game_id=loaded.id, version=version, move_json=json.dumps(entry)))
+            row = insert(TrackerMove).values(game_id=loaded.id, version=version, move_json=json.dumps(entry))
+            self.db.write(lambda conn: conn.execute(row))
         except IntegrityError:
             self._forget(loaded.id)  # another process wrote: read afresh next time
             raise stale(version) from None
@@ -369,15 +366,21 @@ class Games:
     def _save_result(self, loaded: Loaded) -> Loaded:
         state = loaded.state
         assert state.result is not None
-        with self.db.writing():
-            table_id = save_table(self.db, score_request_of(state), dict(state.result))
-        with self.db.writing(), self.db.Session.begin() as session:
-            row = session.get(TrackerGame, loaded.id)
-            assert row is not None
-            if row.table_id is None:
-                row.table_id = table_id
-            table_id = row.table_id
-        return self._remember(replace(loaded, table_id=table_id))
+        request, result = json.dumps(score_request_of(state)), json.dumps(dict(state.result))
+
+        def save(conn: Connection) -> str:
+            # through the ORM: the history's hooks (after_insert, after_update) record the play
+            with Session(bind=conn) as session:
+                table = SavedTable(request_json=request, result_json=result)
+                session.add(table)
+                session.flush()
+                row = session.get(TrackerGame, loaded.id)
+                assert row is not None
+                if row.table_id is None:
+                    row.table_id = table.id
+                session.flush()
+                return str(row.table_id)
+        return self._remember(replace(loaded, table_id=self.db.write(save)))
 
     def ensure_result_saved(self, loaded: Loaded) -> str | None:
         """The saved table of a finished game (saving it now if a crash came in between)."""
