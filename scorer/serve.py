@@ -35,16 +35,16 @@ NEVER = 2**30         # a collector threshold that is never reached
 
 def default_workers() -> int:
     """Two workers (one on a one-core machine), on SQLite as on other databases. Two SQLite
-    workers do not freeze on each other's writes (the store's writers take turns on a lock file,
-    taken, written and given back in a native thread beside the event loop: ``Database.write``), but each loads and folds every game its
-    phones ask about (a board one worker drew, the other hands out from their shared folder:
-    ``shared_boards.Shelf``) and watches the move table itself: the server's CPU per move is a sixth
-    to a third higher. On a quiet 2-core machine they still hold more tables, because the second
-    core does the work: ``python -m scorer.load_bench --openings 6 --moves 12 --search ...`` held
-    250 tables with one worker (300 not: seen p95 192 ms) and 400 with two (seen p95 85 ms, moves
-    59 ms; 500 not: 661 ms, 0 errors), load 0.7-1.1, one run each; the session before, 200 and
-    300. When other work kept the machine busy (load 1.4-1.9) one worker did better (held 200,
-    two not), so ``--workers 1`` is there for a server that shares its cores."""
+    workers take turns for each write on a lock file without holding it while their event loop is
+    busy (``Database.write``: a free turn is written at once, a taken one waited for and written
+    in a native thread). Each worker loads and folds every game its phones ask about (a board one
+    worker drew, the other hands out from their shared folder: ``shared_boards.Shelf``) and
+    watches the move table itself, so the server's CPU per move is about a third higher (9.4-10.2
+    ms against 7.3 with one). The second core still does the work: with full collections on a
+    timer (``collect_fully_on_a_timer``), ``python -m scorer.load_bench --openings 6 --moves 12
+    --search 700,800,900,1000`` held 700 tables with two workers (seen p95 55.9 ms; 800 not: 108.7
+    ms) where one worker did not hold 600 (114 and 188 ms in two runs); quiet machine, load
+    0.1-1.2, 2026-12-01. ``--workers 1`` is there for a server that shares its cores."""
     return max(1, min(2, os.cpu_count() or 1))
 
 
