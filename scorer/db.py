@@ -17,7 +17,7 @@ from sqlalchemy import DateTime, String, Text, create_engine, event, make_url
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.engine import Engine
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 
 T = TypeVar("T")
@@ -98,9 +98,10 @@ class Database:
         seconds, and the workers' loops were idle a quarter of the time. SQLite's commit lets go
         of the GIL, and its busy wait (only a writer that bypasses the lock file meets one) no
         longer freezes the worker. When the turn is free (no writer of this process, the lock file
-        not held elsewhere) the write is done at once where it is called: it does not wait on
-        the loop while holding the turn either, and spares the hand-off to a thread. Elsewhere (PostgreSQL orders its writers itself and its driver
-        waits through gevent; a threaded server) it runs where it is called."""
+        not held elsewhere) the write is done at once where it is called: it does not wait on the
+        loop while holding the turn either, and spares the hand-off to a thread. Elsewhere
+        (PostgreSQL orders its writers itself and its driver waits through gevent; a threaded
+        server) it runs where it is called."""
         pool = self._write_threads() if self._writer_file is not None else None
         if pool is None:
             with self._writer:
@@ -112,12 +113,8 @@ class Database:
                     fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 except BlockingIOError:
                     pass  # the other process has it: wait for it in a thread (below)
-                else:
-                    try:  # the turn was free: written at once, on the loop, without a thread's hand-off
-                        with self.engine.begin() as conn:
-                            return work(conn)
-                    finally:
-                        fcntl.flock(fd, fcntl.LOCK_UN)
+                else:  # the turn was free: written at once, on the loop, without a thread's hand-off
+                    return self._committed(work, fd)
             finally:
                 self._native_writer.release()
         done, outcome = pool.apply(self._write_caught, (work, self._native_writer))
@@ -141,15 +138,19 @@ class Database:
             fd = self._writer_lock_fd() if self._writer_file is not None else None
             if fd is not None:
                 fcntl.flock(fd, fcntl.LOCK_EX)  # the kernel wakes us the moment the other process lets go
-            try:
-                with self.engine.begin() as conn:
-                    return work(conn)
-            finally:
-                if fd is not None:
-                    fcntl.flock(fd, fcntl.LOCK_UN)
+            return self._committed(work, fd)
         finally:
             if queue is not None:
                 queue.release()
+
+    def _committed(self, work: Callable[[Connection], T], fd: int | None) -> T:
+        """``work`` in one transaction, committed; then the lock file ``fd`` (held, or None) let go."""
+        try:
+            with self.engine.begin() as conn:
+                return work(conn)
+        finally:
+            if fd is not None:
+                fcntl.flock(fd, fcntl.LOCK_UN)
 
     def _write_threads(self) -> Any:
         """gevent's native threads for this process's writes, or None when gevent does not serve. A
@@ -240,10 +241,15 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
 
 def save_table(db: Database, request: dict, result: dict, model: type[StoredResult] = SavedTable) -> str:
     with db.Session.begin() as session:
-        row = model(request_json=json.dumps(request), result_json=json.dumps(result))
-        session.add(row)
-        session.flush()
-        return row.id
+        return add_table(session, request, result, model).id
+
+
+def add_table(session: Session, request: dict, result: dict, model: type[StoredResult] = SavedTable) -> StoredResult:
+    """A scored table added in ``session``'s transaction (flushed: its id is set)."""
+    row = model(request_json=json.dumps(request), result_json=json.dumps(result))
+    session.add(row)
+    session.flush()
+    return row
 
 
 def load_table(db: Database, table_id: str, model: type[StoredResult] = SavedTable):

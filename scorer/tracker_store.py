@@ -29,7 +29,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from .db import Base, Database, SavedTable, new_id, utcnow
+from .db import Base, Database, add_table, new_id, utcnow
 from .draft import Setup, State, Undo, advance, apply, check_undo, parse_move, score_request_of, start, take_back
 from .errors import GameNotFound, IllegalMove, NotYourTurn, StaleVersion
 from .i18n import _
@@ -366,14 +366,12 @@ class Games:
     def _save_result(self, loaded: Loaded) -> Loaded:
         state = loaded.state
         assert state.result is not None
-        request, result = json.dumps(score_request_of(state)), json.dumps(dict(state.result))
+        request, result = score_request_of(state), dict(state.result)
 
         def save(conn: Connection) -> str:
             # through the ORM: the history's hooks (after_insert, after_update) record the play
             with Session(bind=conn) as session:
-                table = SavedTable(request_json=request, result_json=result)
-                session.add(table)
-                session.flush()
+                table = add_table(session, request, result)
                 row = session.get(TrackerGame, loaded.id)
                 assert row is not None
                 if row.table_id is None:

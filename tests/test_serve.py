@@ -2,6 +2,7 @@
 of silent or slow sockets neither stop it answering nor stay open for ever."""
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -265,7 +266,7 @@ def test_full_collections_wait_for_the_timer_and_the_timer_runs_them():
     out = subprocess.run([sys.executable, "-c", COLLECTOR_PROBE], cwd=ROOT, capture_output=True,
                          text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert out.returncode == 0, out.stderr
-    seen = __import__("json").loads(out.stdout)
+    seen = json.loads(out.stdout)
     assert seen["before_the_timer"], "the probe was too slow to tell the timer's collection apart"
     assert seen["young_only"], "a full collection ran on the collector's count"
     assert seen["freed_by_the_timer"], "the timer's full collection did not run"

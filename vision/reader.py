@@ -25,7 +25,7 @@ from .stages import (STACKS, Aligned, Cells, Outline, Photo, align_cells, cell_d
                      decode_photo, exemplar_details, fine_cell, fine_detail, fine_cells, fine_exemplar, flattened, match,
                      matched_filters, one_thread, outlines_in_turn,
                      refit_outline, register_exemplars, stack_looks, tell_apart, turned_details,
-                     Slider, _fine_inner, _inner)
+                     Slider, detail_sides)
 
 
 @dataclass(frozen=True)
@@ -141,19 +141,12 @@ def _fine_turned(ex: Exemplars, row: int) -> np.ndarray:
     return ex.fine[row]
 
 
-def _slider(ex: Exemplars, row: int) -> Slider:
-    """Exemplar ``row`` as ``tell_apart`` places it (``Exemplars.turned``), ready to slide, kept."""
-    key = ("slider", row)
+def _slider(ex: Exemplars, row: int, fine: bool = False) -> Slider:
+    """Exemplar ``row`` as ``tell_apart`` places it (``Exemplars.turned``; at FINE_PX,
+    ``_fine_turned``), ready to slide, kept."""
+    key = ("fine slider" if fine else "slider", row)
     if key not in ex.fine:
-        ex.fine[key] = Slider(ex.turned[row])
-    return ex.fine[key]
-
-
-def _fine_slider(ex: Exemplars, row: int) -> Slider:
-    """``_fine_turned`` ready to slide, kept."""
-    key = ("fine slider", row)
-    if key not in ex.fine:
-        ex.fine[key] = Slider(_fine_turned(ex, row))
+        ex.fine[key] = Slider(_fine_turned(ex, row) if fine else ex.turned[row])
     return ex.fine[key]
 
 
@@ -279,7 +272,7 @@ def tell_lookalikes(v: Verdict, ex: Exemplars, photo: Photo | None = None) -> Ve
                 fine = fine_cells(photo, v.outline) if ex.outward else cut_cells(photo, v.outline, v.turn, tuning.FINE_PX)
             mean = _fine_mean(ex, STACK_AT[q])
             fcell = fine_cell(fine, aligned.centres[q], pad, q, mean, _fine_mean_detail(ex, STACK_AT[q]))
-            fpair = tell_apart(fcell, _fine_slider(ex, a), _fine_slider(ex, b),
+            fpair = tell_apart(fcell, _slider(ex, a, fine=True), _slider(ex, b, fine=True),
                                tuning.PAIR_BLUR * tuning.FINE_PX / tuning.CELL_PX)
             w = tuning.FINE_WEIGHT
             pair = w * fpair + (1 - w) * pair
@@ -415,14 +408,12 @@ def exemplars_in(folder) -> Exemplars:
     ex = with_blend(exemplars_of(box.references(), box.outward()), box.stored_blend(blend_tag()))
     # the faces as tell_lookalikes slides them over the cells (at FINE_PX too), made once per
     # box rather than during a reading: their spectra at the cells' size
-    size, sl = tuning.CELL_PX, tuning.MATCH_SLACK
-    cell = size - 2 * _inner(size) + 2 * sl
-    fine = tuning.FINE_PX - 2 * _fine_inner() + 2 * int(round(sl * tuning.FINE_PX / size))
+    cell, fine = detail_sides()
     for row, name in enumerate(ex.names):
         if name != "back":
             _slider(ex, row).warm((cell, cell))
             if tuning.FINE:
-                _fine_slider(ex, row).warm((fine, fine))
+                _slider(ex, row, fine=True).warm((fine, fine))
     _CACHE[str(folder)] = (key, ex)
     return ex
 

@@ -21,6 +21,7 @@ stages, so a cell and an exemplar are cut, turned, aligned and described identic
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -506,15 +507,10 @@ def align_cells(cells: Cells, looks: dict) -> Aligned:
     return Aligned(np.stack(tiles), np.array(fits, np.float32), np.float32(centres))
 
 
-_PRIORS: dict = {}
-
-
+@functools.cache
 def _prior(n: int, pad: int) -> np.ndarray:
     """``_shift_cost(n, pad)``, kept (the same for every cell)."""
-    key = (n, pad)
-    if key not in _PRIORS:
-        _PRIORS[key] = _shift_cost(n, pad)
-    return _PRIORS[key]
+    return _shift_cost(n, pad)
 
 
 _SLIDERS: dict = {}
@@ -859,6 +855,15 @@ def _blur_operator(n: int, sigma: float) -> np.ndarray:
 def _fine_inner() -> int:
     k = tuning.FINE_PX / tuning.CELL_PX
     return int(round(_inner(tuning.CELL_PX) * k))
+
+
+def detail_sides() -> tuple[int, int]:
+    """The side of ``cell_detail``'s picture and of ``fine_cell``'s (their cuts: the inner part with
+    the slack round it): what ``tell_apart`` slides the exemplars over."""
+    sl = tuning.MATCH_SLACK
+    cell = tuning.CELL_PX - 2 * _inner(tuning.CELL_PX) + 2 * sl
+    fine = tuning.FINE_PX - 2 * _fine_inner() + 2 * int(round(sl * tuning.FINE_PX / tuning.CELL_PX))
+    return cell, fine
 
 
 def fine_exemplar(picture: np.ndarray, mean: np.ndarray, mean_detail: np.ndarray | None = None) -> np.ndarray:
