@@ -61,7 +61,11 @@ def cmd_serve(args) -> int:
         master = os.getpid()
         atexit.register(lambda: os.getpid() == master and shutil.rmtree(shelf, ignore_errors=True))
     try:
-        app = create_app(config)
+        # The launcher's app only checks the settings, the catalog and the database (each worker
+        # builds its own after the fork). It counts no requests: the rate limiter's memory storage
+        # starts a timer thread, and one started here, before the fork, ended in every gevent
+        # worker with a KeyError traceback in the terminal.
+        app = create_app({**config, "PLANET_RATE_LIMITS": "off"})
     except CatalogError as exc:
         print(f"The tile catalog is broken: {exc}", file=sys.stderr)
         return 2

@@ -270,3 +270,17 @@ def test_full_collections_wait_for_the_timer_and_the_timer_runs_them():
     assert seen["before_the_timer"], "the probe was too slow to tell the timer's collection apart"
     assert seen["young_only"], "a full collection ran on the collector's count"
     assert seen["freed_by_the_timer"], "the timer's full collection did not run"
+
+
+def test_the_terminal_shows_no_traceback_after_starting_and_rate_limited_posts(server):
+    """A new user's first `make run`: the terminal shows where to open the app and nothing that
+    looks like a crash. (The rate limiter's memory storage starts a timer thread; one started in
+    the launcher, before the fork, ended in each gevent worker with a KeyError traceback.)"""
+    _port, base, printed = server
+    for _ in range(3):   # a limited endpoint: the limiter counts (and schedules its expiry timer)
+        r = requests.post(f"{base}/api/games", json={"players": ["Ann", "Ben", "Cy"]}, timeout=5)
+        assert r.status_code == 201 and "X-RateLimit-Limit" in r.headers
+    time.sleep(1.0)      # the limiter's timers have run in the worker by now
+    assert requests.get(f"{base}/", timeout=5).status_code == 200
+    text = printed.read_text()
+    assert "Traceback" not in text and "Error" not in text, text
