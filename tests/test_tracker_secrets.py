@@ -15,6 +15,7 @@ from conftest import mentions
 from scorer.catalog import CHARACTER_NAMES, catalog
 from scorer.planet import POSITIONS_OF
 from scorer.draft import legal
+from scorer.web.shared_boards import seat_classes
 
 CSRF = re.compile(r'name="csrf_token" (?:type="hidden" )?value="([^"]+)"')
 
@@ -327,3 +328,39 @@ def test_only_a_games_newest_board_is_kept_and_asked_for():
     assert boards.answer("g", 2, "en", 1, "") is None and three.version == 3
     boards.board(("h", 1, "en"), made), boards.board(("k", 1, "en"), made)
     assert boards.board(("g", 3, "en"), made) is not three  # the least recently used game went first
+
+
+def test_after_each_move_from_a_phone_every_other_phone_is_answered_in_front_of_flask_with_its_own_board(client, app):
+    """A seat's move, posted from its page, also draws every other visibility class's board from
+    the game in hand (``tracker_pages._own_board(everyone=True)``): each other phone's held poll is
+    then answered in front of Flask, hidden characters included, with nothing it may not know."""
+    gid = start(client, ["Ann", "Ben", "Cy"], mode="own", hidden=True)
+    games, boards, rng = app.extensions["games"], app.extensions["boards"], random.Random(11)
+    with app.app_context():
+        tokens = games.load(gid).tokens
+    phones = [app.test_client() for _ in tokens]
+    csrf = [re.search(r'"X-CSRFToken": "([^"]+)"', p.get(f"/play/{gid}/{t}").text).group(1)
+            for p, t in zip(phones, tokens, strict=True)]
+    plain = {"Accept-Encoding": "identity"}
+    own_classes = 0
+    while True:
+        with app.app_context():
+            before = games.load(gid)
+        g, s = before.state, before.state.to_act
+        move = rng.choice(legal(g, s)).as_json()
+        data = {"version": before.version, **{k: v for k, v in move.items() if k != "seat"}}
+        answer = phones[s].post(f"/play/{gid}/{tokens[s]}/move", data=data,
+                                headers={**plain, "HX-Request": "true", "X-CSRFToken": csrf[s]})
+        assert answer.status_code == 200 and f'data-version="{before.version + 1}"' in answer.text
+        with app.app_context():
+            after = games.load(gid).state
+        if after.finished:
+            break
+        served = boards.served
+        for other in (k for k in range(len(tokens)) if k != s):
+            board = phones[other].get(f"/play/{gid}/{tokens[other]}/live?v={before.version}", headers=plain)
+            assert board.status_code == 200 and f'data-version="{after.version}"' in board.text
+            assert not leaks_in(board.text, forbidden(after, other), after), (after.version, other)
+            own_classes += isinstance(seat_classes(after)[other], tuple)
+        assert boards.served - served == len(tokens) - 1, after.version  # none went through Flask
+    assert own_classes > 20   # seats with hidden characters of their own were among them

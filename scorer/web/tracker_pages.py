@@ -594,12 +594,17 @@ def seat(game_id: str, token: str):
 NO_TOKEN = 'name="csrf_token" value=""'
 
 
-def _own_board(loaded, s: int) -> str:
+def _own_board(loaded, s: int, everyone: bool = False) -> str:
     """Seat ``s``'s board (``tracker/_board.html``, own phones): drawn once per game, version,
     language and visibility class, kept for the live refresh to hand out (``shared_boards``; and
     shared with the server's other workers), and cut to the seat's roles. A finished game's board
     (its rematch may start at any moment) or one with a message for this phone is drawn afresh
-    and not kept."""
+    and not kept.
+
+    ``everyone`` (a seat's move or undo, answered with its board): the other classes' drawings
+    are kept too, from the game already in hand, so every other phone's held poll is answered
+    in front of Flask. Else each seat of its own class (hidden characters) had its poll go
+    through Flask, which loaded and folded the game again to draw the same board."""
     state = loaded.state
     messages = get_flashed_messages(with_categories=True)
     boards, locale = current_app.extensions["boards"], str(get_locale())
@@ -609,6 +614,9 @@ def _own_board(loaded, s: int) -> str:
         boards.forget(loaded.id)
     keep = (loaded.id, locale) if not messages and not state.finished else None
     html = _drawing(loaded, board, board.classes[s], keep)
+    if everyone and keep is not None:
+        for kind in dict.fromkeys(board.classes):
+            _drawing(loaded, board, kind, keep)
     return for_roles(html, board.roles(s))
 
 
@@ -681,7 +689,7 @@ def _seat_answer(game_id: str, s: int, token: str, after=None):
     if _wants_fragment():
         loaded = after or _load(game_id)
         request.environ[ANSWERED] = loaded.version  # this phone has this version's board: see ``live``
-        return _own_board(loaded, s)
+        return _own_board(loaded, s, everyone=True)
     return redirect(url_for(".seat", game_id=game_id, token=token))
 
 
