@@ -258,62 +258,73 @@ def test_a_seats_claim_is_asked_of_the_database_again_once_the_links_read_are_a_
     assert new_token != token and games.claim(gid, 1, None, new_token) not in (None, claim)
 
 
+HOLD_THE_TURN = r"""
+import fcntl, os, sys, time
+fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o600)
+fcntl.flock(fd, fcntl.LOCK_EX)
+print("held", flush=True)
+time.sleep(float(sys.argv[2]))
+"""  # another process (a worker) holding the write turn for a while, then letting go (it ends)
+
 WRITE_BESIDE_A_BUSY_LOOP = r"""
-import fcntl, os, sqlite3, sys, time
+import fcntl, os, sqlite3, subprocess, sys, time
 from gevent import monkey
 monkey.patch_all()
 import gevent
 from sqlalchemy import text
 from scorer.db import Database
 
-path = sys.argv[1]
+path, hold = sys.argv[1], sys.argv[2]
 db = Database(f"sqlite:///{path}")
 with db.engine.begin() as conn:
     conn.execute(text("CREATE TABLE t (x INTEGER)"))
-other = os.open(path + "-writer", os.O_RDWR | os.O_CREAT, 0o600)  # another process's turn, held
-fcntl.flock(other, fcntl.LOCK_EX)
+holder = subprocess.Popen([sys.executable, "-c", hold, path + "-writer", "0.4"], stdout=subprocess.PIPE, text=True)
+assert holder.stdout.readline().strip() == "held"      # another process has the turn
 writer = gevent.spawn(db.write, lambda conn: conn.execute(text("INSERT INTO t VALUES (1)")))
-gevent.sleep(0.2)                      # the writer now waits for its turn
-fcntl.flock(other, fcntl.LOCK_UN)      # the other process is done ...
+gevent.sleep(0.2)                      # the writer now waits for its turn, and gets it when the other lets go
+mine = os.open(path + "-writer", os.O_RDWR)
 reader, deadline = sqlite3.connect(path), time.monotonic() + 5
-while time.monotonic() < deadline:     # ... and this loop is busy: it never yields to the writer's greenlet
+while time.monotonic() < deadline:     # this loop is busy: it never yields to the writer's greenlet
     stored = reader.execute("SELECT count(*) FROM t").fetchone()[0]
     try:
-        fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fcntl.flock(mine, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         continue
-    fcntl.flock(other, fcntl.LOCK_UN)
+    fcntl.flock(mine, fcntl.LOCK_UN)
     if stored:
         print("stored and the turn given back while the loop was busy")
         break
 else:
     print("the turn stayed held until the loop came back")
 writer.get(timeout=5)
+holder.wait(timeout=5)
 """
 
 
 def test_a_write_under_gevent_gives_the_turn_back_without_waiting_for_a_busy_event_loop(tmp_path):
-    """Under ``serve`` (gevent) ``Database.write`` takes the SQLite write turn, commits and gives
-    the turn back in a native thread: the other worker's writers do not wait until this worker's
-    event loop comes back to the writer (a busy loop held the lock file for a whole turn of it,
-    and at 600 tables writes waited 0.8 s at the median for a 0.5 ms commit)."""
+    """Under ``serve`` (gevent) ``Database.write`` waits for the SQLite write turn, commits and
+    gives the turn back without yielding to other greenlets in between: the other worker's writers
+    never wait until this worker's event loop comes back to the writer (a busy loop held the lock
+    file for a whole turn of it, and at 600 tables writes waited 0.8 s at the median for a 0.5 ms
+    commit)."""
     import subprocess
     import sys
     from pathlib import Path
-    done = subprocess.run([sys.executable, "-c", WRITE_BESIDE_A_BUSY_LOOP, str(tmp_path / "w.sqlite3")],
+    done = subprocess.run([sys.executable, "-c", WRITE_BESIDE_A_BUSY_LOOP, str(tmp_path / "w.sqlite3"), HOLD_THE_TURN],
                           capture_output=True, text=True, timeout=60, cwd=Path(__file__).resolve().parents[1])
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == "stored and the turn given back while the loop was busy"
 
 
 REFUSED_WRITE_UNDER_GEVENT = r"""
-import sys
+import subprocess, sys
 from gevent import monkey
 monkey.patch_all()
 from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 from scorer.db import Database
-db = Database(f"sqlite:///{sys.argv[1]}")
+path, hold = sys.argv[1], sys.argv[2]
+db = Database(f"sqlite:///{path}")
 db.write(lambda conn: conn.execute(text("CREATE TABLE t (x INTEGER PRIMARY KEY)")))
 db.write(lambda conn: conn.execute(text("INSERT INTO t VALUES (1)")))
 native_id = monkey.get_original("_thread", "get_ident")
@@ -324,29 +335,29 @@ try:                                   # the turn free: written where it is call
     db.write(lambda conn: conn.execute(text("INSERT INTO t VALUES (1)")))
 except IntegrityError:
     print("refused")
-import fcntl, os, gevent
-other = os.open(sys.argv[1] + "-writer", os.O_RDWR | os.O_CREAT, 0o600)  # another process's turn, held
-fcntl.flock(other, fcntl.LOCK_EX)
+import gevent, time
+holder = subprocess.Popen([sys.executable, "-c", hold, path + "-writer", "0.3"], stdout=subprocess.PIPE, text=True)
+assert holder.stdout.readline().strip() == "held"      # another process has the turn
 def request():                         # as a request would: the refusal caught where write was called
+    started = time.monotonic()
     try:
-        db.write(lambda conn: conn.execute(text("INSERT INTO t VALUES (1)")))
+        db.write(lambda conn: (where.append(native_id()), conn.execute(text("INSERT INTO t VALUES (1)"))))
     except IntegrityError:
-        print("refused after waiting")
-waiting = gevent.spawn(request)
-gevent.sleep(0.2)                      # ... so this one waits for it in a thread
-fcntl.flock(other, fcntl.LOCK_UN)
-waiting.get(timeout=10)
+        print("refused after waiting" if time.monotonic() - started > 0.1 else "refused without waiting")
+    print("here" if where[-1] == native_id() else "in another thread")
+gevent.spawn(request).get(timeout=10)
+holder.wait(timeout=5)
 """
 
 
 def test_a_refused_write_under_gevent_is_raised_to_its_caller_and_logged_by_nobody(tmp_path):
     """A move another process stored first (the unique key: a 409) is raised where ``write`` was
-    called, and gevent's thread pool does not print it as a failure with a traceback; a write
-    whose turn is free is done where it is called, without a thread."""
+    called, with nothing printed; a write is done where it is called, without a thread, whether
+    its turn was free or it waited for another process to let go of it."""
     import subprocess
     import sys
     from pathlib import Path
-    done = subprocess.run([sys.executable, "-c", REFUSED_WRITE_UNDER_GEVENT, str(tmp_path / "r.sqlite3")],
+    done = subprocess.run([sys.executable, "-c", REFUSED_WRITE_UNDER_GEVENT, str(tmp_path / "r.sqlite3"), HOLD_THE_TURN],
                           capture_output=True, text=True, timeout=60, cwd=Path(__file__).resolve().parents[1])
     assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.split() == ["here", "refused", "refused", "after", "waiting"] and done.stderr == ""
+    assert done.stdout.split() == ["here", "refused", "refused", "after", "waiting", "here"] and done.stderr == ""
