@@ -13,7 +13,7 @@ quarter turn clockwise for each step clockwise round the planet (``vision.layout
 Tile backs differ by stack: the character backs show stars and a comet, the others are pieces
 of a second (orange) planet.
 
-Eleven variations (``variant`` "A" to "K"): B, C and D have other colours, another planet
+Twelve variations (``variant`` "A" to "L"): B, C and D have other colours, another planet
 size and other icon layouts (C: a thicker card edge, bigger icons; D: icons outlined in ink, a
 dark card edge, a softer rounder planet edge with a glow, backs of stripes and rings; E: a light sky, a dark
 planet with a bumpy rim, a thick gold edge, icons stamped in one ink on badges, backs of dots; F: a dark green night, a pale saffron
@@ -31,8 +31,10 @@ card edge, icons printed as a two-ink risograph (a dark teal shape over a pink c
 register), backs of a spiral round a keyhole moon; K: a night sky hung with green and violet aurora
 curtains, a slate-blue planet laid as a mosaic of polar pieces in two tones, its rim a coral
 zigzag saw band, a thick mustard card edge, icons as engravings (an ink outline filled with thin
-stripes of the icon's colour over pale paper), backs of rows of triangles under a small crescent);
-they are used only for the held-out photos. Pure Pillow, deterministic.
+stripes of the icon's colour over pale paper), backs of rows of triangles under a small crescent;
+L: a chalkboard sky with chalk strokes, a shaded magenta globe with pale latitude and longitude
+lines and a thin lime rim, a cream card edge perforated like a stamp, icons as pixel art with a
+dark outline, backs of an argyle of diamonds round a four-pointed star); they are used only for the held-out photos. Pure Pillow, deterministic.
 """
 from __future__ import annotations
 
@@ -83,6 +85,8 @@ class Palette:
     rim_dots: int = 0         # the rim as a row of this many round dots (no solid band, J)
     rim_zig: int = 0          # the rim as a zigzag band with this many teeth (a saw edge, K)
     hatchfill: bool = False   # icons as engravings: each shape's outline in ``ink``, filled with thin stripes of its colour (K)
+    pixel: float = 0.0        # icons as pixel art: blocks of this part of an icon's size, with a one-block dark outline (L)
+    perforated: int = 0       # the card's edge perforated like a stamp: this many round notches a side (L)
 
 
 PALETTES = {
@@ -160,9 +164,24 @@ PALETTES = {
                  back_sky=(70, 40, 30), icon_scale=.9, edge_width=.04, rim_width=.1,
                  backs="triangles", texture="mosaic", sky="aurora", ink=(92, 52, 40), hatchfill=True,
                  rim_zig=30),
+    # the eleventh held-out material (seed 211): a chalkboard sky (dark green-grey with chalk
+    # scribbles and smudges), a shaded magenta globe lit from the upper left with pale latitude
+    # and longitude lines, a thin lime rim, a cream card edge perforated like a postage stamp (the
+    # table shows through its notches), icons as pixel art with a dark one-block outline, backs of
+    # an argyle of diamonds (rows: the stack's number plus two) round a small four-pointed star
+    "L": Palette(space=(46, 62, 54), ground=(176, 64, 150), ground2=(236, 190, 224),
+                 rim=(176, 224, 70), edge=(238, 230, 204), radius=1.85, back_planet=(236, 136, 70),
+                 back_sky=(40, 60, 110), icon_scale=.86, edge_width=.03, rim_width=.04,
+                 backs="argyle", texture="globe", sky="chalk", ink=(24, 22, 30), pixel=.1,
+                 perforated=9),
 }
 
 INK = (30, 28, 40)
+
+
+def _smooth(rng, n, scale):
+    small = rng.standard_normal((scale, scale)).astype(np.float32)
+    return cv2.resize(small, (n, n), interpolation=cv2.INTER_CUBIC)
 
 
 def _ell(d, cx, cy, rx, ry, **kw):
@@ -336,6 +355,18 @@ def _scene(pos: int, pal: Palette, seed: str, sky, ground, rim, ground2=None) ->
             sx, sy = rng.integers(0, n, 2)
             _r = 2 * S
             img[max(0, sy - _r):sy + _r, max(0, sx - _r):sx + _r] = (230, 230, 240)
+    elif pal.sky == "chalk":  # a chalkboard: soft pale smudges and short chalk strokes
+        sm = _smooth(rng, n, 6)
+        img = img * (1 + .08 * sm[..., None])
+        board = Image.fromarray(np.clip(img, 0, 255).astype(np.uint8))
+        bd = ImageDraw.Draw(board)
+        for _ in range(14):
+            x0, y0 = rng.integers(0, n, 2)
+            a = rng.uniform(0, math.pi)
+            ln = rng.uniform(.05, .2) * n
+            bd.line((int(x0), int(y0), int(x0 + ln * math.cos(a)), int(y0 + ln * math.sin(a))),
+                    fill=(170, 184, 176), width=S)
+        img = np.asarray(board).astype(np.float32)
     elif pal.sky == "orbits":  # a print on rough paper: faint rings round the planet and a grain
         ring = np.abs(np.mod(np.hypot(gx - 2, gy - 2) * 2.2, 1.0) - .5) < .025
         img = np.where(ring[..., None], np.array(sky, np.float32) * 1.25, img)
@@ -370,6 +401,15 @@ def _scene(pos: int, pal: Palette, seed: str, sky, ground, rim, ground2=None) ->
         seam = (np.mod(np.hypot(gx - 2, gy - 2) * 3.2, 1.0) < .05)[..., None]
         g = np.where(tone, np.array(ground2, np.float32), g)
         g = np.where(seam, g * .7, g)
+    elif ground2 is not None and pal.texture == "globe":  # a shaded sphere with latitude and longitude lines
+        rr = np.clip(np.hypot(gx - 2, gy - 2) / pal.radius, 0, .999)
+        nz = np.sqrt(1 - rr ** 2)
+        lam = np.clip(((-(gx - 2) - (gy - 2)) / pal.radius * .55 + nz * .65), 0, 1)
+        lat = np.arcsin(np.clip((gy - 2) / pal.radius, -1, 1))
+        lon = np.arctan2((gx - 2) / pal.radius, np.maximum(nz, 1e-3))
+        grid = (np.abs(np.mod(lat / (math.pi / 9), 1.0) - .5) > .45) | (np.abs(np.mod(lon / (math.pi / 9), 1.0) - .5) > .45)
+        g = np.array(ground, np.float32) * (.5 + .7 * lam)[..., None]
+        g = np.where(grid[..., None], np.array(ground2, np.float32) * (.6 + .4 * lam)[..., None], g)
     elif ground2 is not None and pal.texture == "hatch":  # thin diagonal hatching over the planet
         hatch = (np.mod((gx - gy) * 9.0, 1.0) < .16)[..., None]
         g = np.where(hatch, np.array(ground2, np.float32), g)
@@ -457,6 +497,8 @@ def _tile(stack: str, character: str | None, items: tuple, variant: str) -> Imag
         icons = icons[1::3] + icons[::3] + icons[2::3]
     elif variant == "K":
         icons = icons[2::2] + icons[:2] + icons[3::2]
+    elif variant == "L":
+        icons = icons[1:][::-1] + icons[:1]
     # where the ground is, in the tile's own coordinates
     if stack == "center":
         box = (.08, .08, .92, .92)
@@ -471,7 +513,7 @@ def _tile(stack: str, character: str | None, items: tuple, variant: str) -> Imag
         boxes = _icon_boxes(len(icons), x0, y0, x1, y1)
     else:
         boxes = _icon_boxes(len(icons), x0, y0, x1, y1)
-    layered = pal.icon_line > 0 or pal.badges or pal.tags or pal.glyphs or pal.lineart or pal.offset is not None or pal.hatchfill
+    layered = pal.icon_line > 0 or pal.badges or pal.tags or pal.glyphs or pal.lineart or pal.offset is not None or pal.hatchfill or pal.pixel > 0
     if layered:  # icons drawn on their own layer first
         layer = Image.new("RGBA", (W, W), (0, 0, 0, 0))
         ld = ImageDraw.Draw(layer)
@@ -531,6 +573,21 @@ def _tile(stack: str, character: str | None, items: tuple, variant: str) -> Imag
         base[shape & (inner <= 127)] = pal.ink
         img = Image.fromarray(base.astype(np.uint8))
         d = ImageDraw.Draw(img)
+    if pal.pixel > 0 and boxes:  # pixel art: the layer in square blocks, a one-block dark outline round it
+        b = max(2, int(boxes[0][2] * sc * pal.pixel))
+        m = W // b + 1
+        big = np.zeros((m * b, m * b, 4), np.uint8)
+        big[:W, :W] = np.asarray(layer)
+        blocks = cv2.resize(big, (m, m), interpolation=cv2.INTER_AREA)
+        solid = blocks[..., 3] > 110
+        ring = cv2.dilate(solid.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        up = lambda a: np.repeat(np.repeat(a, b, 0), b, 1)[:W, :W]  # noqa: E731
+        colour = up(blocks[..., :3]).astype(np.float32) * 255 / np.maximum(up(blocks[..., 3:4]).astype(np.float32), 1)
+        base = np.asarray(img).astype(np.float32)
+        base[up(ring)] = pal.ink
+        base[up(solid)] = np.clip(colour[up(solid)], 0, 255)
+        img = Image.fromarray(base.astype(np.uint8))
+        d = ImageDraw.Draw(img)
     if pal.icon_line > 0 and boxes:
         alpha = np.asarray(layer)[..., 3]
         r = max(1, int(boxes[0][2] * sc * pal.icon_line))
@@ -566,6 +623,8 @@ def _back(stack: str, variant: str) -> Image.Image:
         return _back_spiral(stack, pal)
     if pal.backs == "triangles":
         return _back_triangles(stack, pal)
+    if pal.backs == "argyle":
+        return _back_argyle(stack, pal)
     if stack == "character":
         img = Image.new("RGB", (W, W), pal.back_sky)
         d = ImageDraw.Draw(img)
@@ -731,9 +790,45 @@ def _back_triangles(stack: str, pal: Palette) -> Image.Image:
     return img.resize((SIZE, SIZE), Image.LANCZOS)
 
 
+def _back_argyle(stack: str, pal: Palette) -> Image.Image:
+    """Variant L's backs: an argyle of diamonds in the back's colour on a navy ground, as many rows
+    as the stack's number plus two, thin pale lines crossing them, round a small four-pointed star."""
+    k = {"character": 0, "uphill": 1, "downhill": 2, "center": 3}[stack]
+    img = Image.new("RGB", (W, W), pal.back_sky)
+    d = ImageDraw.Draw(img)
+    rows = k + 2
+    hy = W / rows
+    hx = hy * .75
+    for j in range(rows):
+        for i in range(-1, int(W / (2 * hx)) + 2):
+            cx, cy = (2 * i + (j % 2)) * hx, (j + .5) * hy
+            if (i + j) % 2 == 0:
+                d.polygon([(cx, cy - hy / 2), (cx + hx, cy), (cx, cy + hy / 2), (cx - hx, cy)], fill=pal.back_planet)
+    for i in range(-2 * rows, 2 * rows + 2):  # thin pale lines along the diamonds' sides, both ways
+        x0 = i * 2 * hx
+        for sgn in (1, -1):
+            d.line((x0, 0, x0 + sgn * W * hx / hy, W), fill=(230, 226, 200), width=max(2, int(W * .006)))
+    c, r = W * .5, W * .16
+    d.polygon([(c, c - r), (c + r * .3, c - r * .3), (c + r, c), (c + r * .3, c + r * .3), (c, c + r),
+               (c - r * .3, c + r * .3), (c - r, c), (c - r * .3, c - r * .3)], fill=(250, 244, 220), outline=INK)
+    _card_edge(d, pal)
+    return img.resize((SIZE, SIZE), Image.LANCZOS)
+
+
 def card_alpha(variant: str, t: int) -> np.ndarray:
-    """The card's shape at side ``t`` (uint8 alpha): a square, or with rounded-off corners."""
+    """The card's shape at side ``t`` (uint8 alpha): a square, with rounded-off corners, or
+    perforated along its edges like a stamp."""
     pal = PALETTES[variant]
+    if pal.perforated:
+        big = Image.new("L", (4 * t, 4 * t), 255)
+        bd = ImageDraw.Draw(big)
+        n, side = pal.perforated, 4 * t
+        r = side / n * .22
+        for i in range(n):
+            u = (i + .5) * side / n
+            for cx, cy in ((u, 0), (u, side - 1), (0, u), (side - 1, u)):
+                bd.ellipse((cx - r, cy - r, cx + r, cy + r), fill=0)
+        return np.asarray(big.resize((t, t), Image.LANCZOS), np.uint8).copy()
     if pal.corner <= 0:
         return np.full((t, t), 255, np.uint8)
     big = Image.new("L", (4 * t, 4 * t), 0)

@@ -97,7 +97,7 @@ def table(rng, h, w, kind: str) -> np.ndarray:
         img = rng.uniform(0, 255, (h // 2 + 1, w // 2 + 1, 3)).astype(np.float32)
         img = cv2.resize(img, (w, h), interpolation=cv2.INTER_NEAREST)
     elif kind in ("paper", "floor", "linen", "colour", "busy", "dark", "slats", "terrazzo", "concrete",
-                  "cork", "stripes", "granite", "bamboo", "denim", "leather"):  # the held-out tables (vision.samples_box)
+                  "cork", "stripes", "granite", "bamboo", "denim", "leather", "grass", "gravel", "rug"):  # the held-out tables (vision.samples_box)
         return table_b(rng, h, w, kind)
     else:  # stone / marble
         base = np.array(rng.integers(150, 235, 3), np.float32)
@@ -196,7 +196,8 @@ def lighting(rng, h, w, strength):
 def table_b(rng, h, w, kind: str) -> np.ndarray:
     """The held-out tables: paper, floor tiles, linen, a coloured laminate, a cluttered table, a
     near-black one, a garden table of weathered slats, terrazzo, bare concrete, a cork board, a
-    striped tablecloth, dark speckled granite, a bamboo mat, denim, brown leather."""
+    striped tablecloth, dark speckled granite, a bamboo mat, denim, brown leather, a lawn, gravel,
+    a woven rug."""
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     if kind == "paper":
         img = np.full((h, w, 3), rng.integers(200, 240), np.float32) + rng.normal(0, 4, (h, w, 1))
@@ -280,6 +281,30 @@ def table_b(rng, h, w, kind: str) -> np.ndarray:
         crease = np.abs(_smooth_noise(rng, h, w, max(10, w // 40))) < .04
         img = base[None, None] * (1 + .1 * _smooth_noise(rng, h, w, max(6, w // 12)))[..., None]
         img[crease] *= .8
+    elif kind == "grass":  # a lawn: short blades in greens and yellowed tips, darker between
+        base = np.array(rng.choice([[40, 120, 60], [50, 130, 80], [30, 100, 70]]), np.float32)
+        blade = cv2.resize(rng.standard_normal((h // 3 + 1, w // 6 + 1)).astype(np.float32), (w, h))
+        patch = _smooth_noise(rng, h, w, max(8, w // 10))
+        img = base[None, None] * (1 + .25 * blade + .15 * patch)[..., None]
+        img[blade > 1.6] = (90, 190, 200)
+    elif kind == "gravel":  # pale gravel: small round stones of greys and buffs with dark gaps
+        img = np.empty((h, w, 3), np.float32)
+        img[:] = (70, 80, 90)
+        for _ in range(int(h * w / 60)):
+            c = tuple(float(v) for v in np.array(rng.choice([[170, 180, 190], [140, 160, 180], [120, 130, 140],
+                                                                 [190, 200, 205]]), np.float32) * rng.uniform(.8, 1.1))
+            cv2.ellipse(img, (int(rng.integers(0, w)), int(rng.integers(0, h))),
+                        (int(rng.integers(2, 5)), int(rng.integers(2, 4))), float(rng.uniform(0, 180)), 0, 360, c, -1)
+    elif kind == "rug":  # a woven rug: rows of small diamonds in two colours on a third, a fine weave
+        c0 = np.array(rng.choice([[40, 40, 140], [60, 90, 150], [90, 60, 50]]), np.float32)
+        c1 = np.array(rng.choice([[200, 210, 220], [120, 180, 210]]), np.float32)
+        p = rng.uniform(w / 40, w / 20)
+        a = rng.uniform(0, math.pi / 2)
+        u = xx * math.cos(a) + yy * math.sin(a)
+        v = -xx * math.sin(a) + yy * math.cos(a)
+        dia = (np.abs(np.mod(u / p, 1.0) - .5) + np.abs(np.mod(v / p, 1.0) - .5)) < .3
+        img = np.where(dia[..., None], c1, c0).astype(np.float32)
+        img *= (1 + .06 * np.sin(u / 1.3) * np.sin(v / 1.3))[..., None]
     elif kind == "busy":  # a cluttered table: papers, magazines and coasters of any colour
         img = np.empty((h, w, 3), np.float32)
         img[:] = np.array(rng.integers(60, 200, 3), np.float32)
@@ -395,7 +420,7 @@ def empty_photo(rng, w, h, kind: str) -> np.ndarray:
             y += int(40 * fs)
         img = img.astype(np.float32)
     else:  # objects on a table
-        img = table(rng, h, w, kind if kind in ("wood", "cloth", "felt", "slats", "cork", "denim") else "wood").astype(np.float32)
+        img = table(rng, h, w, kind if kind in ("wood", "cloth", "felt", "slats", "cork", "denim", "grass") else "wood").astype(np.float32)
         for _ in range(int(rng.integers(4, 9))):
             col = tuple(float(v) for v in rng.integers(0, 255, 3))
             cx, cy = int(rng.uniform(0, w)), int(rng.uniform(0, h))
