@@ -295,9 +295,15 @@ def test_a_planet_never_gets_one_id_twice_but_backs_repeat():
     assert picked.tolist() == [7, 7, 7, 7]
 
 
+# Held out: read by ``python -m vision.bench`` (its totals only, for the notes), never by the suite,
+# so no floor is fitted to it. box2-heldout11 (seed 211, variant L, made 2026-12-01 before any reader
+# change): teaching finds 1 of its 6 layouts, 0/320 cells; from tapped corners 284/320, 9/20 scored.
+HELD_OUT = {"box2-heldout11"}
+
+
 def test_the_bench_reads_every_second_box_set_the_suite_checks():
     from vision.bench import BOX_SETS as BENCH_SETS
-    assert set(BENCH_SETS) == set(BOX_SETS)
+    assert set(BENCH_SETS) == set(BOX_SETS) | HELD_OUT and not HELD_OUT & set(BOX_SETS)
     assert all((SAMPLES / name / "teach").is_dir() and (SAMPLES / name / "test").is_dir() for name in BENCH_SETS)
 
 
