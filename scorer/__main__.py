@@ -88,7 +88,8 @@ def cmd_serve(args) -> int:
     print(f"  Database: {app.config['DATABASE_URL']}", flush=True)
     print("  Stop with Ctrl+C.", flush=True)
     run_server(app, args.host, args.port, workers,
-               args.connections, client_timeout=args.client_timeout, make_app=lambda: create_app(config))
+               args.connections, client_timeout=args.client_timeout, make_app=lambda: create_app(config),
+               loop_report=args.loop_report)
     return 0
 
 
@@ -134,6 +135,8 @@ def main(argv=None) -> int:
                    help="connections each worker holds at once (default 4000; phones keep one open)")
     p.add_argument("--client-timeout", type=int, default=10,
                    help="seconds a client has to send a request's headers before it is dropped (default 10)")
+    p.add_argument("--loop-report", type=float, default=None, metavar="SECONDS",
+                   help="every SECONDS, print how late each worker's event loop wakes a 10 ms sleep (the load bench reads it)")
     p.set_defaults(func=cmd_serve)
     p = sub.add_parser("expire", help="remove abandoned games now (and old plays, with --keep-days)")
     p.add_argument("--abandoned-days", type=float, default=None,

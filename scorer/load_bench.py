@@ -70,6 +70,8 @@ SEEN_WITHIN_MS = 1000.0   # issue 11: a move on every other phone of the table w
 POLL_EVERY = 2.0
 MOVE_GAP = (3.0, 8.0)
 LONG_POLL = 25
+LOOP_REPORT = 5.0   # seconds between each server worker's report of its event loop's lateness
+LOOP_LINE = re.compile(r"loop lateness pid=(\d+) n=(\d+) p50=([\d.]+) p95=([\d.]+) p99=([\d.]+) max=([\d.]+) ms")
 
 
 @dataclass
@@ -156,7 +158,7 @@ def start_servers(database: str, servers: int, workers: int, log_dir: Path) -> l
         log = open(log_dir / f"server{k}.log", "wb")
         proc = subprocess.Popen(
             [sys.executable, "-m", "scorer", "serve", "--host", "127.0.0.1", "--port", str(port),
-             "--database", database, "--workers", str(workers)],
+             "--database", database, "--workers", str(workers), "--loop-report", str(LOOP_REPORT)],
             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log, start_new_session=True,
             env={**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")})
         log.close()
@@ -767,10 +769,23 @@ def one_run(tables: int, args, openings, database: str, log_dir: Path) -> dict:
         out = asyncio.run(drive([b for _p, b in started], made, args, lambda: server_cpu(started), watch))
     finally:
         stop_servers(started)
-    out["watch"] = watch.report()
+    out["watch"] = watch.report() + loop_lateness(log_dir, args.servers)
     out["logs_ok"] = check_logs(database, made, out["load"].stats)
     out["tables"], out["phones"] = tables, sum(len(t.tokens) for t in made)
     return out
+
+
+def loop_lateness(log_dir: Path, servers: int) -> list[str]:
+    """Each server worker's last report of how late its event loop woke a 10 ms sleep (all told
+    over the run; ``serve --loop-report``): the wait every request there met besides its own work."""
+    last: dict[str, tuple[str, ...]] = {}
+    for k in range(servers):
+        log = log_dir / f"server{k}.log"
+        for found in LOOP_LINE.finditer(log.read_text(errors="replace") if log.exists() else ""):
+            last[f"{k}:{found.group(1)}"] = found.groups()[1:]
+    return ["  each worker's event loop, a 10 ms sleep woken late by (all the run): "
+            + "; ".join(f"p50 {p50} / p95 {p95} / p99 {p99} / max {mx} ms over {n}" for n, p50, p95, p99, mx in last.values())
+            ] if last else []
 
 
 def held(out: dict) -> bool:

@@ -131,3 +131,16 @@ def test_the_generator_puts_off_its_own_collections_while_it_plays_and_times_any
     assert gc.isenabled()
     gc.collect()
     assert garbage() is None
+
+
+def test_the_bench_prints_each_workers_last_loop_report(tmp_path):
+    from scorer.load_bench import loop_lateness
+    (tmp_path / "server0.log").write_text(
+        "loop lateness pid=11 n=100 p50=0.5 p95=9.0 p99=20.0 max=50.0 ms\n"
+        "loop lateness pid=12 n=90 p50=0.6 p95=8.0 p99=30.0 max=60.0 ms\n"
+        "a warning\n"
+        "loop lateness pid=11 n=600 p50=0.7 p95=40.0 p99=95.0 max=900.0 ms\n")
+    line, = loop_lateness(tmp_path, 1)
+    assert "p50 0.7 / p95 40.0 / p99 95.0 / max 900.0 ms over 600" in line     # pid 11's last report
+    assert "p50 0.6 / p95 8.0 / p99 30.0 / max 60.0 ms over 90" in line and "over 100" not in line
+    assert loop_lateness(tmp_path, 2) == [line] and loop_lateness(tmp_path / "none", 1) == []

@@ -284,3 +284,31 @@ def test_the_terminal_shows_no_traceback_after_starting_and_rate_limited_posts(s
     assert requests.get(f"{base}/", timeout=5).status_code == 200
     text = printed.read_text()
     assert "Traceback" not in text and "Error" not in text, text
+
+
+LOOP_PROBE = r"""
+import io, json, time
+from gevent import monkey
+monkey.patch_all()
+import gevent
+from scorer.serve import watch_the_loop
+out = io.StringIO()
+watch_the_loop(0.5, out=out)
+gevent.sleep(0.3)                                  # the loop free: the sleeps wake on time
+monkey.get_original("time", "sleep")(0.25)         # a request that keeps the loop for 250 ms
+gevent.sleep(0.4)
+print(json.dumps(out.getvalue().splitlines()))
+"""
+
+
+def test_the_loop_report_says_how_late_the_event_loop_woke_a_sleep():
+    """``serve --loop-report``: each worker says how late its loop woke a 10 ms sleep; one request
+    that keeps the loop for 250 ms shows as the longest wait, while most sleeps wake on time."""
+    out = subprocess.run([sys.executable, "-c", LOOP_PROBE], cwd=ROOT, capture_output=True,
+                         text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert out.returncode == 0, out.stderr
+    lines = json.loads(out.stdout)
+    found = re.fullmatch(r"loop lateness pid=\d+ n=(\d+) p50=([\d.]+) p95=([\d.]+) p99=([\d.]+) max=([\d.]+) ms", lines[-1])
+    assert found, lines
+    n, p50, _p95, _p99, longest = (float(x) for x in found.groups())
+    assert n >= 20 and p50 < 5 and 230 <= longest < 400, lines
