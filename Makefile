@@ -13,17 +13,18 @@ $(PY):
 	@echo "== 2/3 upgrading pip"
 	$(PY) -m pip install --progress-bar on --upgrade pip
 
-# Installing runs only when pyproject.toml changed since the last install (a stamp file per
+# Versions are pinned by constraints.txt (what the figures were measured with).
+# Installing runs only when pyproject.toml or constraints.txt changed since the last install (a stamp file per
 # extra), so a second `make run` starts at once. pip prints its progress (the first install
 # fetches ~300 MB from the package index: OpenCV, NumPy, Pillow, Playwright for the tests).
-$(VENV)/.installed: pyproject.toml | $(PY)
+$(VENV)/.installed: pyproject.toml constraints.txt | $(PY)
 	@echo "== 3/3 installing the app and its dependencies (pip's progress follows)"
-	$(PY) -m pip install --progress-bar on -e .
+	$(PY) -m pip install --progress-bar on -c constraints.txt -e .
 	@touch $@
 
-$(VENV)/.installed-test: pyproject.toml | $(PY)
+$(VENV)/.installed-test: pyproject.toml constraints.txt | $(PY)
 	@echo "== 3/3 installing the app, its dependencies and the test tools (pip's progress follows)"
-	$(PY) -m pip install --progress-bar on -e '.[test]'
+	$(PY) -m pip install --progress-bar on -c constraints.txt -e '.[test]'
 	@touch $@ $(VENV)/.installed
 
 setup: $(VENV)/.installed
@@ -62,7 +63,7 @@ test: setup-test chromium lint
 
 # The tests that touch the database, again on a throwaway PostgreSQL server (CI runs this too).
 test-postgres: setup-test
-	@$(PY) -m pip install --quiet -e '.[postgres]' >/dev/null 2>&1 || $(PY) -m pip install -e '.[postgres]'
+	@$(PY) -m pip install --quiet -c constraints.txt -e '.[postgres]' >/dev/null 2>&1 || $(PY) -m pip install -c constraints.txt -e '.[postgres]'
 	scripts/with-postgres $(PY) -m pytest -q tests/test_contract.py tests/test_pages.py tests/test_scan_page.py \
 		tests/test_tracker.py tests/test_tracker_api.py tests/test_tracker_pages.py tests/test_box_store.py tests/test_box_pages.py
 
