@@ -78,13 +78,14 @@ def collect_fully_on_a_timer(every: float | None = None, spawn=None) -> None:
 LOOP_TICK = 0.01      # the sleep ``watch_the_loop`` times
 
 
-def watch_the_loop(every: float, out=None, spawn=None) -> None:
-    """How late this worker's event loop wakes a ``LOOP_TICK`` sleep, all told since the start,
-    printed every ``every`` seconds as one line (``loop lateness pid=… n=… p50=… p95=… p99=… max=…``,
-    ms). A request's own time in the app is not what a phone waits: the loop works through every
-    request ready at once before it comes back to any other, and at 800 tables a 6 ms move was
-    waited for ~290 ms at p95 while the loop slept ~45% of the time. The load bench reads these
-    lines from the server's log (``serve --loop-report``)."""
+def watch_the_loop(every: float, out=None, spawn=None, clock: Callable[[], float] = time.time) -> None:
+    """How late this worker's event loop wakes a ``LOOP_TICK`` sleep, printed every ``every``
+    seconds as one line for the sleeps since the last line (``loop lateness pid=… at=… n=… p50=…
+    p95=… p99=… max=… ms``, ``at`` the window's end in seconds since the epoch): a reader picks the
+    windows it wants (the load bench: those of the played part, not the join), and nothing grows
+    with the server's age. A request's own time in the app is not what a phone waits: the loop
+    works through every request ready at once before it comes back to any other, and at 800
+    tables a 6 ms move was waited for ~290 ms at p95 while the loop slept ~45% of the time."""
     if spawn is None:
         import gevent
         spawn = gevent.spawn
@@ -98,9 +99,9 @@ def watch_the_loop(every: float, out=None, spawn=None) -> None:
             late.append((time.monotonic() - asked - LOOP_TICK) * 1000)
             if time.monotonic() - said >= every:
                 said = time.monotonic()
-                v = sorted(late)
+                v, late = sorted(late), []
                 p50, p95, p99 = (v[min(len(v) - 1, int(q * len(v)))] for q in (.5, .95, .99))
-                print(f"loop lateness pid={os.getpid()} n={len(v)} p50={p50:.1f} p95={p95:.1f} "
+                print(f"loop lateness pid={os.getpid()} at={clock():.3f} n={len(v)} p50={p50:.1f} p95={p95:.1f} "
                       f"p99={p99:.1f} max={v[-1]:.1f} ms", file=out or sys.stderr, flush=True)
 
     spawn(watch)

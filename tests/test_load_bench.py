@@ -133,14 +133,25 @@ def test_the_generator_puts_off_its_own_collections_while_it_plays_and_times_any
     assert garbage() is None
 
 
-def test_the_bench_prints_each_workers_last_loop_report(tmp_path):
-    from scorer.load_bench import loop_lateness
+def test_the_bench_reads_each_workers_loop_reports_of_the_played_part_only(tmp_path):
+    from scorer.load_bench import LOOP_REPORT, loop_lateness
+    began, ended = 1000.0, 1000.0 + 6 * LOOP_REPORT
+    line = lambda pid, at, n, p50, p95, p99, longest: (   # noqa: E731
+        f"loop lateness pid={pid} at={at:.3f} n={n} p50={p50} p95={p95} p99={p99} max={longest} ms\n")
     (tmp_path / "server0.log").write_text(
-        "loop lateness pid=11 n=100 p50=0.5 p95=9.0 p99=20.0 max=50.0 ms\n"
-        "loop lateness pid=12 n=90 p50=0.6 p95=8.0 p99=30.0 max=60.0 ms\n"
-        "a warning\n"
-        "loop lateness pid=11 n=600 p50=0.7 p95=40.0 p99=95.0 max=900.0 ms\n")
-    line, = loop_lateness(tmp_path, 1)
-    assert "p50 0.7 / p95 40.0 / p99 95.0 / max 900.0 ms over 600" in line     # pid 11's last report
-    assert "p50 0.6 / p95 8.0 / p99 30.0 / max 60.0 ms over 90" in line and "over 100" not in line
-    assert loop_lateness(tmp_path, 2) == [line] and loop_lateness(tmp_path / "none", 1) == []
+        line(11, began - 1, 500, 9.0, 900.0, 2000.0, 2600.0)              # the join: not counted
+        + line(11, began + LOOP_REPORT / 2, 500, 9.0, 900.0, 2000.0, 2600.0)  # may hold the join's end
+        + line(11, began + 2 * LOOP_REPORT, 400, 0.5, 10.0, 20.0, 40.0)
+        + line(12, began + 2 * LOOP_REPORT, 300, 0.7, 12.0, 30.0, 70.0)
+        + "a warning\n"
+        + line(11, began + 3 * LOOP_REPORT, 400, 0.6, 30.0, 90.0, 150.0)
+        + line(11, began + 4 * LOOP_REPORT, 400, 0.4, 20.0, 50.0, 60.0)
+        + line(11, ended + 1, 500, 9.0, 900.0, 2000.0, 2600.0))            # after the play: not counted
+    said, = loop_lateness(tmp_path, 1, began, ended)
+    assert "p50 0.5, p95 20.0 (worst window 30.0), p99 worst 90.0, max 150.0 ms over 1200 in 3 windows" in said
+    assert "p50 0.7, p95 12.0 (worst window 12.0), p99 worst 30.0, max 70.0 ms over 300 in 1 windows" in said
+    assert "2600" not in said and "900.0" not in said
+    assert loop_lateness(tmp_path, 2, began, ended) == [said] and loop_lateness(tmp_path / "none", 1, began, ended) == []
+    assert loop_lateness(tmp_path, 1, ended + 100, ended + 200) == []
+
+
