@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import DateTime, Integer, LargeBinary, String, delete, select, update
+from sqlalchemy import DateTime, Integer, LargeBinary, String, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -66,13 +66,13 @@ def save_box_bytes(db: Database, data: bytes, expected: BoxStamp | None) -> BoxS
     was no box). Raises ``StaleBox`` when the box is no longer that one."""
     now = utcnow()
     try:
-        with db.Session.begin() as session:
+        with db.writing() as conn:
             if expected is None:
-                row = LearnedBox(slot=ACTIVE, version=1, created=now, updated=now, data=data)
-                session.add(row)
-                session.flush()
-                return BoxStamp(row.id, 1, now, now)
-            done = session.execute(
+                box_id = new_id()
+                conn.execute(insert(LearnedBox).values(id=box_id, slot=ACTIVE, version=1, created=now, updated=now,
+                                                       data=data))
+                return BoxStamp(box_id, 1, now, now)
+            done = conn.execute(
                 update(LearnedBox)
                 .where(LearnedBox.id == expected.id, LearnedBox.version == expected.version)
                 .values(version=expected.version + 1, updated=now, data=data))
@@ -85,5 +85,5 @@ def save_box_bytes(db: Database, data: bytes, expected: BoxStamp | None) -> BoxS
 
 def forget_box(db: Database) -> bool:
     """Forget the active box; False when there was none."""
-    with db.Session.begin() as session:
-        return session.execute(delete(LearnedBox).where(LearnedBox.slot == ACTIVE)).rowcount > 0
+    with db.writing() as conn:
+        return conn.execute(delete(LearnedBox).where(LearnedBox.slot == ACTIVE)).rowcount > 0

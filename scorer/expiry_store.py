@@ -34,7 +34,7 @@ def expire(db: Database, abandoned_days: float = ABANDONED_DAYS, keep_days: floa
            now: datetime | None = None) -> Expired:
     """Remove what has expired, in one transaction; say how much of each."""
     now = now or utcnow()
-    with db.engine.begin() as conn:
+    with db.writing() as conn:
         abandoned = _abandoned_games(conn, now - timedelta(days=abandoned_days))
         _delete_games(conn, abandoned)
         if keep_days is None:

@@ -175,7 +175,7 @@ def backfill(db: Database) -> int:
     """Record the plays of tables stored before this module existed (and their games)."""
     from .tracker_store import TrackerGame
     added = 0
-    with db.engine.begin() as conn:
+    with db.writing() as conn:
         known = select(Play.table_id)
         rows = conn.execute(select(SavedTable.id, SavedTable.created, SavedTable.result_json)
                             .where(SavedTable.id.not_in(known))).all()
@@ -256,7 +256,7 @@ def play_for_table(db: Database, table_id: str) -> PlayRecord | None:
 
 def delete_play(db: Database, play_id: str) -> bool:
     """Remove a play: its rows here and its saved table (its link then answers "removed")."""
-    with db.engine.begin() as conn:
+    with db.writing() as conn:
         table_id = conn.execute(select(Play.table_id).where(Play.id == play_id)).scalar()
         if table_id is None:
             return False
@@ -332,7 +332,7 @@ class MergeError(ValueError):
 
 def merge(db: Database, name: str, into_name: str) -> str:
     """Count ``name``'s plays as ``into_name``'s from now on; returns the key they now share."""
-    with db.engine.begin() as conn:
+    with db.writing() as conn:
         src, dst = resolve(conn, name_key(name)), resolve(conn, name_key(into_name))
         if not dst or spelling(conn, keys_of(conn, dst)) is None:
             raise MergeError(_("Nobody called “%(name)s” has played here yet.", name=into_name.strip()))
@@ -346,7 +346,7 @@ def merge(db: Database, name: str, into_name: str) -> str:
 
 def separate(db: Database, key: str) -> bool:
     """Undo a merge: ``key``'s plays count as their own again."""
-    with db.engine.begin() as conn:
+    with db.writing() as conn:
         return conn.execute(delete(PlayerAlias).where(PlayerAlias.key == key)).rowcount > 0
 
 
@@ -450,7 +450,7 @@ def import_plays(db: Database, data) -> tuple[int, int]:
     already here). All or nothing: a bad play refuses the whole file and changes nothing."""
     plays = parse_export(data)
     added = skipped = 0
-    with db.engine.begin() as conn:
+    with db.writing() as conn:
         have_plays = set(conn.execute(select(Play.id)).scalars())
         have_tables = set(conn.execute(select(SavedTable.id)).scalars())
         for play, request, result in plays:

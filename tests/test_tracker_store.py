@@ -361,3 +361,59 @@ def test_a_refused_write_under_gevent_is_raised_to_its_caller_and_logged_by_nobo
                           capture_output=True, text=True, timeout=60, cwd=Path(__file__).resolve().parents[1])
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split() == ["here", "refused", "refused", "after", "waiting", "here"] and done.stderr == ""
+
+
+def test_every_write_of_the_app_waits_for_the_turn_another_process_holds(tmp_path):
+    """Not only moves: a scored table saved, a history imported, players merged and separated, a
+    play deleted, a box saved and forgotten, the expiry: each waits while another process (the
+    other worker) has the write turn, instead of taking SQLite's lock beside it (which left that
+    worker's own write in SQLite's busy wait, its event loop stopped)."""
+    import json
+    import subprocess
+    import sys
+    import time
+
+    from test_history import T1, T2, T3, store_tables
+
+    from scorer.box_store import forget_box, save_box_bytes
+    from scorer.contract import score_request
+    from scorer.db import save_table
+    from scorer.expiry_store import expire
+    from scorer.history import name_key
+    from scorer.history_store import delete_play, export_json, import_plays, list_plays, merge, separate
+
+    create_app({"TESTING": True, "INSTANCE_PATH": tmp_path / "instance",
+                "DATABASE_URL": f"sqlite:///{tmp_path / 'unused.sqlite3'}"}).extensions["db"].dispose()  # every model known
+    paths = {name: tmp_path / f"{name}.sqlite3" for name in ("main", "imported")}
+    dbs = {name: Database(f"sqlite:///{path}") for name, path in paths.items()}
+    for db in dbs.values():
+        db.create_all()
+    db = dbs["main"]
+    store_tables(db, [T1, T2])
+    exported = json.loads("".join(export_json(db)))
+    plays, _count = list_plays(db)
+    writes = [
+        ("main", "a scored table saved", lambda: save_table(db, T3, score_request(T3))),
+        ("imported", "a history imported", lambda: import_plays(dbs["imported"], exported)),
+        ("main", "players merged", lambda: merge(db, "Ben", "Ann")),
+        ("main", "players separated", lambda: separate(db, name_key("Ben"))),
+        ("main", "a play deleted", lambda: delete_play(db, plays[0].id)),
+        ("main", "a box saved", lambda: save_box_bytes(db, b"box", None)),
+        ("main", "the box forgotten", lambda: forget_box(db)),
+        ("main", "the expiry", lambda: expire(db, keep_days=0)),
+    ]
+    waited, plays_after = {}, []
+    for name, what, write in writes:
+        holder = subprocess.Popen([sys.executable, "-c", HOLD_THE_TURN, f"{paths[name]}-writer", "0.5"],
+                                  stdout=subprocess.PIPE, text=True)
+        assert holder.stdout.readline().strip() == "held"
+        started = time.monotonic()
+        write()
+        waited[what] = time.monotonic() - started
+        holder.wait(timeout=10)
+        plays_after.append(len(list_plays(db)[0]))
+    assert all(seconds >= 0.3 for seconds in waited.values()), waited
+    assert plays_after == [3, 3, 3, 3, 2, 2, 2, 0]          # each write was done: saved, deleted, expired
+    assert len(list_plays(dbs["imported"])[0]) == 2
+    for each in dbs.values():
+        each.dispose()
