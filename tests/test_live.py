@@ -325,3 +325,70 @@ def test_a_new_shelf_removes_the_folders_of_servers_that_were_killed(tmp_path, m
     made = shared_boards.new_shelf_folder()
     assert not dead.exists() and alive.exists() and (tmp_path / "other").exists()
     assert os.path.basename(made).startswith(f"planet-boards-{os.getpid()}-") and os.stat(made).st_mode & 0o777 == 0o700
+
+
+class ScriptedFeed:
+    """The move rows a watcher would read, made visible one look at a time, as PostgreSQL may:
+    a move whose id came first can be committed after one with a higher id."""
+
+    def __init__(self):
+        self.visible: list[tuple[int, str, int]] = []
+        self.asked: list[tuple[int, tuple[int, ...]]] = []
+
+    def since(self, after_id, limit=5000, late=()):
+        self.asked.append((after_id, tuple(sorted(late))))
+        return sorted(r for r in self.visible if r[0] > after_id or r[0] in late)[:limit]
+
+    def close(self):
+        pass
+
+
+def test_a_move_committed_after_a_later_one_still_wakes_its_phones_and_only_the_gaps_are_asked_again(tmp_path):
+    """PostgreSQL: move 2 is stored before move 3 but committed after it. The watcher, having read
+    3, asks again for 2 alone (not the last 256 rows at every look, as it did), wakes the game of
+    2 when it shows, and stops asking for an id that never shows (a move refused as stale) after
+    ``LATE_FOR`` seconds."""
+    from scorer.db import Database
+    from scorer.web.live import LATE_FOR, Versions, Watched
+
+    now = [100.0]
+    db = Database(f"sqlite:///{tmp_path / 'v.sqlite3'}")
+    db.create_all()   # the sweep's look at every watched game finds none of these stored: no change
+    versions = Versions(db, clock=lambda: now[0])
+    versions.late_commits, versions.feed = True, ScriptedFeed()   # as on PostgreSQL
+    late_game = versions.games["late"] = Watched(("t",), 4, 0.0, now[0])
+    versions.games["other"] = Watched(("u",), 1, 0.0, now[0])
+    versions.games["refused"] = Watched(("v",), 1, 0.0, now[0])
+    woken = late_game.changed
+    versions.feed.visible = [(1, "other", 1), (3, "other", 2)]
+    versions.tick()
+    assert versions.games["other"].version == 2 and late_game.version == 4 and not woken.is_set()
+    versions.feed.visible += [(2, "late", 5), (5, "other", 3)]   # 2 committed late; 4 refused, never seen
+    now[0] += 0.05
+    versions.tick()
+    assert versions.feed.asked[-1] == (3, (2,))                   # only the gap, not a window of old rows
+    assert late_game.version == 5 and woken.is_set()              # its phones are woken
+    now[0] += 0.05
+    versions.tick()
+    assert versions.feed.asked[-1] == (5, (4,))                   # 2 seen: only 4 is still missing
+    now[0] += LATE_FOR + 0.1
+    versions.tick()
+    versions.tick()
+    assert versions.feed.asked[-1] == (5, ())                     # 4 given up on (the sweep checks every 2 s)
+    db.dispose()
+
+
+def test_on_sqlite_the_watcher_never_asks_for_skipped_ids(tmp_path):
+    """SQLite commits in id order: an id skipped (a refused move) is not asked for again."""
+    from scorer.db import Database
+    from scorer.web.live import Versions
+
+    db = Database(f"sqlite:///{tmp_path / 'v.sqlite3'}")
+    db.create_all()
+    versions = Versions(db, clock=lambda: 100.0)
+    versions.feed = ScriptedFeed()
+    versions.feed.visible = [(1, "g", 1), (3, "g", 2)]
+    versions.tick()
+    versions.tick()
+    assert versions.feed.asked == [(0, ()), (3, ())]
+    db.dispose()
