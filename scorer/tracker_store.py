@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from sqlalchemy import (
-    DateTime, ForeignKey, Integer, String, Text, UniqueConstraint, bindparam, delete, func, insert, or_, select, update,
+    DateTime, ForeignKey, Integer, String, Text, UniqueConstraint, bindparam, delete, func, insert, select, update,
 )
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.engine import Connection
@@ -86,9 +86,6 @@ _CLAIM_HELD = select(SeatClaim.claim_hash).where(SeatClaim.game_id == bindparam(
 _TOKENS = select(TrackerGame.tokens_json).where(TrackerGame.id == bindparam("game"))
 _MOVES_SINCE = (select(TrackerMove.id, TrackerMove.game_id, TrackerMove.version)
                 .where(TrackerMove.id > bindparam("after")).order_by(TrackerMove.id).limit(bindparam("limit")))
-_MOVES_SINCE_OR_LATE = (select(TrackerMove.id, TrackerMove.game_id, TrackerMove.version)
-                        .where(or_(TrackerMove.id > bindparam("after"), TrackerMove.id.in_(bindparam("late", expanding=True))))
-                        .order_by(TrackerMove.id).limit(bindparam("limit")))
 
 MAX_UNDOS = 60   # take-backs in one game: enough for any table, not a loop that grows the log
 
@@ -450,15 +447,11 @@ def seat_tokens(db: Database, game_id: str) -> tuple[str, ...] | None:
     return None if raw is None else tuple(json.loads(raw))
 
 
-def moves_since(db: Database, after_id: int, limit: int = 5000, late: tuple[int, ...] = ()) -> list[tuple[int, str, int]]:
-    """(row id, game id, version) of the moves stored after row ``after_id``, and of those with an
-    id in ``late`` (ids skipped before, whose commit may come late), oldest first: a watcher learns
-    every game's new versions from this one query down the primary key."""
+def moves_since(db: Database, after_id: int, limit: int = 5000) -> list[tuple[int, str, int]]:
+    """(row id, game id, version) of the moves stored after row ``after_id``, oldest first: a
+    watcher learns every game's new versions from this one query down the primary key."""
     with db.engine.connect() as conn:
-        if late:
-            rows = conn.execute(_MOVES_SINCE_OR_LATE, {"after": after_id, "late": list(late), "limit": limit})
-        else:
-            rows = conn.execute(_MOVES_SINCE, {"after": after_id, "limit": limit})
+        rows = conn.execute(_MOVES_SINCE, {"after": after_id, "limit": limit})
         return [(int(i), g, int(v)) for i, g, v in rows]
 
 
@@ -479,9 +472,9 @@ class MoveFeed:
         compiled = _MOVES_SINCE.compile(dialect=db.engine.dialect)
         self._sql, self._order, self._fixed = str(compiled), compiled.positiontup or [], dict(compiled.params)
 
-    def since(self, after_id: int, limit: int = 5000, late: tuple[int, ...] = ()) -> list[tuple[int, str, int]]:
-        if not self.db.url.startswith("sqlite") or late:
-            return moves_since(self.db, after_id, limit, late)
+    def since(self, after_id: int, limit: int = 5000) -> list[tuple[int, str, int]]:
+        if not self.db.url.startswith("sqlite"):
+            return moves_since(self.db, after_id, limit)
         if self._raw is None or self._pid != os.getpid():
             self._raw, self._pid = self.db.engine.raw_connection(), os.getpid()
         try:

@@ -61,8 +61,7 @@ SWEEP = 2.0           # seconds between full checks of every watched game's vers
 TRUST = 1.0           # a version older than this is read again before answering "nothing new"
 WATCH = 30.0          # a game nobody asked about for this long is no longer watched
 FORGET = 600.0        # ... and is forgotten after this long
-LOOKBACK = 256        # PostgreSQL: a gap of at most this many ids in the rows read is kept to be asked for again ...
-LATE_FOR = 5.0        # ... for this many seconds: a move whose commit came after a later one's is still seen
+LOOKBACK = 256        # move rows read again each tick (PostgreSQL): a row whose commit came late is still seen
 FEED = 5000           # at most this many move rows per look
 DEFAULT_WAIT = 25     # the longest a phone is held (below the usual 30-60 s proxy timeouts)
 OWN_POST_WAIT = 2.0   # a poll woken while its own seat's post is in flight waits this long at most for its answer
@@ -115,12 +114,7 @@ class Versions:
         self._swept = 0.0
         self.ticked = 0.0      # start of the last look that read every move stored before it
         self.asked = 0.0       # when a phone last asked about any game
-        # PostgreSQL hands out move ids before the commit, so a move can become visible after one
-        # with a higher id: the ids skipped so far (``_late``: id -> when first missed) are asked
-        # for again, by id, for ``LATE_FOR`` seconds (most are inserts refused as stale, which are
-        # never seen). SQLite commits in id order: nothing to ask again.
-        self.late_commits = not db.url.startswith("sqlite")
-        self._late: dict[int, float] = {}
+        self.lookback = 0 if db.url.startswith("sqlite") else LOOKBACK  # SQLite commits in id order
         self.every = SQLITE_TICK if db.url.startswith("sqlite") else TICK
         self._start = threading.Lock()
         self._failing: str | None = None   # the failure last said, while the moves cannot be read
@@ -192,17 +186,11 @@ class Versions:
     def tick(self) -> None:
         """One look: the moves stored since the last one (and, every ``SWEEP``, every watched game)."""
         now = self.clock()
-        rows = self.feed.since(self._last_id, FEED, tuple(self._late))
+        rows = self.feed.since(max(0, self._last_id - self.lookback), FEED)
         newest: dict[str, int] = {}
         for row_id, game_id, version in rows:
-            if row_id > self._last_id:
-                if self.late_commits and row_id - self._last_id <= LOOKBACK:
-                    self._late.update(dict.fromkeys(range(self._last_id + 1, row_id), now))
-                self._last_id = row_id
-            self._late.pop(row_id, None)
+            self._last_id = max(self._last_id, row_id)
             newest[game_id] = max(version, newest.get(game_id, 0))
-        for row_id in [i for i, missed in self._late.items() if now - missed > LATE_FOR]:
-            del self._late[row_id]
         self.publish(newest, now)
         if now - self._swept >= SWEEP or len(rows) >= FEED:
             self._swept = now
