@@ -45,8 +45,9 @@ def default_workers() -> int:
     ms) where one worker did not hold 600 (114 and 188 ms in two runs); quiet machine, load
     0.1-1.2, 2026-12-01. A later machine was slower (11-12.6 ms of server CPU a move at 500-700
     tables): ``--search 500,600,700,800`` held 600 (93.0 ms) and not 700 (150.9 ms), 2026-12-01
-    11:30-11:37 UTC, but three later runs at 600 missed (355-4,097 ms at 14.1-14.8 ms a move):
-    500-600 there. ``--workers 1`` is there for a server that shares its cores."""
+    11:30-11:37 UTC, but three later runs at 600 missed (355-4,097 ms at 14.1-14.8 ms a move), and
+    at 14:13-14:19 UTC ``--search 400,450`` held 400 (63.1 ms) and not 450 (183.0 ms, 17.1 ms a
+    move): 400-600 there, as its speed drifts. ``--workers 1`` is there for a server that shares its cores."""
     return max(1, min(2, os.cpu_count() or 1))
 
 
