@@ -285,6 +285,7 @@ def test_a_seat_whose_only_secrets_are_on_its_planet_gets_the_public_drawing_wit
     from flask import render_template
 
     from scorer.web import tracker_pages as pages
+    from scorer.web.board_parts import Parts
     from scorer.web.shared_boards import OWN, PUBLIC, Board, for_roles, last_mover, seat_classes
     gid = start(client, ["Ann", "Ben", "Cy"], mode="own", hidden=True)
     games, rng = app.extensions["games"], random.Random(8)
@@ -304,6 +305,7 @@ def test_a_seat_whose_only_secrets_are_on_its_planet_gets_the_public_drawing_wit
                     continue
                 alone = replace(board, classes=tuple(s if k == s else c for k, c in enumerate(board.classes)))
                 whole = render_template("tracker/_board.html", fragment=True, **pages._own_context(loaded, alone, s))
+                app.extensions["board_parts"] = Parts()  # drawn afresh: not the pieces ``whole`` just kept
                 made = pages._drawing(loaded, board, kind, keep=None)
                 assert for_roles(made, board.roles(s)) == for_roles(whole, board.roles(s)), (loaded.version, s)
                 assert leaks_in(made, forbidden(loaded.state, s), loaded.state) == []

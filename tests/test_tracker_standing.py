@@ -70,3 +70,24 @@ def test_the_end_standing_is_the_final_score():
     assert state.finished
     for s, line in enumerate(state.result["players"]):
         assert standings(state, None)[s].points == line["total"]
+
+
+def test_a_tile_on_a_planet_is_seen_as_may_see_says_for_every_viewer():
+    """``sees_on_planet`` (the planets' drawing and points ask it, knowing whose planet a tile is
+    on) answers as ``may_see`` does, on every tile of every planet, for the public and each seat:
+    hidden and not, 2 to 5 players, mid-game and over."""
+    from scorer.draft.visibility import may_see, sees_on_planet
+    kinds = set()
+    for seed in range(8):
+        for players in (["A", "B"], ["A", "B", "C"], ["A", "B", "C", "D", "E"]):
+            for moves in (10, 30, 60, 400):
+                state = played(players, seed % 2 == 1, seed, moves)
+                for viewer in (None, *range(len(players))):
+                    sees = sees_on_planet(state, viewer)
+                    for owner, planet in enumerate(state.planets):
+                        for cell in planet.cells:
+                            if cell is not None and cell.tile is not None:
+                                seen = sees(owner, cell.tile)
+                                assert seen == may_see(state, viewer, cell.tile), (seed, players, moves, viewer, cell)
+                                kinds.add((seen, state.finished))
+    assert kinds == {(True, False), (False, False), (True, True)}  # hidden ones were met, and a game over

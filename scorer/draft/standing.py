@@ -9,6 +9,7 @@ Once the game is over every tile is seen, so a standing is the final score less 
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -16,7 +17,7 @@ from ..catalog import Catalog
 from ..planet import Cell, Planet
 from ..rules import contents_of_planet, score_contents
 from .state import State
-from .visibility import Viewer, may_see
+from .visibility import Viewer, sees_on_planet
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,12 +32,13 @@ class Standing:
     leader: bool         # has (or shares) the most volcanoes, and there is at least one
 
 
-def _seen_planet(state: State, viewer: Viewer, planet: Planet) -> tuple[Planet, int]:
-    """``planet`` with the tiles ``viewer`` may not see taken off, and how many those were."""
+def _seen_planet(sees: Callable[[int | None, str], bool], owner: int, planet: Planet) -> tuple[Planet, int]:
+    """``planet`` (seat ``owner``'s) with the tiles the viewer may not see (``sees``:
+    ``visibility.sees_on_planet``) taken off, and how many those were."""
     cells: list[Cell | None] = []
     hidden = 0
     for cell in planet.cells:
-        if cell is not None and cell.tile is not None and not may_see(state, viewer, cell.tile):
+        if cell is not None and cell.tile is not None and not sees(owner, cell.tile):
             cells.append(None)
             hidden += 1
         else:
@@ -56,8 +58,9 @@ def _points(seen: Planet, cat: Catalog) -> tuple[int, int]:
 def standings(state: State, viewer: Viewer) -> list[Standing]:
     """Every planet's points so far, in seat order, as ``viewer`` (None: the public) may know them."""
     scored = []
-    for planet in state.planets:
-        seen, hidden = _seen_planet(state, viewer, planet)
+    sees = sees_on_planet(state, viewer)
+    for owner, planet in enumerate(state.planets):
+        seen, hidden = _seen_planet(sees, owner, planet)
         scored.append((*_points(seen, state.cat), hidden))
     most = max((volcanoes for _, volcanoes, _ in scored), default=0)
     out = []

@@ -16,7 +16,7 @@ from .moves import HIDDEN, Appoint, Choose, Hide, Move, Take
 from .setup import ROUNDS
 from .state import State, events
 from .undo import can_undo
-from .visibility import Viewer, may_see
+from .visibility import Viewer, may_see, sees_on_planet
 
 RECENT = 12
 Words = Callable[[Event], str]
@@ -84,10 +84,12 @@ def _face_down(state: State, seat: Viewer) -> str | None:
 
 
 def _planets(state: State, seat: Viewer) -> list[dict[str, object]]:
-    def hide(position: int, cell: Cell) -> bool:
-        return cell.tile is not None and not may_see(state, seat, cell.tile)
+    sees = sees_on_planet(state, seat)  # ``may_see``, for a tile on a planet
 
-    return [{"seat": owner, "name": state.name(owner), "cells": planet.as_grid(hide=hide)["cells"],
+    def hider(owner: int) -> Callable[[int, Cell], bool]:
+        return lambda position, cell: cell.tile is not None and not sees(owner, cell.tile)
+
+    return [{"seat": owner, "name": state.name(owner), "cells": planet.as_grid(hide=hider(owner))["cells"],
              "tiles": planet.tile_count} for owner, planet in enumerate(state.planets)]
 
 

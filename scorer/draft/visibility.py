@@ -15,6 +15,8 @@ is known by where it is now:
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..planet import POSITIONS_OF
 from .state import State
 
@@ -34,6 +36,24 @@ def may_see(state: State, viewer: Viewer, tile: str) -> bool:
         return False
     # on a planet: every tile is in exactly one place
     return not state.setup.hidden_characters or stack != "character" or owner_of(state, tile) == viewer
+
+
+def sees_on_planet(state: State, viewer: Viewer) -> Callable[[int | None, str], bool]:
+    """``may_see`` (its last line) for a tile known to be on the planet of seat ``owner``: everyone
+    sees it, except that with hidden characters a character is its owner's alone. The planets'
+    drawing and points ask this of every tile of every planet, once per class of viewer: asked
+    of ``may_see`` instead, ~425 times a move, each looking again for where the tile is (the
+    table, the discards, the piles, whose planet), it was ~5% of a move's time under cProfile.
+    The same answers as ``may_see``: ``tests/test_tracker_standing.py`` compares them on every
+    tile of played games."""
+    if state.finished or not state.setup.hidden_characters:
+        return _everyone
+    cat = state.cat
+    return lambda owner, tile: owner == viewer or cat[tile].stack != "character"
+
+
+def _everyone(owner: int | None, tile: str) -> bool:
+    return True
 
 
 def _on_the_table(state: State, viewer: Viewer, tile: str) -> bool:

@@ -2,6 +2,7 @@
 the ``lang`` cookie for a year and goes back to the page it was used on."""
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -35,8 +36,10 @@ def js_words() -> dict[str, str]:
     return {key: _(text) for key, text in JS_WORDS.items()}
 
 
+@cache
 def language_name(code: str) -> str:
-    """A language named in itself (CLDR, through Babel): English, Français, 中文."""
+    """A language named in itself (CLDR, through Babel): English, Français, 中文. Kept once found:
+    every page's footer names every language (~0.04 ms a page; each move draws one or two)."""
     name = Locale.parse(code).language_name or code
     return name[:1].upper() + name[1:]
 

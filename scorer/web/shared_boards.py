@@ -50,7 +50,8 @@ OWN = "own"
 BOARDS = 1024   # games (in one language) whose last board is kept per worker: a class's drawing is
                 # ~20-35 KB, a game's ~40 KB without hidden characters, up to ~200 KB with them
 ROLE = re.compile(r"<!--\[(/?)(me|notme|mover|notmover)\]-->")
-SLOT = re.compile(r"<!--\{(p\d|events|what)\}-->(.*?)<!--\{/(?:p|events|what)\}-->", re.S)
+SLOT_OPEN = re.compile(r"<!--\{(p\d|events|what)\}-->")
+SLOT_CLOSE = re.compile(r"<!--\{/(?:p|events|what)\}-->")
 SLOT_MARK = re.compile(r"<!--\{/?(?:p\d?|events|what)\}-->")
 
 
@@ -81,7 +82,15 @@ def splice(public: str, seat: int, planet: str, events: str, what: str) -> str:
     """The public drawing with ``seat``'s planet, "What happened" and take-back line (the slots
     ``<!--{pN}-->``, ``<!--{events}-->``, ``<!--{what}-->``) replaced by those drawn for ``seat``."""
     own = {f"p{seat}": planet, "events": events, "what": what}
-    return SLOT.sub(lambda m: own.get(m.group(1), m.group(2)), public)
+    # each slot is its opening marker, then all up to the first closing one after it (as the
+    # lazy ``(.*?)`` of one pattern would take it, which cost 0.3 ms a splice on a 20 KB board:
+    # a try of the closing marker at every character of the planets' drawings)
+    out, pos = [], 0
+    while (opening := SLOT_OPEN.search(public, pos)) and (closing := SLOT_CLOSE.search(public, opening.end())):
+        out += (public[pos:opening.start()], own.get(opening.group(1), public[opening.end():closing.start()]))
+        pos = closing.end()
+    out.append(public[pos:])
+    return "".join(out)
 
 
 def last_mover(state) -> int | None:  # type: ignore[no-untyped-def]

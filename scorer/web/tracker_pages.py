@@ -35,7 +35,7 @@ from ..draft import legal as draft_legal
 from ..draft import view as draft_view
 from ..errors import GameNotFound, PlanetError, SetupError, StaleVersion
 from ..i18n import N_, _
-from .board_parts import event_words, planet_part
+from .board_parts import event_words, planet_part, shared
 from .games import claimed_game, get_games, read_game
 from .live import ANSWERED
 from .planet_view import planet as planet_view
@@ -638,7 +638,11 @@ def _own_slots(loaded, board: Board, s: int, public: str) -> str:
     state = loaded.state
     view = draft_view(state, s, recent=8, words=event_words(words_for(state), state.setup.players))
     box = _planet_box(view, s, None, player_marks(view["players"]), standings(state, s))
-    events = get_template_attribute("tracker/_macros.html", "events_card")(view["events"]) if view["events"] else ""
+    # "What happened" as the board's template draws it (its ``shared('events', view.events)``): one
+    # drawing for the phones whose events read the same, most often the public's already drawn
+    def card() -> str:
+        return get_template_attribute("tracker/_macros.html", "events_card")(view["events"])
+    events = shared("events", view["events"], caller=card) if view["events"] else ""
     offer = _undo_offer(state, view, board.mover, "undo")
     return splice(public, s, str(box["body"]), str(events), str(escape(offer["what"] if offer else "")))
 
