@@ -317,5 +317,5 @@ def test_the_loop_report_says_how_late_the_event_loop_woke_a_sleep():
     assert len(windows) == 2 and all(windows), lines
     (at1, n1, p50, _p95, _p99, longest), (at2, n2, _p50, _p95b, _p99b, longest2) = (
         [float(x) for x in w.groups()] for w in windows)
-    assert n1 >= 20 and p50 < 5 and 230 <= longest < 400, lines
-    assert before < at1 < at2 < time.time() and n2 >= 20 and longest2 < 100, lines
+    assert n1 >= 5 and p50 < 5 and 230 <= longest < 400, lines   # ~45 sleeps a free window; fewer on a loaded machine
+    assert before < at1 < at2 < time.time() and n2 >= 5 and longest2 < 100, lines
