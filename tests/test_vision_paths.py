@@ -250,6 +250,25 @@ def test_ring_pixels_are_the_rings():
         assert np.array_equal(np.sort(got, axis=0), np.sort(want, axis=0))
 
 
+def test_a_reading_cuts_only_the_patches_it_describes(monkeypatch):
+    """recognize._cells finds the tiles first and cuts a patch only when it is used: an outline
+    refitted and read again never cuts its first patches, and of the two tile sizes of the second
+    pass only the one that fitted is cut. Every patch cut is described (planets read again after
+    a refit, and photos without a planet)."""
+    cut, described = [], []
+    real_cut, real_describe = R._cut_one, R._describe_cells
+    monkeypatch.setattr(R, "_cut_one", lambda straight, place: cut.append(place) or real_cut(straight, place))
+    monkeypatch.setattr(R, "_describe_cells", lambda patches, index, *a, **k: (
+        described.extend(patches) or real_describe(patches, index, *a, **k)))
+    reads = []
+    real_read = R._read
+    monkeypatch.setattr(R, "_read", lambda img, quad, index, refine=1: reads.append(refine) or real_read(img, quad, index, refine))
+    for name in PHOTOS:
+        assert R.recognize((SAMPLES / name).read_bytes()).error is None or name.startswith("n")
+    assert reads.count(0) >= 2          # outlines were refitted and read again
+    assert cut and len(cut) == len(described)
+
+
 def test_pooling_adds_the_four_as_numpys_mean():
     rng = np.random.default_rng(7)
     for shape in [(32, 32, 3), (45, 43, 3), (4, 44, 44, 3), (1, 45, 44, 3), (44, 44, 1), (2, 10, 10, 2)]:
