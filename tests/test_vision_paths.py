@@ -17,7 +17,7 @@ import vision.recognize  # noqa: F401  (the module, not the function vision.reco
 from vision import stages
 from vision.imageio import decode
 from vision.index import MANIFEST, REFERENCE_DIR, _files, _key, describe_coarse, files_key, get_index, similarity
-from vision.outline import _largest_blob, _masks, _median_u8, _quads_from_mask
+from vision.outline import _block_means, _largest_blob, _masks, _median_u8, _quads_from_mask, _ring_pixels
 
 R = sys.modules["vision.recognize"]
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_photos"
@@ -208,6 +208,65 @@ def test_colour_distance_mask_as_computed_pixel_by_pixel(name):
     assert np.array_equal(masks[2], rare)      # colours the table's border lacks
     assert np.array_equal(masks[3], fg)        # far from the table's median colour
     assert 0 < int(np.count_nonzero(fg)) < fg.size and 0 < int(np.count_nonzero(rare)) < rare.size
+
+
+def test_block_means_from_integer_sums_are_cv2s_float_blurs():
+    """outline._block_means (the texture mask's block means and mean squares from integer box
+    sums, scaled at the blocks' centres only) gives the floats of cv2.blur over the float
+    picture, on photos' Lab pictures at both finding sizes and on noise of odd sizes."""
+    pictures = []
+    for name in PHOTOS:
+        img, _ = decode((SAMPLES / name).read_bytes(), min_side=R.SHIPPED_SIDE)
+        h, w = img.shape[:2]
+        for side in (R.WORK, stages.tuning.FIND_SIDE):
+            f = side / max(h, w)
+            work = cv2.resize(img, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
+            pictures.append(cv2.cvtColor(cv2.GaussianBlur(work, (0, 0), 2.0), cv2.COLOR_BGR2LAB))
+    rng = np.random.default_rng(11)
+    pictures += [rng.integers(0, 256, shape, dtype=np.uint8) for shape in ((97, 203, 3), (40, 33, 3), (256, 300, 3))]
+    for lab in pictures:
+        h, w = lab.shape[:2]
+        win = max(5, int(min(h, w) / 32)) | 1
+        step = max(2, int(win * 0.75))
+        ys, xs = np.arange(step // 2, h, step), np.arange(step // 2, w, step)
+        f = lab.astype(np.float32)
+        m, sq = _block_means(lab, win, ys, xs)
+        assert m.dtype == sq.dtype == np.float32
+        assert np.array_equal(m, cv2.blur(f, (win, win))[ys][:, xs])
+        assert np.array_equal(sq, cv2.blur(f * f, (win, win))[ys][:, xs])
+
+
+def test_ring_pixels_are_the_rings():
+    """outline._ring_pixels: the pixels within bw of the border (as a boolean ring picks them,
+    in another order), for colour and grey pictures, and a picture all ring."""
+    rng = np.random.default_rng(12)
+    for shape, bw in (((384, 512, 3), 15), ((33, 40), 3), ((7, 50, 3), 4), ((6, 6), 3)):
+        a = rng.integers(0, 256, shape, dtype=np.uint8)
+        h, w = shape[:2]
+        ring = np.ones((h, w), bool)
+        ring[bw:h - bw, bw:w - bw] = False
+        got, want = _ring_pixels(a, bw), a[ring]
+        assert got.shape == want.shape
+        assert np.array_equal(np.sort(got, axis=0), np.sort(want, axis=0))
+
+
+def test_a_reading_cuts_only_the_patches_it_describes(monkeypatch):
+    """recognize._cells finds the tiles first and cuts a patch only when it is used: an outline
+    refitted and read again never cuts its first patches, and of the two tile sizes of the second
+    pass only the one that fitted is cut. Every patch cut is described (planets read again after
+    a refit, and photos without a planet)."""
+    cut, described = [], []
+    real_cut, real_describe = R._cut_one, R._describe_cells
+    monkeypatch.setattr(R, "_cut_one", lambda straight, place: cut.append(place) or real_cut(straight, place))
+    monkeypatch.setattr(R, "_describe_cells", lambda patches, index, *a, **k: (
+        described.extend(patches) or real_describe(patches, index, *a, **k)))
+    reads = []
+    real_read = R._read
+    monkeypatch.setattr(R, "_read", lambda img, quad, index, refine=1: reads.append(refine) or real_read(img, quad, index, refine))
+    for name in PHOTOS:
+        assert R.recognize((SAMPLES / name).read_bytes()).error is None or name.startswith("n")
+    assert reads.count(0) >= 2          # outlines were refitted and read again
+    assert cut and len(cut) == len(described)
 
 
 def test_pooling_adds_the_four_as_numpys_mean():

@@ -95,13 +95,14 @@ def describe_turns(patches, turns=(0, 1, 2, 3), minus=None) -> np.ndarray:
     the order patch 0 turn 0, patch 0 turn 1, … — the same as ``describe`` one by one.
     ``minus``: per patch, a picture (as ``small`` makes it) taken away after turning — the look
     all tiles of its stack share, so what tells them apart counts."""
-    stack = []
-    for i, p in enumerate(patches):
-        inner = _small(p)
-        m = minus[i] if minus is not None else None
-        for k in turns:
-            stack.append(np.rot90(inner, k) - m if m is not None else np.rot90(inner, k))
-    v = _centred_scaled(np.stack(stack)).reshape(len(stack), -1)   # from (n*4, s, s, 3)
+    inner = np.stack([_small(p) for p in patches])                  # (n, s, s, 3)
+    m = None   # a patch without a picture to take away takes away nothing (x - 0 is x)
+    if minus is not None and any(x is not None for x in minus):
+        m = np.stack([np.zeros_like(inner[0]) if x is None else x for x in minus])
+    # every patch turned at once per turn (the same values as one by one), laid patch by patch
+    stack = np.stack([np.rot90(inner, k, axes=(1, 2)) - m if m is not None else np.rot90(inner, k, axes=(1, 2))
+                      for k in turns], axis=1).reshape(len(patches) * len(turns), *inner.shape[1:])
+    v = _centred_scaled(stack).reshape(len(stack), -1)   # from (n*4, s, s, 3)
     return (v / (np.linalg.norm(v, axis=1, keepdims=True) + 1e-6)).astype(np.float32)
 
 

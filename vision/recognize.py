@@ -40,7 +40,7 @@ from .reading import NO_PLANET, TOO_SMALL, Reading
 from scorer.i18n import _ as translate
 from .outline import _masks, _order, _quads_from_mask  # noqa: F401
 from .index import CELL, HI, describe_coarse, describe_turns, get_index, similarity
-from .stages import one_thread
+from .stages import Slider, one_thread, slide
 
 from .tuning import (BACK_NEAR, CELL_MATCH, DOUBT, GOOD, MARGIN, MARGIN_DOUBT, PLANET_CELLS, PLANET_MIN,
                      READS, REREAD_MOVE, SCALES, SEARCH, SHIPPED_SIDE, WORK, FINE_BELOW, GROWN, TRIES)
@@ -71,7 +71,10 @@ def _greyish(sat: np.ndarray, limit: int = 20) -> bool:
     95th percentile read from a histogram settle it (a colour photo's are far above the limit);
     only when they straddle it is the percentile computed."""
     n = sat.size
-    cum = np.cumsum(np.bincount(sat.reshape(-1), minlength=256))
+    # the same counts as np.bincount, from cv2.calcHist (whole numbers in float32: exact under 2**24)
+    counts = (cv2.calcHist([sat], [0], None, [256], [0, 256]).reshape(-1).astype(np.int64) if n < 1 << 24
+              else np.bincount(sat.reshape(-1), minlength=256))
+    cum = np.cumsum(counts)
     k = int((n - 1) * 0.95)
     lo, hi = np.searchsorted(cum, [max(0, k - 1), min(n - 1, k + 2)], side="right")
     if lo >= limit:        # the percentile lies between these two order statistics
@@ -176,6 +179,21 @@ def _rings(key, ring_bytes: bytes, n: int):
     return out
 
 
+_RING_SLIDERS: dict = {}
+
+
+def _ring_slider(key, rings: list) -> Slider:
+    """The generic tile outline at each of ANGLES as one ``stages.Slider`` (its spectra kept per
+    index): slid over the straightened planet, what cv2.matchTemplate gives turn by turn (to
+    about 1e-6), the planet's spectrum made once for the seven turns (speed round 4)."""
+    hit = _RING_SLIDERS.get(key)
+    if hit is None or hit[0] is not rings:
+        if len(_RING_SLIDERS) > 8:
+            _RING_SLIDERS.clear()
+        hit = _RING_SLIDERS[key] = (rings, Slider(rings))
+    return hit[1]
+
+
 def _turned(template: np.ndarray) -> list:
     n = template.shape[0]
     c = (n - 1) / 2
@@ -185,15 +203,16 @@ def _turned(template: np.ndarray) -> list:
 
 
 def _cells(straight: np.ndarray, index, templates=None, centres0=None, search=SEARCH, angles0=None,
-           scale: float = 1.0, only=None):
+           scale: float = 1.0, only=None, cut: bool = True, half: np.ndarray | None = None):
     """Find each tile in its cell (place and small turn); return 16 upright patches
     (CELL×CELL BGR), their centres, how well the tile fitted, and its turn in degrees. Without ``templates`` the
     generic tile outline is looked for around the ideal grid; with them (one half-scale grey
     template per cell, e.g. the tile read there) each cell's own picture is looked for around
-    ``centres0``."""
+    ``centres0``. ``cut`` False: each patch is left uncut, its place given instead (``_cut_one``
+    cuts it): a reading refitted and read again, and the tile size a cell's picture fitted
+    less, never use their patches (speed round 4). ``half``: ``_half(straight)`` when already made."""
     rings = _rings(index.key, index.ring.tobytes(), index.ring.shape[0])
-    gray = cv2.cvtColor(straight, cv2.COLOR_BGR2GRAY)
-    half = cv2.resize(gray, (SIDE // 2, SIDE // 2), interpolation=cv2.INTER_AREA).astype(np.float32)
+    half = _half(straight) if half is None else half
     hc, hs, hm = CELL // 2, search // 2, MARGIN // 2
     if scale != 1.0:
         hc = max(8, int(round(CELL / 2 * scale)))
@@ -202,7 +221,7 @@ def _cells(straight: np.ndarray, index, templates=None, centres0=None, search=SE
     # under the template), 7 calls instead of 112
     whole = None
     if templates is None and rings[0].shape[0] == hc and angles0 is None and only is None:
-        whole = [cv2.matchTemplate(half, t, cv2.TM_CCOEFF_NORMED) for t in rings]
+        whole = slide(half, _ring_slider(index.key, rings))[0]
     patches, centres, fits, turns = [], [], [], []
     for r in range(4):
         for c in range(4):
@@ -226,16 +245,19 @@ def _cells(straight: np.ndarray, index, templates=None, centres0=None, search=SE
             prior = _prior(hy, hx, ix, iy)
             best = None
             if hy <= 0 or hx <= 0:
-                patches.append(np.zeros((CELL, CELL, 3), np.uint8))
+                patches.append(np.zeros((CELL, CELL, 3), np.uint8) if cut else _ZERO)
                 centres.append((x0 * 2 + CELL / 2 + search, y0 * 2 + CELL / 2 + search))
                 fits.append(0.0)
                 turns.append(0.0)
                 continue
+            if whole is not None:  # the generic outline: one map over the whole planet per turn,
+                # each turn's cost taken off in one go (the same float64 values as turn by turn)
+                every = whole[:, ya:ya + hy, xa:xa + hx] - prior - _TURN_COST
             for ai, (a, t) in enumerate(zip(ANGLES, rings if templates is None else templates[q])):
                 if angles0 is not None and abs(a - angles0[q]) > 3.5:
                     continue
-                if whole is not None:  # the generic outline: one map over the whole planet per turn
-                    res = whole[ai][ya:ya + hy, xa:xa + hx] - prior - 0.002 * abs(a)
+                if whole is not None:
+                    res = every[ai]
                 else:
                     res = cv2.matchTemplate(win, t, cv2.TM_CCOEFF_NORMED) - prior - 0.002 * abs(a)
                 _, mx, _, loc = cv2.minMaxLoc(res)
@@ -244,15 +266,34 @@ def _cells(straight: np.ndarray, index, templates=None, centres0=None, search=SE
             mx, a, loc = best
             cx = 2 * (xa + loc[0]) + hc
             cy = 2 * (ya + loc[1]) + hc
-            M = cv2.getRotationMatrix2D((cx, cy), -a, CELL / (2 * hc))
-            M[0, 2] += CELL / 2 - cx
-            M[1, 2] += CELL / 2 - cy
-            patches.append(cv2.warpAffine(straight, M, (CELL, CELL), flags=cv2.INTER_LINEAR,
-                                          borderMode=cv2.BORDER_REPLICATE))
+            place = (cx, cy, a, hc)
+            patches.append(_cut_one(straight, place) if cut else place)
             centres.append((cx, cy))
             fits.append(mx)
             turns.append(a)
     return patches, np.array(centres, np.float32), np.array(fits, np.float32), turns
+
+
+def _half(straight: np.ndarray) -> np.ndarray:
+    """The straightened planet grey at half scale (float32), where ``_cells`` looks for the tiles."""
+    gray = cv2.cvtColor(straight, cv2.COLOR_BGR2GRAY)
+    return cv2.resize(gray, (SIDE // 2, SIDE // 2), interpolation=cv2.INTER_AREA).astype(np.float32)
+
+
+_TURN_COST = np.array([0.002 * abs(a) for a in ANGLES])[:, None, None]   # a turned tile costs a little
+_ZERO = "zero"   # an uncut patch of a cell with no room to look in: a black patch
+
+
+def _cut_one(straight: np.ndarray, place) -> np.ndarray:
+    """The upright CELL×CELL patch of the tile found at ``place`` (centre x, y at CELL scale,
+    turn in degrees, half-scale template side)."""
+    if place is _ZERO:
+        return np.zeros((CELL, CELL, 3), np.uint8)
+    cx, cy, a, hc = place
+    M = cv2.getRotationMatrix2D((cx, cy), -a, CELL / (2 * hc))
+    M[0, 2] += CELL / 2 - cx
+    M[1, 2] += CELL / 2 - cy
+    return cv2.warpAffine(straight, M, (CELL, CELL), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
 @lru_cache(maxsize=256)
@@ -287,8 +328,9 @@ def _quick_many(img, quads: list, index) -> list[float]:
     """How much each candidate outline looks like a 4×4 planet of tiles: each cell cut where the
     outline puts it (no search) and compared with the references, best quarter turn, without
     the one-tile-once rule. Cheap; ranks the candidates. All outlines' cells are described at
-    once (each row normalized on its own) and each outline's 16 rows compared in one product:
-    the same values as outline by outline (tests/test_vision_paths.py)."""
+    once (each row normalized on its own) and compared in one product (a row's products do not
+    depend on the rows beside it): the same values as outline by outline
+    (tests/test_vision_paths.py)."""
     if not quads:
         return []
     m, c2 = MARGIN // 2, CELL // 2
@@ -298,7 +340,7 @@ def _quick_many(img, quads: list, index) -> list[float]:
         patches += [straight[m + r * c2:m + (r + 1) * c2, m + c * c2:m + (c + 1) * c2]
                     for r in range(4) for c in range(4)]
     descs = describe_coarse(patches)
-    C = np.stack([similarity(descs[16 * j:16 * j + 16], index.coarse) for j in range(len(quads))])  # (k, 16, n*4)
+    C = similarity(descs, index.coarse).reshape(len(quads), 16, -1)  # (k, 16, n*4)
     turns = tuple(int(t) for t in _turns_of(index))
     best = np.full(len(quads), -np.inf)
     for per in _quick_cells(tuple(index.names), tuple(index.stacks) if index.stacks else None, turns):
@@ -318,9 +360,10 @@ def _read(img, quad: np.ndarray, index, refine: int = 1):
                                                  MARGIN + c * CELL:MARGIN + (c + 1) * CELL])
                    for r in range(4) for c in range(4)]
         centres, fits, angles = LATTICE.copy(), np.ones(16, np.float32), [0.0] * 16
-        refine = 0
+        refine, half = 0, None
     else:
-        patches, centres, fits, angles = _cells(straight, index)
+        half = _half(straight)   # made once for this outline's every look
+        patches, centres, fits, angles = _cells(straight, index, cut=False, half=half)
     if refine:
         # re-fit the outline from where the tiles were found, then read again
         Hinv = np.linalg.inv(H)
@@ -334,8 +377,9 @@ def _read(img, quad: np.ndarray, index, refine: int = 1):
                 again = _read(img, newq, index, refine - 1)
                 if again is not None:
                     return again
+    patches = [p if isinstance(p, np.ndarray) else _cut_one(straight, p) for p in patches]
     first = _classify(patches, fits, index, quad)
-    res = _second_pass(straight, index, first, centres, quad, angles)
+    res = _second_pass(straight, index, first, centres, quad, angles, half=half)
     res.update(H=H, centres=centres, angles=angles)
     return res
 
@@ -423,7 +467,7 @@ def _ref_templates(index, row: int, k: int, scale: float = 1.0) -> list:
     return t
 
 
-def _second_pass(straight, index, first, centres, quad, angles, tries: int = TRIES):
+def _second_pass(straight, index, first, centres, quad, angles, tries: int = TRIES, half=None):
     """Look for each tile again with the pictures of the few tiles it most resembles (and the
     back): sharper place and turn than the generic outline. Each reference keeps its best score
     over these placements; then the rules are applied again."""
@@ -470,7 +514,7 @@ def _second_pass(straight, index, first, centres, quad, angles, tries: int = TRI
                     continue
                 templates.append(_ref_templates(index, row, turn_of_cell[q], sc))
             patches, _, fits, _ = _cells(straight, index, templates, centres, search=8, angles0=angles, scale=sc,
-                                         only=now)
+                                         only=now, cut=False, half=half)
             if best_p is None:
                 best_p, best_f = list(patches), fits.copy()
                 continue
@@ -480,6 +524,7 @@ def _second_pass(straight, index, first, centres, quad, angles, tries: int = TRI
         by_turn: dict = {}
         for q in sorted(now):
             by_turn.setdefault(turn_of_cell[q], []).append(q)
+            best_p[q] = _cut_one(straight, best_p[q])   # the size that fitted best, cut
         for kq, qs in by_turn.items():   # the cells lying at one turn described at once
             Dk = similarity(_describe_cells([best_p[q] for q in qs], index, (kq,), qs), index.desc)
             for q, d in zip(qs, Dk):
