@@ -149,6 +149,14 @@ HELDOUT9_FLOORS = {"cells": 0.86, "scored": 0.2, "refused": 1.0, "wrong_not_doub
 # refused, 0 wrong cells not doubtful (of 66), 148/254 right cells doubtful, 7.0x a decode. The floors
 # record what the reader did.
 HELDOUT10_FLOORS = {"cells": 0.79, "scored": 0.0, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.59}
+# Issue 8's generalisation round 3 (heldout11 seen from it). box2-heldout11 (seed 211, variant L: a
+# chalkboard sky, a shaded magenta globe, stamp-perforated card edges, pixel-art icons, argyle backs,
+# under dappled tree shade): held out through round 2, teaching found 1 of its 6 layouts (0/320 cells).
+# With each lattice line's straightness taken at its median point (vision/README.md, "Generalisation
+# round 3"; `python -m vision.bench --set=box2-heldout11 -q`, 13:56 UTC, load 2.3-2.5) all six are
+# found: 284/320 cells, 8/20 exact, 11/20 scored, 4/4 refused, 0 wrong cells not doubtful (of 36),
+# 98/284 right cells doubtful. The floors record what the reader did.
+HELDOUT11_FLOORS = {"cells": 0.88, "scored": 0.55, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.35}
 
 # Per second-box set: its floors and how many planets / photos without one it holds.
 BOX_SETS = {
@@ -163,6 +171,7 @@ BOX_SETS = {
     "box2-heldout8": (HELDOUT8_FLOORS, 20, 4),
     "box2-heldout9": (HELDOUT9_FLOORS, 20, 4),
     "box2-heldout10": (HELDOUT10_FLOORS, 20, 4),
+    "box2-heldout11": (HELDOUT11_FLOORS, 20, 4),
 }
 
 
@@ -296,9 +305,10 @@ def test_a_planet_never_gets_one_id_twice_but_backs_repeat():
 
 
 # Held out: read by ``python -m vision.bench`` (its totals only, for the notes), never by the suite,
-# so no floor is fitted to it. box2-heldout11 (seed 211, variant L, made 2026-12-01 before any reader
-# change): teaching finds 1 of its 6 layouts, 0/320 cells; from tapped corners 284/320, 9/20 scored.
-HELD_OUT = {"box2-heldout11"}
+# so no floor is fitted to it (box2-heldout11 was, through generalisation round 2; seen since).
+# box2-heldout12 (seed 212, variant M, made 2026-12-01 before any reader or teaching change, code of
+# 7e11d80): 6/6 layouts learned, 246/320 cells, 2/20 scored, 4/4 refused, 1 wrong cell not doubtful.
+HELD_OUT = {"box2-heldout12"}
 
 
 def test_the_bench_reads_every_second_box_set_the_suite_checks():
@@ -421,7 +431,8 @@ def test_teaching_finds_the_layout_in_a_tilted_phone_photo(name):
 
 @pytest.mark.parametrize("photo", ["n01.jpg", "n02.jpg", "n03.jpg", "n04.jpg", "box2-heldout2/test/n01.jpg",
                                    "box2-heldout3/test/n02.jpg", "box2-heldout/test/n04.jpg",
-                                   "box2-heldout4/test/n01.jpg"])
+                                   "box2-heldout4/test/n01.jpg", "box2-heldout11/test/n01.jpg",
+                                   "box2-heldout11/test/n03.jpg"])
 def test_teaching_refuses_photos_without_a_layout(photo):
     """Tables, a face, text, grain: no 4×4 layout (the face and heldout3's n02 have lattices
     whose lines carry many edges, but not straight ones)."""
@@ -429,6 +440,28 @@ def test_teaching_refuses_photos_without_a_layout(photo):
     grid = json.loads((BOX2 / "teach" / "t01.json").read_text())
     lesson = learn((SAMPLES / photo).read_bytes(), grid)
     assert not lesson.ok and "4×4" in lesson.error and lesson.box.samples == {}
+
+
+@pytest.mark.parametrize("name", ["t01", "t02", "t03", "t04", "t05"])
+def test_teaching_finds_the_layout_of_cards_with_perforated_edges(name):
+    """box2-heldout11's teaching photos (seen from generalisation round 3; where the generator put
+    the layout, its truth in tNN.json): cards perforated like stamps, the table showing through a
+    row of notches along every border, under dappled shade. The fitted outlines were right (0.06-0.09
+    of a cell off) but the notches' short edges along each line made the lines' mean straightness
+    1.64-1.81, under LEARN_STRAIGHT, so 5 of its 6 layouts were not found (0/320 cells). Each line
+    taken by its median point (stages.layout_straightness), they are found; its lawn (n01, mean 1.81)
+    and n03 stay refused (test_teaching_refuses_photos_without_a_layout)."""
+    import numpy as np
+    from vision import tuning
+    from vision.learn import find_layout
+    from vision.stages import decode_photo
+    path = SAMPLES / "box2-heldout11" / "teach" / f"{name}.jpg"
+    photo = decode_photo(path.read_bytes(), min_side=tuning.LEARN_SIDE)
+    found = find_layout(photo)
+    assert found is not None
+    truth = np.float32(json.loads(path.with_suffix(".json").read_text())["corners"]) / photo.scale
+    cell = float(np.linalg.norm(truth[1] - truth[0])) / 4
+    assert float(np.linalg.norm(found.corners - truth, axis=1).max()) / cell < 0.2
 
 
 def test_teaching_learns_a_layout_of_backs_whose_art_has_straight_edges():

@@ -13,7 +13,7 @@ quarter turn clockwise for each step clockwise round the planet (``vision.layout
 Tile backs differ by stack: the character backs show stars and a comet, the others are pieces
 of a second (orange) planet.
 
-Twelve variations (``variant`` "A" to "L"): B, C and D have other colours, another planet
+Thirteen variations (``variant`` "A" to "M"): B, C and D have other colours, another planet
 size and other icon layouts (C: a thicker card edge, bigger icons; D: icons outlined in ink, a
 dark card edge, a softer rounder planet edge with a glow, backs of stripes and rings; E: a light sky, a dark
 planet with a bumpy rim, a thick gold edge, icons stamped in one ink on badges, backs of dots; F: a dark green night, a pale saffron
@@ -34,7 +34,10 @@ zigzag saw band, a thick mustard card edge, icons as engravings (an ink outline 
 stripes of the icon's colour over pale paper), backs of rows of triangles under a small crescent;
 L: a chalkboard sky with chalk strokes, a shaded magenta globe with pale latitude and longitude
 lines and a thin lime rim, a cream card edge perforated like a stamp, icons as pixel art with a
-dark outline, backs of an argyle of diamonds round a four-pointed star); they are used only for the held-out photos. Pure Pillow, deterministic.
+dark outline, backs of an argyle of diamonds round a four-pointed star; M: a watercolour sky of
+blue washes on warm paper, a terracotta planet stippled with darker dots and ringed by a dark
+brush stroke, a navy embossed card edge with its corners cut off at 45°, icons as die-cut
+stickers with a white border, backs of a tartan round a small heart); they are used only for the held-out photos. Pure Pillow, deterministic.
 """
 from __future__ import annotations
 
@@ -87,6 +90,10 @@ class Palette:
     hatchfill: bool = False   # icons as engravings: each shape's outline in ``ink``, filled with thin stripes of its colour (K)
     pixel: float = 0.0        # icons as pixel art: blocks of this part of an icon's size, with a one-block dark outline (L)
     perforated: int = 0       # the card's edge perforated like a stamp: this many round notches a side (L)
+    brush: float = 0.0        # the rim as a brush stroke: its width swells and thins round the planet by this part (M)
+    bevel: bool = False       # the card's edge embossed: a light inner line on two sides, a dark one on the others (M)
+    chamfer: float = 0.0      # the card's corners cut off straight at 45°, part of the side (the table shows there, M)
+    sticker: float = 0.0      # icons as die-cut stickers: a white border this part of an icon's size round each (M)
 
 
 PALETTES = {
@@ -174,6 +181,17 @@ PALETTES = {
                  back_sky=(40, 60, 110), icon_scale=.86, edge_width=.03, rim_width=.04,
                  backs="argyle", texture="globe", sky="chalk", ink=(24, 22, 30), pixel=.1,
                  perforated=9),
+    # the twelfth held-out material (seed 212): a watercolour sky (pale warm paper with soft blue
+    # washes and a paper grain, no stars), a terracotta planet stippled with darker dots, its rim a
+    # dark brown brush stroke swelling and thinning round it, a deep navy card edge embossed (a
+    # light line inside two sides, a dark one inside the others) with its corners cut off at 45°,
+    # icons as die-cut stickers (a thick white border round each), backs of a tartan of crossing
+    # bands (as many as the stack's number plus two) round a small pale heart
+    "M": Palette(space=(214, 226, 236), ground=(200, 104, 66), ground2=(150, 70, 44),
+                 rim=(70, 40, 30), edge=(30, 40, 76), radius=1.87, back_planet=(200, 60, 70),
+                 back_sky=(36, 70, 56), icon_scale=.8, edge_width=.028, rim_width=.07,
+                 backs="plaid", texture="stipple", sky="wash", brush=.55, bevel=True, chamfer=.07,
+                 sticker=.1),
 }
 
 INK = (30, 28, 40)
@@ -367,6 +385,11 @@ def _scene(pos: int, pal: Palette, seed: str, sky, ground, rim, ground2=None) ->
             bd.line((int(x0), int(y0), int(x0 + ln * math.cos(a)), int(y0 + ln * math.sin(a))),
                     fill=(170, 184, 176), width=S)
         img = np.asarray(board).astype(np.float32)
+    elif pal.sky == "wash":  # watercolour: soft blue washes pooling on warm paper, a paper grain
+        wash = np.clip(_smooth(rng, n, 4) * .6 + .2, 0, 1)[..., None]
+        paper = np.array((240, 232, 214), np.float32)
+        img = paper * (1 - .6 * wash) + np.array(sky, np.float32) * .6 * wash
+        img = img * (1 + .035 * rng.standard_normal((n, n, 1)).astype(np.float32))
     elif pal.sky == "orbits":  # a print on rough paper: faint rings round the planet and a grain
         ring = np.abs(np.mod(np.hypot(gx - 2, gy - 2) * 2.2, 1.0) - .5) < .025
         img = np.where(ring[..., None], np.array(sky, np.float32) * 1.25, img)
@@ -410,6 +433,12 @@ def _scene(pos: int, pal: Palette, seed: str, sky, ground, rim, ground2=None) ->
         grid = (np.abs(np.mod(lat / (math.pi / 9), 1.0) - .5) > .45) | (np.abs(np.mod(lon / (math.pi / 9), 1.0) - .5) > .45)
         g = np.array(ground, np.float32) * (.5 + .7 * lam)[..., None]
         g = np.where(grid[..., None], np.array(ground2, np.float32) * (.6 + .4 * lam)[..., None], g)
+    elif ground2 is not None and pal.texture == "stipple":  # darker dots stippled at fixed places on the planet
+        srng = np.random.default_rng(4242)
+        dots = np.zeros((n, n), bool)
+        for cx, cy, cr in zip(srng.uniform(0, 4, 260), srng.uniform(0, 4, 260), srng.uniform(.02, .05, 260)):
+            dots |= np.hypot(gx - cx, gy - cy) < cr
+        g = np.where(dots[..., None], np.array(ground2, np.float32), g)
     elif ground2 is not None and pal.texture == "hatch":  # thin diagonal hatching over the planet
         hatch = (np.mod((gx - gy) * 9.0, 1.0) < .16)[..., None]
         g = np.where(hatch, np.array(ground2, np.float32), g)
@@ -436,6 +465,10 @@ def _scene(pos: int, pal: Palette, seed: str, sky, ground, rim, ground2=None) ->
         tri = np.abs(np.mod(th / (2 * math.pi) * pal.rim_zig, 1.0) - .5) * 2  # 0 at a tooth's tip
         reach = pal.radius - pal.rim_width * (.35 + .65 * tri)
         img[inside & (dist > reach - pal.rim_width * .35)] = rim
+    elif pal.brush:  # a brush stroke: the band swells and thins round the planet
+        th = np.arctan2(gy - 2, gx - 2)
+        wid = pal.rim_width * (1 + pal.brush * (np.sin(3 * th + .7) * .7 + np.sin(8 * th) * .3))
+        img[inside & (dist > pal.radius - wid)] = rim
     elif pal.rim_dash:  # a dashed rim: the rim's colour on every other stretch of the edge
         th = np.arctan2(gy - 2, gx - 2)
         dash = np.sin(th * pal.rim_dash) > -0.2
@@ -465,6 +498,14 @@ def _icon_boxes(n, x0, y0, x1, y1):
 def _card_edge(d, pal: Palette):
     w = int(W * pal.edge_width)
     d.rectangle((0, 0, W - 1, W - 1), outline=pal.edge, width=w)
+    if pal.bevel:  # embossed: a light line inside the top and left sides, a dark one inside the others
+        k = max(2, int(W * .012))
+        light = tuple(min(255, c + 110) for c in pal.edge)
+        dark = tuple(max(0, c // 3) for c in pal.edge)
+        d.line((w, w + k // 2, W - 1 - w, w + k // 2), fill=light, width=k)
+        d.line((w + k // 2, w, w + k // 2, W - 1 - w), fill=light, width=k)
+        d.line((w, W - 1 - w - k // 2, W - 1 - w, W - 1 - w - k // 2), fill=dark, width=k)
+        d.line((W - 1 - w - k // 2, w, W - 1 - w - k // 2, W - 1 - w), fill=dark, width=k)
     if pal.edge_line is not None:  # a thin line just inside the edge
         k = max(2, int(W * .008))
         d.rectangle((w + k, w + k, W - 1 - w - k, W - 1 - w - k), outline=pal.edge_line, width=k)
@@ -499,6 +540,8 @@ def _tile(stack: str, character: str | None, items: tuple, variant: str) -> Imag
         icons = icons[2::2] + icons[:2] + icons[3::2]
     elif variant == "L":
         icons = icons[1:][::-1] + icons[:1]
+    elif variant == "M":
+        icons = icons[2:][::-1] + icons[:2]
     # where the ground is, in the tile's own coordinates
     if stack == "center":
         box = (.08, .08, .92, .92)
@@ -513,7 +556,7 @@ def _tile(stack: str, character: str | None, items: tuple, variant: str) -> Imag
         boxes = _icon_boxes(len(icons), x0, y0, x1, y1)
     else:
         boxes = _icon_boxes(len(icons), x0, y0, x1, y1)
-    layered = pal.icon_line > 0 or pal.badges or pal.tags or pal.glyphs or pal.lineart or pal.offset is not None or pal.hatchfill or pal.pixel > 0
+    layered = pal.icon_line > 0 or pal.badges or pal.tags or pal.glyphs or pal.lineart or pal.offset is not None or pal.hatchfill or pal.pixel > 0 or pal.sticker > 0
     if layered:  # icons drawn on their own layer first
         layer = Image.new("RGBA", (W, W), (0, 0, 0, 0))
         ld = ImageDraw.Draw(layer)
@@ -588,6 +631,16 @@ def _tile(stack: str, character: str | None, items: tuple, variant: str) -> Imag
         base[up(solid)] = np.clip(colour[up(solid)], 0, 255)
         img = Image.fromarray(base.astype(np.uint8))
         d = ImageDraw.Draw(img)
+    if pal.sticker > 0 and boxes:  # die-cut stickers: a white border round each shape, a faint shadow under it
+        alpha = np.asarray(layer)[..., 3]
+        r = max(2, int(boxes[0][2] * sc * pal.sticker))
+        cut = cv2.dilate(alpha, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+        shadow = cv2.GaussianBlur(np.roll(cut, (r // 2, r // 2), axis=(0, 1)).astype(np.float32), (0, 0), r * .6) / 255
+        base = np.asarray(img).astype(np.float32) * (1 - .35 * shadow[..., None])
+        base[cut > 127] = (250, 250, 246)
+        img = Image.fromarray(base.astype(np.uint8))
+        img.paste(layer, (0, 0), layer)
+        d = ImageDraw.Draw(img)
     if pal.icon_line > 0 and boxes:
         alpha = np.asarray(layer)[..., 3]
         r = max(1, int(boxes[0][2] * sc * pal.icon_line))
@@ -625,6 +678,8 @@ def _back(stack: str, variant: str) -> Image.Image:
         return _back_triangles(stack, pal)
     if pal.backs == "argyle":
         return _back_argyle(stack, pal)
+    if pal.backs == "plaid":
+        return _back_plaid(stack, pal)
     if stack == "character":
         img = Image.new("RGB", (W, W), pal.back_sky)
         d = ImageDraw.Draw(img)
@@ -815,6 +870,32 @@ def _back_argyle(stack: str, pal: Palette) -> Image.Image:
     return img.resize((SIZE, SIZE), Image.LANCZOS)
 
 
+def _back_plaid(stack: str, pal: Palette) -> Image.Image:
+    """Variant M's backs: a tartan on a dark green ground — as many broad bands of the back's colour
+    as the stack's number plus two, each way, crossing (darker where they cross), thin pale lines
+    between them — round a small pale heart."""
+    k = {"character": 0, "uphill": 1, "downhill": 2, "center": 3}[stack]
+    n = k + 2
+    yy, xx = np.mgrid[0:W, 0:W].astype(np.float32) / W
+    bu = np.mod(xx * n, 1.0) < .4
+    bv = np.mod(yy * n, 1.0) < .4
+    img = np.empty((W, W, 3), np.float32)
+    img[:] = pal.back_sky
+    col = np.array(pal.back_planet, np.float32)
+    img[bu ^ bv] = col
+    img[bu & bv] = col * .6
+    thin = (np.abs(np.mod(xx * n, 1.0) - .7) < .02) | (np.abs(np.mod(yy * n, 1.0) - .7) < .02)
+    img[thin] = (236, 226, 190)
+    out = Image.fromarray(img.astype(np.uint8))
+    d = ImageDraw.Draw(out)
+    c, r = W * .5, W * .13
+    _ell(d, c - r * .5, c - r * .2, r * .55, r * .55, fill=(250, 240, 224))
+    _ell(d, c + r * .5, c - r * .2, r * .55, r * .55, fill=(250, 240, 224))
+    d.polygon([(c - r * 1.02, c - r * .05), (c + r * 1.02, c - r * .05), (c, c + r * 1.1)], fill=(250, 240, 224))
+    _card_edge(d, pal)
+    return out.resize((SIZE, SIZE), Image.LANCZOS)
+
+
 def card_alpha(variant: str, t: int) -> np.ndarray:
     """The card's shape at side ``t`` (uint8 alpha): a square, with rounded-off corners, or
     perforated along its edges like a stamp."""
@@ -828,6 +909,12 @@ def card_alpha(variant: str, t: int) -> np.ndarray:
             u = (i + .5) * side / n
             for cx, cy in ((u, 0), (u, side - 1), (0, u), (side - 1, u)):
                 bd.ellipse((cx - r, cy - r, cx + r, cy + r), fill=0)
+        return np.asarray(big.resize((t, t), Image.LANCZOS), np.uint8).copy()
+    if pal.chamfer > 0:  # the corners cut off straight
+        big = Image.new("L", (4 * t, 4 * t), 0)
+        side, c = 4 * t - 1, pal.chamfer * 4 * t
+        ImageDraw.Draw(big).polygon([(c, 0), (side - c, 0), (side, c), (side, side - c), (side - c, side), (c, side),
+                                     (0, side - c), (0, c)], fill=255)
         return np.asarray(big.resize((t, t), Image.LANCZOS), np.uint8).copy()
     if pal.corner <= 0:
         return np.full((t, t), 255, np.uint8)

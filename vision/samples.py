@@ -97,7 +97,8 @@ def table(rng, h, w, kind: str) -> np.ndarray:
         img = rng.uniform(0, 255, (h // 2 + 1, w // 2 + 1, 3)).astype(np.float32)
         img = cv2.resize(img, (w, h), interpolation=cv2.INTER_NEAREST)
     elif kind in ("paper", "floor", "linen", "colour", "busy", "dark", "slats", "terrazzo", "concrete",
-                  "cork", "stripes", "granite", "bamboo", "denim", "leather", "grass", "gravel", "rug"):  # the held-out tables (vision.samples_box)
+                  "cork", "stripes", "granite", "bamboo", "denim", "leather", "grass", "gravel", "rug",
+                  "sand", "towel", "lino"):  # the held-out tables (vision.samples_box)
         return table_b(rng, h, w, kind)
     else:  # stone / marble
         base = np.array(rng.integers(150, 235, 3), np.float32)
@@ -197,7 +198,7 @@ def table_b(rng, h, w, kind: str) -> np.ndarray:
     """The held-out tables: paper, floor tiles, linen, a coloured laminate, a cluttered table, a
     near-black one, a garden table of weathered slats, terrazzo, bare concrete, a cork board, a
     striped tablecloth, dark speckled granite, a bamboo mat, denim, brown leather, a lawn, gravel,
-    a woven rug."""
+    a woven rug, beach sand, a terry beach towel, marbled linoleum."""
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     if kind == "paper":
         img = np.full((h, w, 3), rng.integers(200, 240), np.float32) + rng.normal(0, 4, (h, w, 1))
@@ -305,6 +306,27 @@ def table_b(rng, h, w, kind: str) -> np.ndarray:
         dia = (np.abs(np.mod(u / p, 1.0) - .5) + np.abs(np.mod(v / p, 1.0) - .5)) < .3
         img = np.where(dia[..., None], c1, c0).astype(np.float32)
         img *= (1 + .06 * np.sin(u / 1.3) * np.sin(v / 1.3))[..., None]
+    elif kind == "sand":  # beach sand: pale warm grains, wind ripples, a few darker shell bits
+        base = np.array(rng.choice([[150, 196, 222], [140, 184, 214], [160, 200, 220]]), np.float32)
+        a = rng.uniform(0, math.pi)
+        u = xx * math.cos(a) + yy * math.sin(a) + _smooth_noise(rng, h, w, max(8, w // 10)) * w / 30
+        ripple = np.sin(u / (w / rng.uniform(25, 45)) * 2 * math.pi)
+        grain = cv2.resize(rng.standard_normal((h // 2 + 1, w // 2 + 1)).astype(np.float32), (w, h))
+        img = base[None, None] * (1 + .06 * ripple + .07 * grain)[..., None]
+        img[grain > 2.6] *= .55
+    elif kind == "towel":  # a terry beach towel: broad stripes of bright colours, a looped pile
+        cols = [np.array(c, np.float32) for c in ([60, 160, 240], [220, 120, 40], [240, 240, 236], [90, 60, 200])]
+        a = rng.uniform(0, math.pi)
+        u = xx * math.cos(a) + yy * math.sin(a)
+        p = rng.uniform(w / 10, w / 5)
+        band = (np.floor(u / p).astype(np.int64) + int(rng.integers(4))) % len(cols)
+        img = np.stack(cols)[band]
+        pile = cv2.resize(rng.standard_normal((h // 2 + 1, w // 2 + 1)).astype(np.float32), (w, h))
+        img *= (1 + .1 * pile)[..., None]
+    elif kind == "lino":  # marbled linoleum: a mid colour with soft streaks of lighter and darker
+        base = np.array(rng.choice([[120, 150, 110], [110, 120, 150], [150, 150, 150]]), np.float32)
+        streak = np.sin(_smooth_noise(rng, h, w, max(8, w // 8)) * 5 + xx / (w / 7))
+        img = base[None, None] * (1 + .12 * streak + .03 * _smooth_noise(rng, h, w, 3))[..., None]
     elif kind == "busy":  # a cluttered table: papers, magazines and coasters of any colour
         img = np.empty((h, w, 3), np.float32)
         img[:] = np.array(rng.integers(60, 200, 3), np.float32)
@@ -420,7 +442,7 @@ def empty_photo(rng, w, h, kind: str) -> np.ndarray:
             y += int(40 * fs)
         img = img.astype(np.float32)
     else:  # objects on a table
-        img = table(rng, h, w, kind if kind in ("wood", "cloth", "felt", "slats", "cork", "denim", "grass") else "wood").astype(np.float32)
+        img = table(rng, h, w, kind if kind in ("wood", "cloth", "felt", "slats", "cork", "denim", "grass", "sand") else "wood").astype(np.float32)
         for _ in range(int(rng.integers(4, 9))):
             col = tuple(float(v) for v in rng.integers(0, 255, 3))
             cx, cy = int(rng.uniform(0, w)), int(rng.uniform(0, h))
