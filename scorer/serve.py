@@ -79,7 +79,7 @@ def collect_fully_on_a_timer(every: float | None = None, spawn=None) -> None:
 LOOP_TICK = 0.01      # the sleep ``watch_the_loop`` times
 
 
-def watch_the_loop(every: float, out=None, spawn=None, clock: Callable[[], float] = time.time) -> None:
+def watch_the_loop(every: float, out=None, spawn=None) -> None:
     """How late this worker's event loop wakes a ``LOOP_TICK`` sleep, printed every ``every``
     seconds as one line for the sleeps since the last line (``loop lateness pid=… at=… n=… p50=…
     p95=… p99=… max=… ms``, ``at`` the window's end in seconds since the epoch): a reader picks the
@@ -102,7 +102,7 @@ def watch_the_loop(every: float, out=None, spawn=None, clock: Callable[[], float
                 said = time.monotonic()
                 v, late = sorted(late), []
                 p50, p95, p99 = (v[min(len(v) - 1, int(q * len(v)))] for q in (.5, .95, .99))
-                print(f"loop lateness pid={os.getpid()} at={clock():.3f} n={len(v)} p50={p50:.1f} p95={p95:.1f} "
+                print(f"loop lateness pid={os.getpid()} at={time.time():.3f} n={len(v)} p50={p50:.1f} p95={p95:.1f} "
                       f"p99={p99:.1f} max={v[-1]:.1f} ms", file=out or sys.stderr, flush=True)
 
     spawn(watch)

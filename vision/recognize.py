@@ -259,7 +259,7 @@ def _cells(straight: np.ndarray, index, templates=None, centres0=None, search=SE
                 if whole is not None:
                     res = every[ai]
                 else:
-                    res = cv2.matchTemplate(win, t, cv2.TM_CCOEFF_NORMED) - prior - 0.002 * abs(a)
+                    res = cv2.matchTemplate(win, t, cv2.TM_CCOEFF_NORMED) - prior - TURN_COST * abs(a)
                 _, mx, _, loc = cv2.minMaxLoc(res)
                 if best is None or mx > best[0]:
                     best = (mx, a, loc)
@@ -280,7 +280,8 @@ def _half(straight: np.ndarray) -> np.ndarray:
     return cv2.resize(gray, (SIDE // 2, SIDE // 2), interpolation=cv2.INTER_AREA).astype(np.float32)
 
 
-_TURN_COST = np.array([0.002 * abs(a) for a in ANGLES])[:, None, None]   # a turned tile costs a little
+TURN_COST = 0.002   # a turned tile costs a little: this much per degree of its turn
+_TURN_COST = np.array([TURN_COST * abs(a) for a in ANGLES])[:, None, None]   # ... at each of ANGLES
 _ZERO = "zero"   # an uncut patch of a cell with no room to look in: a black patch
 
 
