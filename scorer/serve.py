@@ -1,7 +1,7 @@
 """The production server `python -m scorer serve` starts (the launcher's half; no routes here).
 
 Gunicorn with gevent workers: each worker process serves thousands of connections at once, one
-greenlet each, so phones that keep a request open (the board's long poll) or clients that are
+greenlet each, so phones that keep a request open (the page's event stream) or clients that are
 slow or silent cost a little memory, not a thread. Slow and idle clients are dropped: a request's
 headers must arrive within ``--client-timeout`` seconds (gunicorn's keep-alive timeout covers
 the first request and every later one on the connection), a body must come at

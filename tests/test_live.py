@@ -325,3 +325,170 @@ def test_a_new_shelf_removes_the_folders_of_servers_that_were_killed(tmp_path, m
     made = shared_boards.new_shelf_folder()
     assert not dead.exists() and alive.exists() and (tmp_path / "other").exists()
     assert os.path.basename(made).startswith(f"planet-boards-{os.getpid()}-") and os.stat(made).st_mode & 0o777 == 0o700
+
+
+# -- the event stream (``&stream=1``) ----------------------------------------------------------------
+
+def events(response, timeout: float = 5.0):
+    """The events of a held stream as they come: (name, id, data) for each, ("comment", None,
+    text) for a comment line; the iterator's each step waits for the server's next write."""
+    for chunk in response.response:
+        for block in chunk.decode().split("\n\n"):
+            if not block:
+                continue
+            lines = block.split("\n")
+            if lines[0].startswith(":"):
+                yield "comment", None, lines[0][1:].strip()
+                continue
+            fields = {}
+            for line in lines:
+                key, _, value = line.partition(": ")
+                fields[key] = fields[key] + "\n" + value if key == "data" and key in fields else value
+            yield fields.get("event", "retry"), fields.get("id"), fields.get("data", fields.get("retry"))
+
+
+def in_a_while(seconds: float, do) -> threading.Timer:
+    timer = threading.Timer(seconds, do)
+    timer.start()
+    return timer
+
+
+def test_an_event_stream_carries_each_new_board_once_and_keeps_the_connection_alive(tmp_path):
+    """One request held for the game: each move's board is an event (its id the version, its data
+    the board the long poll answers, byte for byte), and a comment when a wait runs out."""
+    app = create_app({"TESTING": True, "INSTANCE_PATH": tmp_path / "instance", "LIVE_MAX_WAIT": 1,
+                      "DATABASE_URL": database_url(tmp_path, "stream.sqlite3")})
+    api, phone = app.test_client(), app.test_client()
+    gid, tokens = new_game(api)
+    assert phone.get(f"/play/{gid}/{tokens[1]}").status_code == 200   # the seat's page: its claim
+    r = phone.get(f"/play/{gid}/{tokens[1]}/live?v=0&stream=1", buffered=False,
+                  headers={"Accept-Encoding": "gzip, deflate, br"})             # as a browser asks
+    assert r.status_code == 200 and r.headers["Content-Type"].startswith("text/event-stream")
+    assert r.headers["Cache-Control"] == "no-store" and "Content-Encoding" not in r.headers
+    stream = events(r)
+    assert next(stream) == ("retry", None, "2000")
+    in_a_while(0.2, lambda: move(api, gid, tokens, 0))
+    name, version, board = next(stream)
+    assert (name, version) == ("board", "1")
+    assert board == phone.get(f"/play/{gid}/{tokens[1]}/live?v=0").text    # the same board, not compressed
+    started = time.monotonic()
+    assert next(stream) == ("comment", None, "still here")                   # nothing new for a second
+    assert 0.5 < time.monotonic() - started < 5
+    in_a_while(0.1, lambda: move(api, gid, tokens, 1))
+    assert next(stream)[:2] == ("board", "2")                                # the next move, not board 1 again
+    r.close()
+    close_database(app)
+
+
+def test_a_seats_own_move_from_its_page_is_not_sent_on_its_stream(tmp_path):
+    """The mover's page has its new board from its post's answer: its stream skips that version
+    and carries the next move's board."""
+    from scorer.draft import legal
+    app, gid, tokens, phones, csrf, state = seats_on_their_phones(tmp_path)
+    mover = state.to_act
+    r = phones[mover].get(f"/play/{gid}/{tokens[mover]}/live?v=0&stream=1", buffered=False)
+    stream = events(r)
+    assert next(stream)[0] == "retry"
+    waiting, wait = threading.Semaphore(0), app.extensions["live"].wait
+
+    def counted_wait(*args):
+        waiting.release()
+        return wait(*args)
+
+    app.extensions["live"].wait = counted_wait
+    got = []
+    reader = threading.Thread(target=lambda: got.append(next(stream)))
+    reader.start()
+    assert waiting.acquire(timeout=10)          # the stream waits for news before the move
+    move_json = legal(state, mover)[0].as_json()
+    answer = phones[mover].post(f"/play/{gid}/{tokens[mover]}/move", headers={"HX-Request": "true"},
+                                data={"csrf_token": csrf, "version": "0", "type": move_json["type"],
+                                      "stack": move_json["stack"]})
+    assert answer.status_code == 200 and board_version(answer) == 1
+    api = app.test_client()
+    assert waiting.acquire(timeout=10)          # woken by its own move, it waits again without a word
+    move(api, gid, tokens, 1)
+    reader.join(10)
+    assert got and got[0][:2] == ("board", "2")
+    r.close()
+    close_database(app)
+
+
+def test_a_reconnecting_stream_starts_after_its_last_event_id(tmp_path):
+    app = create_app({"TESTING": True, "INSTANCE_PATH": tmp_path / "instance", "LIVE_MAX_WAIT": 1,
+                      "DATABASE_URL": database_url(tmp_path, "again.sqlite3")})
+    api, phone = app.test_client(), app.test_client()
+    gid, tokens = new_game(api)
+    phone.get(f"/play/{gid}/{tokens[2]}")
+    move(api, gid, tokens, 0)
+    # the page was opened at version 0 and its stream carried board 1 before the network broke
+    r = phone.get(f"/play/{gid}/{tokens[2]}/live?v=0&stream=1", headers={"Last-Event-ID": "1"}, buffered=False)
+    stream = events(r)
+    assert next(stream)[0] == "retry" and next(stream) == ("comment", None, "still here")
+    r.close()
+    r = phone.get(f"/play/{gid}/{tokens[2]}/live?v=0&stream=1", buffered=False)  # no id: board 1 again
+    stream = events(r)
+    assert next(stream)[0] == "retry" and next(stream)[:2] == ("board", "1")
+    r.close()
+    close_database(app)
+
+
+def test_a_stream_of_a_seat_another_phone_holds_ends_without_a_board(tmp_path):
+    """The board is the claimed phone's alone: another browser's stream with the same link gets
+    no board when the game moves, only the end of the stream."""
+    app = create_app({"TESTING": True, "INSTANCE_PATH": tmp_path / "instance", "LIVE_MAX_WAIT": 1,
+                      "DATABASE_URL": database_url(tmp_path, "foreign.sqlite3")})
+    api, owner, stranger = app.test_client(), app.test_client(), app.test_client()
+    gid, tokens = new_game(api)
+    assert owner.get(f"/play/{gid}/{tokens[0]}").status_code == 200
+    r = stranger.get(f"/play/{gid}/{tokens[0]}/live?v=0&stream=1", buffered=False)
+    stream = events(r)
+    assert next(stream)[0] == "retry"
+    in_a_while(0.2, lambda: move(api, gid, tokens, 0))
+    name, _, data = next(stream)
+    assert name == "end" and "data-version" not in (data or "")
+    r.close()
+    close_database(app)
+
+
+def test_pages_open_a_stream_only_where_the_server_holds_requests(tmp_path, client):
+    gid, tokens = new_game(client)
+    page = client.get(f"/play/{gid}/{tokens[0]}").text          # a threaded server: the board asks itself
+    assert "sse-connect" not in page and 'hx-get="live?v=0&amp;wait=25"' in page
+    assert client.get(f"/play/{gid}/{tokens[0]}/live?v=0&stream=1").status_code == 204  # answered at once
+    app = create_app({"TESTING": True, "INSTANCE_PATH": tmp_path / "instance", "LIVE_MAX_WAIT": 25,
+                      "DATABASE_URL": database_url(tmp_path, "held.sqlite3")})
+    held = app.test_client()
+    gid, tokens = new_game(held)
+    page = held.get(f"/play/{gid}/{tokens[0]}").text
+    assert 'sse-connect="live?v=0&amp;stream=1"' in page and 'hx-get="live' not in page
+    assert "htmx-ext-sse-2.2.4.min.js" in page
+    table = held.get(f"/games/{gid}").text
+    assert f'sse-connect="/games/{gid}/live?v=0&amp;stream=1"' in table and "hx-get=\"/games/" not in table
+    close_database(app)
+
+
+def test_a_board_already_drawn_for_the_class_goes_on_the_stream_as_the_same_board(tmp_path):
+    """Kept drawings are framed once as an event (``shared_boards.EVENT``) for every phone of the
+    class: the event carries the board the long poll hands out, cut to this seat's roles."""
+    app = create_app({"TESTING": True, "INSTANCE_PATH": tmp_path / "instance", "LIVE_MAX_WAIT": 1,
+                      "DATABASE_URL": database_url(tmp_path, "kept.sqlite3")})
+    api = app.test_client()
+    gid, tokens = new_game(api)
+    phones = [app.test_client() for _ in tokens]
+    for phone, token in zip(phones, tokens):
+        phone.get(f"/play/{gid}/{token}")
+    to_act = api.get(f"/api/games/{gid}").get_json()["to_act"]
+    move(api, gid, tokens, 0)
+    first = phones[to_act].get(f"/play/{gid}/{tokens[to_act]}/live?v=0").text   # draws the class's board
+    boards = app.extensions["boards"]
+    served = boards.served
+    other = (to_act + 1) % 3
+    r = phones[other].get(f"/play/{gid}/{tokens[other]}/live?v=0&stream=1", buffered=False)
+    stream = events(r)
+    assert next(stream)[0] == "retry"
+    name, version, board = next(stream)
+    assert (name, version) == ("board", "1") and boards.served == served + 1      # handed out, not drawn
+    assert board == phones[other].get(f"/play/{gid}/{tokens[other]}/live?v=0").text != first  # its own roles
+    r.close()
+    close_database(app)

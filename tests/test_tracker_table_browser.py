@@ -163,18 +163,22 @@ def long_poll_server(tmp_path):
 
 def test_the_other_phone_sees_a_move_within_a_second(long_poll_server, phone, shot):
     """Two phones of one game: the time from a tap on one to the move shown on the other (the
-    push channel is the long poll of ``scorer.web.live``)."""
+    push channel is the event stream of ``scorer.web.live``: one request per phone for the game,
+    not one per move)."""
     live_server = long_poll_server
     base = live_server.url
     host = phone().new_page()
     gid = new_game(host, base, ["Ann", "Ben", "Cy"], mode="own")
     links = [urlsplit(a.get_attribute("href")).path for a in host.locator("a.tlink").all()]
     pages = [phone().new_page() for _ in links]
+    asked_live: list[str] = []
     for p, link in zip(pages, links):
+        p.add_init_script(SPY)
+        p.on("request", lambda request: asked_live.append(request.url) if "/live?" in request.url else None)
         p.goto(base + link)
     games = live_server.app.extensions["games"]
     rng = random.Random(3)
-    delays = []
+    delays, turns_seen = [], []
     for _ in range(30):
         loaded = games.load(gid)
         seat = loaded.state.to_act
@@ -189,12 +193,18 @@ def test_the_other_phone_sees_a_move_within_a_second(long_poll_server, phone, sh
         button.click()
         other.wait_for_selector(f"#board[data-version='{loaded.version + 1}']", timeout=5000)
         delays.append(time.monotonic() - t0)
+        if games.load(gid).state.to_act == (seat + 1) % 3:  # the stream's board made it the other's turn
+            turns_seen.append((other.title(), other.evaluate("window.__vibrations.length")))
     delays.sort()
     p95 = delays[int(0.95 * (len(delays) - 1))]
     print(f"\nmove to the other phone: median {statistics.median(delays) * 1000:.0f} ms, "
           f"p95 {p95 * 1000:.0f} ms, max {delays[-1] * 1000:.0f} ms over {len(delays)} moves")
     shot(pages[0], "two-phones")
     assert p95 <= 1.0
+    assert len(asked_live) == len(pages), asked_live     # each page's one stream carried all 30 moves
+    assert all(url.endswith("live?v=0&stream=1") for url in asked_live)
+    assert turns_seen and all(title.startswith("● ") for title, _ in turns_seen), turns_seen  # its title says so
+    assert turns_seen[-1][1] >= 1                                          # and the phone buzzed
 
 
 SPY = """

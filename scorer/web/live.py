@@ -18,6 +18,14 @@ process is known here at once.
   move: the poll it left open is not answered with the same board again). Waiting is on only
   where holding a connection is cheap (the gevent server of ``python -m scorer serve``); on a
   threaded server the answer comes at once and the page polls every 2 s as before.
+- ``&stream=1`` (server-sent events, where waiting is on): one request held for as long as the
+  page is open, carrying each new board as an event (``event: board``, ``id:`` its version): the
+  long poll above, asked here in a loop instead of by the phone, so a move costs the phone no
+  new request and the server no request to parse, route and answer. A seat's own move answered
+  with its board is not sent again; ``Last-Event-ID`` (a reconnecting browser) counts as ``v``;
+  a comment line every ``LIVE_MAX_WAIT`` seconds keeps the connection alive; an answer that is
+  not a board (the game is gone, the seat was given to another phone) ends the stream with
+  ``event: end``.
 - A new version for a seat's phone whose board is already drawn in this process (another phone of
   its visibility class asked first, or the mover's post drew it: ``shared_boards``): those bytes,
   here, when the phone holds its seat's claim (``seat_claims``' cookie); the language is chosen
@@ -31,12 +39,13 @@ it is read again (one indexed lookup) before answering "nothing new".
 from __future__ import annotations
 
 import logging
+import math
 import os
 import re
 import secrets
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qs
@@ -49,7 +58,7 @@ from ..db import Database
 from ..tracker_store import MoveFeed, last_move_id, latest_versions, seat_tokens
 from .extensions import LANG_COOKIE, locale_for
 from .security import HEADERS
-from .shared_boards import Boards, best_encoding
+from .shared_boards import EVENT, Boards, best_encoding, board_event
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +78,10 @@ OWN_POST_STEP = 0.005  # ... looking this often
 POST_PATH = re.compile(r"/play/(?P<game>[^/]{1,32})/(?P<token>[^/]{1,64})/(?:move|undo)")
 KNOWN_VERSION = "planet.live.version"  # the WSGI environ key telling the view the version seen here
 ANSWERED = "planet.live.answered"      # ... and the one a seat's post sets: the version its answer drew
+STREAMED = "planet.live.streamed"      # ... and the one an event stream's own polls carry
+SEEN = "planet.live.seen"              # ... and the version a held poll found the phone's own post answered
+NOT_ASKED = ("HTTP_ACCEPT_ENCODING", "HTTP_IF_NONE_MATCH", "HTTP_LAST_EVENT_ID")  # what an event stream's own polls drop
+RECONNECT_MS = 2000   # a browser whose event stream broke connects again after this long
 
 
 def _event() -> threading.Event:
@@ -236,16 +249,21 @@ class Versions:
 
 # -- the refresh, in front of Flask ----------------------------------------------------------------
 
-def _query(environ: dict[str, Any]) -> tuple[int | None, int]:
-    """``v`` (or the ``If-None-Match`` version) and ``wait`` from a request; None when unusable."""
+def _query(environ: dict[str, Any]) -> tuple[int | None, int, bool]:
+    """``v`` (or the ``If-None-Match`` version, or a reconnecting event stream's
+    ``Last-Event-ID``), ``wait`` and ``stream`` from a request; ``v`` None when unusable."""
     args = parse_qs(environ.get("QUERY_STRING", ""), max_num_fields=8)
     since = _whole(args.get("v", [""])[0])
     etag = environ.get("HTTP_IF_NONE_MATCH", "").strip().removeprefix("W/").strip('"')
     etag = etag.split(":", 1)[0]  # Flask-Compress tags a compressed answer "N:br"
     if etag:
         since = _whole(etag)
+    stream = args.get("stream", [""])[0] == "1"
+    last = _whole(environ.get("HTTP_LAST_EVENT_ID", "").strip())
+    if stream and since is not None and last is not None:
+        since = max(since, last)
     wait = _whole(args.get("wait", ["0"])[0])
-    return since, wait or 0
+    return since, wait or 0, stream
 
 
 def _whole(text: str) -> int | None:
@@ -283,14 +301,15 @@ class LiveRefresh:
         cookies = parse_cookie(environ.get("HTTP_COOKIE", ""))
         if seat is None or not self.holds(game_id, seat, cookies.get(f"seat-{game_id}-{seat}"), token):
             return None  # the view answers (and claims a seat nobody opened yet)
-        encoding = best_encoding(environ.get("HTTP_ACCEPT_ENCODING", ""))
+        encoding = EVENT if environ.get(STREAMED) else best_encoding(environ.get("HTTP_ACCEPT_ENCODING", ""))
         body = self.boards.answer(game_id, game.version, self.locale(environ, cookies), seat, encoding)
         if body is None:
             return None
-        headers = [("Content-Type", "text/html; charset=utf-8"), ("Content-Length", str(len(body))),
+        kind = "text/event-stream" if encoding == EVENT else "text/html; charset=utf-8"
+        headers = [("Content-Type", kind), ("Content-Length", str(len(body))),
                    ("ETag", f'"{game.version}"'), ("Cache-Control", "no-store"), ("Vary", "Accept-Encoding"),
                    *HEADERS.items()]
-        if encoding:
+        if encoding and encoding != EVENT:
             headers.append(("Content-Encoding", encoding))
         start_response("200 OK", headers)
         return [body]
@@ -327,13 +346,17 @@ class LiveRefresh:
         match = LIVE_PATH.fullmatch(environ.get("PATH_INFO", ""))
         if match is None or environ.get("REQUEST_METHOD") != "GET":
             return self.app(environ, start_response)
-        since, wait = _query(environ)
+        since, wait, stream = _query(environ)
         game_id = match["game"] or match["table"]
         game = self.versions.lookup(game_id) if since is not None else None
         if game is not None and not game.opens(match["token"]):
             self.versions.reread_tokens(game_id)  # the host may have given a seat a new link
         if game is None or not game.opens(match["token"]):
             return self.app(environ, start_response)  # the view answers: 404
+        if stream and self.max_wait:
+            start_response("200 OK", [("Content-Type", "text/event-stream; charset=utf-8"), ("Cache-Control", "no-store"),
+                                      ("X-Accel-Buffering", "no"), *HEADERS.items()])
+            return self.events(environ, since)
         woken = False
         if game.version == since and wait and self.max_wait:
             woken = self.versions.wait(game, since, min(wait, self.max_wait))
@@ -348,9 +371,40 @@ class LiveRefresh:
                     return answer
             environ[KNOWN_VERSION] = game.version  # checked just now: the view need not read it again
             return self.app(environ, start_response)  # the board
+        if own_answer:
+            environ[SEEN] = game.version  # the phone has this version's board already: see ``events``
         status = "304 Not Modified" if environ.get("HTTP_IF_NONE_MATCH") else "204 No Content"
         start_response(status, [("ETag", f'"{since}"'), ("Cache-Control", "no-store"), *HEADERS.items()])
         return []
+
+    def events(self, environ: dict[str, Any], since: int) -> Iterator[bytes]:
+        """The event stream: this middleware's own long poll asked again and again on the phone's
+        behalf (its cookies, its language; no compression: one stream carries many boards, each
+        written as it comes), each board sent as one event."""
+        asked = {k: v for k, v in environ.items() if k not in NOT_ASKED}
+        asked[STREAMED] = True  # a board kept here comes framed as an event, once for every phone of its class
+        yield b"retry: %d\n\n" % RECONNECT_MS  # sends the headers: the page knows it is connected
+        while True:
+            inner = dict(asked, QUERY_STRING=f"v={since}&wait={math.ceil(self.max_wait)}")
+            answered: list[tuple[str, list[tuple[str, str]]]] = []
+            body = self(inner, lambda status, headers, exc_info=None, into=answered: into.append((status, headers)))
+            try:
+                board = b"".join(body)
+            finally:
+                getattr(body, "close", lambda: None)()
+            code, headers = (answered[0][0][:3], dict(answered[0][1])) if answered else ("", {})
+            version = _whole(headers.get("ETag", "").strip('"'))
+            if code == "200" and version is not None:
+                since = version
+                yield board if headers.get("Content-Type") == "text/event-stream" else board_event(version, board)
+            elif code in ("204", "304"):
+                if inner.get(SEEN) is not None:
+                    since = max(since, inner[SEEN])  # this seat's own move: its page has the board
+                else:
+                    yield b": still here\n\n"  # the wait ran out: a comment keeps the connection open
+            else:
+                yield b"event: end\ndata: \n\n"  # the game is gone or the seat is another phone's
+                return
 
 
 def gevent_serving() -> bool:
@@ -370,6 +424,7 @@ def install(app: Flask, db: Database) -> Versions:
     app.wsgi_app = LiveRefresh(app.wsgi_app, versions, float(max_wait),  # type: ignore[method-assign]
                                app.extensions.get("boards"), games.holds)
     app.extensions["live"] = versions
+    app.extensions["live_stream"] = bool(max_wait)  # pages open an event stream where requests are held
 
     @app.after_request
     def moved(response):  # type: ignore[no-untyped-def]

@@ -49,6 +49,7 @@ PUBLIC = "public"
 OWN = "own"
 BOARDS = 1024   # games (in one language) whose last board is kept per worker: a class's drawing is
                 # ~20-35 KB, a game's ~40 KB without hidden characters, up to ~200 KB with them
+EVENT = "event"   # ``Boards.answer``'s encoding for an event stream: the board framed as one event, kept framed
 ROLE = re.compile(r"<!--\[(/?)(me|notme|mover|notmover)\]-->")
 SLOT_OPEN = re.compile(r"<!--\{(p\d|events|what)\}-->")
 SLOT_CLOSE = re.compile(r"<!--\{/(?:p|events|what)\}-->")
@@ -269,7 +270,7 @@ class Boards:
 
     def answer(self, game_id: str, version: int, locale: str, seat: int, encoding: str) -> bytes | None:
         """Seat ``seat``'s board of ``game_id`` at ``version`` in ``locale``, encoded (``"br"``,
-        ``"gzip"`` or ``""``), when its class's drawing is kept; else None (the view draws it)."""
+        ``"gzip"``, ``""`` or ``EVENT``), when its class's drawing is kept; else None (the view draws it)."""
         with self._guard:
             board = self._boards.get((game_id, locale))
         if (board is None or board.version < version) and self.shelf is not None:
@@ -289,7 +290,7 @@ class Boards:
         kept = board.roles(seat)
         body = board.sent.get((kind, kept, encoding))
         if body is None:
-            body = board.sent[(kind, kept, encoding)] = self.encode(for_roles(html, kept).encode(), encoding)
+            body = board.sent[(kind, kept, encoding)] = self.encode(for_roles(html, kept).encode(), encoding, version)
         self.served += 1
         return body
 
@@ -311,7 +312,9 @@ class Boards:
         if self.shelf is not None:
             self.shelf.forget(game_id)
 
-    def encode(self, data: bytes, encoding: str) -> bytes:
+    def encode(self, data: bytes, encoding: str, version: int = 0) -> bytes:
+        if encoding == EVENT:
+            return board_event(version, data)
         if encoding == "br":
             return bytes(brotli.compress(data, quality=self.br_level))
         if encoding == "gzip":
@@ -351,6 +354,12 @@ def new_shelf_folder() -> str:
             except (OSError, OverflowError):
                 pass  # another user's process, alive: its folder stays
     return tempfile.mkdtemp(prefix=f"planet-boards-{os.getpid()}-", dir=parent)
+
+
+def board_event(version: int, board: bytes) -> bytes:
+    """A board as one server-sent event (``live``'s stream): ``event: board``, its version as the
+    id, each of its lines a ``data:`` line."""
+    return b"event: board\nid: %d\ndata: %s\n\n" % (version, board.replace(b"\r", b"").replace(b"\n", b"\ndata: "))
 
 
 def best_encoding(accept: str) -> str:

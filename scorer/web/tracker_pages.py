@@ -9,8 +9,8 @@ show more than that seat's JSON would.
   session). One phone: the turn of whoever is to act, behind a "pass the phone" screen when there
   is private information. Own phones: a QR code and a link per seat, and the table as everyone sees it.
 - ``/play/<id>/<token>``: a seat's own phone. ``…/live?v=N`` answers 204 while nothing changed, or
-  the board again; "nothing changed" (and ``&wait=S`` long polling) is answered by ``live`` before
-  these views run.
+  the board again; "nothing changed" (and ``&wait=S`` long polling, and ``&stream=1``, the page's
+  event stream where requests are held) is answered by ``live`` before these views run.
 """
 from __future__ import annotations
 
@@ -343,10 +343,21 @@ def host(game_id: str):
     if loaded.mode == "one" and is_host:
         return _one_phone(loaded)
     ctx = board_context(loaded, None, mode="table",
-                        live_url=url_for(".table_live", game_id=loaded.id), move_url=None, undo_url=None,
+                        live_url=_polled(url_for(".table_live", game_id=loaded.id)), move_url=None, undo_url=None,
                         rematch_url=url_for(".host_rematch", game_id=loaded.id) if is_host else None)
     seats = _invites(loaded) if is_host and loaded.mode == "own" else []
-    return render_template("tracker/table.html", seats=seats, is_host=is_host, **ctx)
+    stream_url = url_for(".table_live", game_id=loaded.id, v=loaded.version, stream=1) if _streamed() else None
+    return render_template("tracker/table.html", seats=seats, is_host=is_host, stream_url=stream_url, **ctx)
+
+
+def _streamed() -> bool:
+    """Do boards come to the pages by one event stream each (``live``: where requests are held)?"""
+    return bool(current_app.extensions.get("live_stream"))
+
+
+def _polled(url: str) -> str | None:
+    """The board's own "anything new?" address, or None where the page's event stream brings it."""
+    return None if _streamed() else url
 
 
 def _invites(loaded) -> list[dict]:
@@ -362,7 +373,7 @@ def table_live(game_id: str):
     loaded = _load(game_id)
     if request.args.get("v") == str(loaded.version):
         return Response(status=204)
-    ctx = board_context(loaded, None, mode="table", live_url=url_for(".table_live", game_id=loaded.id),
+    ctx = board_context(loaded, None, mode="table", live_url=_polled(url_for(".table_live", game_id=loaded.id)),
                         move_url=None, undo_url=None)
     board = render_template("tracker/_board.html", **ctx)
     if request.args.get("v") == "0" and loaded.mode == "own" and _is_host(loaded):
@@ -585,7 +596,8 @@ def seat(game_id: str, token: str):
     ctx = {"board": Markup(board), "me": s, "you": state.name(s), "base_href": url_for(".seat", game_id=loaded.id, token=token) + "/",
            "view": {"round": state.round, "finished": state.finished, "version": loaded.version,
                     "hidden_characters": loaded.setup.hidden_characters}, "game_id": loaded.id,
-           "your_turn": state.to_act == s and not state.finished}
+           "your_turn": state.to_act == s and not state.finished,
+           "stream_url": f"live?v={loaded.version}&stream=1" if _streamed() else None}
     if loaded.mode == "own" and _is_host(loaded):
         ctx["seats"] = _invites(loaded)  # the host plays here and keeps the join codes at hand
     return render_template("tracker/seat.html", **ctx)
@@ -652,7 +664,7 @@ def _own_context(loaded, board: Board, kind) -> dict:
     act when it is of the class; the take-back offer as its last mover would see it (the form is
     that seat's role block; a reason why not is everyone's)."""
     to_act, mover = board.to_act, board.mover
-    ctx = board_context(loaded, None if kind == PUBLIC else kind, mode="own", live_url="live", move_url="move",
+    ctx = board_context(loaded, None if kind == PUBLIC else kind, mode="own", live_url=_polled("live"), move_url="move",
                         undo_url="undo", rematch_url="rematch",
                         actor=to_act if to_act is not None and drawn_as(board.classes[to_act]) == kind else None,
                         undo_as=mover)

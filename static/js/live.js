@@ -1,10 +1,17 @@
-/* The board's live updates: it asks "anything new since version N?" and waits for the answer (the
-   server holds the request until someone moves, up to 25 s). A new board replaces this one and
-   asks again by itself (hx-trigger "load"); after "nothing new" (204) or a failed request, ask
-   again here: at once after a long wait, after 2 s when the answer came quickly (a server that
-   does not hold requests, or no connection), so a phone never asks more than every 2 s. */
+/* The board's live updates. Where the server holds requests (python -m scorer serve), the page
+   keeps one event stream open (htmx's sse extension, sse-connect) and each new board arrives on it
+   and replaces #board; a board no newer than the one shown (this phone's own move, already
+   answered by its post) is dropped here. Elsewhere the board asks "anything new since version
+   N?" itself (hx-get) and a new board replaces it and asks again (hx-trigger "load"); after
+   "nothing new" (204) or a failed request, ask again here: at once after a long wait, after 2 s
+   when the answer came quickly, so a phone never asks more than every 2 s. */
 (function () {
   "use strict";
+  document.addEventListener("htmx:sseBeforeMessage", function (e) {
+    var shown = document.getElementById("board");
+    var version = parseInt(e.detail.lastEventId, 10);
+    if (shown && version <= parseInt(shown.getAttribute("data-version"), 10)) e.preventDefault();
+  });
   var QUICK_MS = 1500, PAUSE_MS = 2000;
   function isBoard(elt) { return elt && elt.id === "board" && elt.hasAttribute("hx-get"); }
   document.addEventListener("htmx:beforeRequest", function (e) {
