@@ -75,7 +75,7 @@ bench: setup-test
 	$(PY) -m scorer bench
 	@echo "== tracker =="
 	$(PY) -m scorer.tracker_bench
-	@echo "== game night: open-loop load, phones on long polls, the largest number of tables that holds =="
+	@echo "== game night: open-loop load, phones on event streams, the largest number of tables that holds =="
 	$(PY) -m scorer.load_bench --search 25,50,100,200,500,1000
 	@echo "== a scan flood: 32 phones sending worst-case photos, /api/score meanwhile, server memory =="
 	-$(PY) -m scorer.flood_bench   # exit 1 past its goals; the benches after it still run

@@ -5,9 +5,12 @@ Tables of 3-5 players, each player on their own phone, play the end of a draft t
 PostgreSQL URL and ``--servers 2`` for two server processes on one database):
 
 - Phones: each seat's phone opens its page once (the join, not measured), then keeps the
-  board up to date as the page does: ``--mode wait`` holds a long poll
-  (``/play/<id>/<token>/live?v=N&wait=25``, the board as soon as someone moves, 204 after 25 s)
-  and asks again at once; ``--mode poll`` asks ``…/live?v=N`` every 2 s on a fixed schedule.
+  board up to date as the page does: ``--mode stream`` (the default, as the pages under ``serve``)
+  holds one event stream open for the whole game (``/play/<id>/<token>/live?v=N&stream=1``, each
+  new board an event; opened as the page loads, so spread over the ``STREAMS_OPEN`` seconds
+  before the first move); ``--mode wait`` holds a long poll (``…/live?v=N&wait=25``, the board as
+  soon as someone moves, 204 after 25 s) and asks again at once; ``--mode poll`` asks
+  ``…/live?v=N`` every 2 s on a fixed schedule.
 - Moves: one per table every 3-8 s (human pace), sent on schedule whatever the server's
   answers: the seat to act taps one of the moves its board offers, as the page does (the
   board's form posted in place, ``POST /play/<id>/<token>/move`` with ``HX-Request``), and the
@@ -18,7 +21,7 @@ PostgreSQL URL and ``--servers 2`` for two server processes on one database):
 - Latency counts from the scheduled send time (so a late generator counts against the figure);
   "seen on the other phones" is, for every move and every other phone of its table, from the
   move's post to that phone holding the board of its version (issue 11: within 1 s at p95, under
-  this same load); in ``wait`` mode it is also the refresh figure held to 100 ms. Errors are any
+  this same load); in ``stream`` and ``wait`` modes it is also the refresh figure held to 100 ms. Errors are any
   other answer, a failed request, or a game that does not finish: counted and printed by what
   failed and its status (or exception), so one cause repeated thousands of times cannot hide.
 - At the end every game is checked: its stored move log is the prepared opening followed by
@@ -70,6 +73,7 @@ SEEN_WITHIN_MS = 1000.0   # issue 11: a move on every other phone of the table w
 POLL_EVERY = 2.0
 MOVE_GAP = (3.0, 8.0)
 LONG_POLL = 25
+STREAMS_OPEN = 10.0  # seconds before the first move over which the phones' event streams open (``--mode stream``)
 LOOP_REPORT = 5.0   # seconds between each server worker's report of its event loop's lateness
 LOOP_LINE = re.compile(r"loop lateness pid=(\d+) at=([\d.]+) n=(\d+) p50=([\d.]+) p95=([\d.]+) p99=([\d.]+) max=([\d.]+) ms")
 
@@ -88,6 +92,7 @@ class Table:
     boards: list[bytes] = field(default_factory=list)      # each phone's last board (its page as it shows)
     cookies: list[dict[str, str]] = field(default_factory=list)  # each phone's own cookies (its seat's claim)
     csrf: list[str] = field(default_factory=list)      # each phone's CSRF token, from its page (htmx's header)
+    streams: dict[int, asyncio.Task] = field(default_factory=dict)  # each phone's event stream (``--mode stream``)
 
 
 @dataclass
@@ -100,6 +105,7 @@ class Stats:
     causes: Counter[str] = field(default_factory=Counter)    # "what: status or exception" -> how many
     requests: int = 0
     nothing_new: int = 0
+    streams: int = 0      # event streams opened (``--mode stream``: one a phone, unless one broke)
     doubles: int = 0
     conflicts: int = 0                                       # double taps refused (409 or the page's notice)
     refused_409: int = 0                                     # ... of which the API's 409
@@ -532,6 +538,49 @@ class Load:
             if not self.got(table, seat, status, body):
                 await asyncio.sleep(POLL_EVERY)  # as the page does: after an error, ask again later
 
+    async def phone_stream(self, i: int, table: Table, seat: int, until: float) -> None:
+        """The page's event stream: one request held while the game goes on, each board an event
+        (``data:`` lines, ended by a blank line); opened again after 2 s if it fails or ends."""
+        try:
+            await self._stream(i, table, seat, until)
+        except asyncio.CancelledError:
+            pass  # the game is over and this phone has its last board (``moved``)
+
+    async def _stream(self, i: int, table: Table, seat: int, until: float) -> None:
+        import aiohttp
+        url = f"{self.base(i + seat)}/play/{table.id}/{table.tokens[seat]}/live"
+        # the page opens its stream as it loads: before the game goes on, spread as the joins were
+        await self.sleep_until(self.start - STREAMS_OPEN + self.rng.uniform(0, STREAMS_OPEN))
+        table.streams[seat] = asyncio.current_task()  # ended by ``moved`` when this seat's own move ends the game
+        while not self.done(table, seat) and self.now() < until:
+            self.stats.requests += 1
+            self.stats.streams += 1
+            cookies = table.cookies[seat]
+            headers = {"Accept": "text/event-stream", "Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())}
+            try:
+                async with self.session.get(f"{url}?v={table.seen[seat]}&stream=1", headers=headers,
+                                            timeout=aiohttp.ClientTimeout(total=None, sock_read=LONG_POLL + 15)) as r:
+                    if r.status != 200 or not r.headers.get("Content-Type", "").startswith("text/event-stream"):
+                        self.stats.error("event stream", r.status, (await r.read())[:120])
+                        await asyncio.sleep(POLL_EVERY)
+                        continue
+                    pending = b""
+                    async for chunk in r.content.iter_any():  # whole events at a time: a board is ~500 lines
+                        *complete, pending = (pending + chunk).split(b"\n\n")
+                        for event in complete:  # an event, or a comment (the server's "still here")
+                            if event.startswith(b"event: board\n"):
+                                self.got(table, seat, 200, event.replace(b"\ndata: ", b"\n"))
+                            elif event.startswith(b"event: end\n"):
+                                self.stats.error("event stream", "ended", "")
+                        if complete and (self.done(table, seat) or self.now() > until):
+                            break
+                    else:
+                        continue  # the server ended the stream: open it again
+                    return
+            except Exception as exc:  # every failure counts
+                self.stats.error("event stream", type(exc).__name__, exc)
+                await asyncio.sleep(POLL_EVERY)
+
     async def phone_poll(self, i: int, table: Table, seat: int, until: float) -> None:
         url = f"{self.base(i + seat)}/play/{table.id}/{table.tokens[seat]}/live"
         at, pending = self.start + self.rng.uniform(0, POLL_EVERY), set()
@@ -618,6 +667,8 @@ class Load:
         table.acked[table.version] = json.dumps(chosen, sort_keys=True)
         table.seen[seat], table.boards[seat] = table.version, board
         table.finished = b'data-finished="true"' in board
+        if table.finished and seat in table.streams:
+            table.streams.pop(seat).cancel()  # its stream carries nothing more (its own move is not sent)
         next_seat = to_act_on(board)
         table.to_act = next_seat if next_seat is not None else table.to_act
         return True
@@ -625,9 +676,9 @@ class Load:
     async def run(self, budget: float) -> float:
         """The measured part: every phone and every table's player, until every game is over."""
         import aiohttp
-        self.start = self.now() + 1.0
+        self.start = self.now() + 1.0 + (STREAMS_OPEN if self.mode == "stream" else 0.0)
         until = self.start + budget
-        phone = self.phone_wait if self.mode == "wait" else self.phone_poll
+        phone = {"stream": self.phone_stream, "wait": self.phone_wait, "poll": self.phone_poll}[self.mode]
         jobs = [self.mover(i, t, until) for i, t in enumerate(self.tables)]
         jobs += [phone(i, t, s, until + LONG_POLL) for i, t in enumerate(self.tables) for s in range(len(t.tokens))]
         await asyncio.gather(*jobs)
@@ -982,8 +1033,9 @@ def slow_clients(database: str, log_dir: Path, silent: int = 16, slow: int = 20)
 def parse(argv=None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m scorer.load_bench", description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=1000, help="tables playing at once (default 1000)")
-    parser.add_argument("--mode", choices=("wait", "poll"), default="wait",
-                        help="phones hold a long poll as the pages do (wait, default) or ask every 2 s (poll)")
+    parser.add_argument("--mode", choices=("stream", "wait", "poll"), default="stream",
+                        help="phones hold an event stream as the pages do (stream, default), a long poll asked "
+                             "again after each answer (wait), or ask every 2 s (poll)")
     parser.add_argument("--database", help="SQLAlchemy URL (default: SQLite in a temporary folder)")
     parser.add_argument("--servers", type=int, default=1, help="server processes on the database (default 1)")
     parser.add_argument("--workers", type=int, default=None,

@@ -155,3 +155,22 @@ def test_the_bench_reads_each_workers_loop_reports_of_the_played_part_only(tmp_p
     assert loop_lateness(tmp_path, 1, ended + 100, ended + 200) == []
 
 
+
+
+def test_phones_on_event_streams_through_the_real_server_see_every_move_and_every_game_checks(tmp_path):
+    """A small game night through ``python -m scorer serve`` (gunicorn, gevent workers), every phone
+    on the page's event stream: each other phone gets each move's board, with nothing asked again."""
+    from scorer.load_bench import held, one_run, parse, play_openings
+    database = f"sqlite:///{tmp_path / 'night.sqlite3'}"
+    args = parse(["--tables", "4", "--moves", "3", "--openings", "2", "--double", "0", "--workers", "2"])
+    assert args.mode == "stream"
+    openings = play_openings(database, args.openings, args.moves, args.seed)
+    out = one_run(4, args, openings, database, tmp_path)
+    out["mode"] = args.mode
+    stats = out["load"].stats
+    assert stats.error_count == 0, stats.errors[:3]
+    assert out["logs_ok"] == out["results_ok"] == 4
+    others = sum(len(t.tokens) - 1 for t in out["load"].tables) * args.moves
+    assert len(stats.delivery_ms) == others           # every move on every other phone, by the stream
+    assert stats.nothing_new == 0 and stats.streams == out["phones"]  # one stream a phone, for the whole game
+    assert held(out)
