@@ -492,3 +492,26 @@ def test_a_board_already_drawn_for_the_class_goes_on_the_stream_as_the_same_boar
     assert board == phones[other].get(f"/play/{gid}/{tokens[other]}/live?v=0").text != first  # its own roles
     r.close()
     close_database(app)
+
+
+def test_a_stream_whose_server_fails_closes_without_the_end_so_the_browser_connects_again(tmp_path, monkeypatch):
+    """A 5xx while drawing (the database away) is not a refusal: no ``event: end`` (which makes
+    the page close its stream for good), only the end of the connection, which EventSource retries."""
+    from scorer.web import tracker_pages
+    app = create_app({"TESTING": False, "INSTANCE_PATH": tmp_path / "instance", "LIVE_MAX_WAIT": 1,
+                      "DATABASE_URL": database_url(tmp_path, "fails.sqlite3")})
+    api, phone = app.test_client(), app.test_client()
+    gid, tokens = new_game(api)
+    phone.get(f"/play/{gid}/{tokens[1]}")
+    r = phone.get(f"/play/{gid}/{tokens[1]}/live?v=0&stream=1", buffered=False)
+    stream = events(r)
+    assert next(stream)[0] == "retry"
+
+    def away(*args, **kwargs):
+        raise RuntimeError("the database is away")
+
+    monkeypatch.setattr(tracker_pages, "_own_board", away)
+    in_a_while(0.2, lambda: move(api, gid, tokens, 0))
+    assert list(stream) == []      # the stream ended, and said nothing that would stop the page
+    r.close()
+    close_database(app)

@@ -23,9 +23,9 @@ process is known here at once.
   long poll above, asked here in a loop instead of by the phone, so a move costs the phone no
   new request and the server no request to parse, route and answer. A seat's own move answered
   with its board is not sent again; ``Last-Event-ID`` (a reconnecting browser) counts as ``v``;
-  a comment line every ``LIVE_MAX_WAIT`` seconds keeps the connection alive; an answer that is
-  not a board (the game is gone, the seat was given to another phone) ends the stream with
-  ``event: end``.
+  a comment line every ``LIVE_MAX_WAIT`` seconds keeps the connection alive; a refusal (the
+  game is gone, the seat was given to another phone) ends the stream with ``event: end`` (the page
+  closes it), a failure ends it without (the browser connects again after ``RECONNECT_MS``).
 - A new version for a seat's phone whose board is already drawn in this process (another phone of
   its visibility class asked first, or the mover's post drew it: ``shared_boards``): those bytes,
   here, when the phone holds its seat's claim (``seat_claims``' cookie); the language is chosen
@@ -402,9 +402,11 @@ class LiveRefresh:
                     since = max(since, inner[SEEN])  # this seat's own move: its page has the board
                 else:
                     yield b": still here\n\n"  # the wait ran out: a comment keeps the connection open
-            else:
+            elif code.startswith("4"):
                 yield b"event: end\ndata: \n\n"  # the game is gone or the seat is another phone's
                 return
+            else:
+                return  # the server failed (the database away?): the browser connects again in RECONNECT_MS
 
 
 def gevent_serving() -> bool:
