@@ -13,7 +13,7 @@ quarter turn clockwise for each step clockwise round the planet (``vision.layout
 Tile backs differ by stack: the character backs show stars and a comet, the others are pieces
 of a second (orange) planet.
 
-Thirteen variations (``variant`` "A" to "M"): B, C and D have other colours, another planet
+Fifteen variations (``variant`` "A" to "O"): B, C and D have other colours, another planet
 size and other icon layouts (C: a thicker card edge, bigger icons; D: icons outlined in ink, a
 dark card edge, a softer rounder planet edge with a glow, backs of stripes and rings; E: a light sky, a dark
 planet with a bumpy rim, a thick gold edge, icons stamped in one ink on badges, backs of dots; F: a dark green night, a pale saffron
@@ -37,7 +37,13 @@ lines and a thin lime rim, a cream card edge perforated like a stamp, icons as p
 dark outline, backs of an argyle of diamonds round a four-pointed star; M: a watercolour sky of
 blue washes on warm paper, a terracotta planet stippled with darker dots and ringed by a dark
 brush stroke, a navy embossed card edge with its corners cut off at 45°, icons as die-cut
-stickers with a white border, backs of a tartan round a small heart); they are used only for the held-out photos. Pure Pillow, deterministic.
+stickers with a white border, backs of a tartan round a small heart; N: a sky of small glass
+tesserae set in grout, a pale jade planet crazed by a glaze's dark cracks with a thin plum rim, a
+black card edge with a dashed cream stitch inside it, icons embroidered (their colour under a
+cross-stitch grid, a dashed ink outline), backs of concentric squares round a small diamond; O: a
+sky fading from deep teal at the top to amber at the bottom with sparse crosses, a steel-blue
+planet of wavy dunes ringed by dots, a thick brick-red card edge with rounded-off corners, icons
+outlined thickly in ink, backs of checks); they are used only for the held-out photos. Pure Pillow, deterministic.
 """
 from __future__ import annotations
 
@@ -94,6 +100,8 @@ class Palette:
     bevel: bool = False       # the card's edge embossed: a light inner line on two sides, a dark one on the others (M)
     chamfer: float = 0.0      # the card's corners cut off straight at 45°, part of the side (the table shows there, M)
     sticker: float = 0.0      # icons as die-cut stickers: a white border this part of an icon's size round each (M)
+    stitch: bool = False      # icons embroidered: a cross-stitch grid over their colour, a dashed ink outline (N)
+    edge_dash: tuple | None = None  # a dashed line of this colour inside the card's edge, a stitch (N)
 
 
 PALETTES = {
@@ -192,6 +200,25 @@ PALETTES = {
                  back_sky=(36, 70, 56), icon_scale=.8, edge_width=.028, rim_width=.07,
                  backs="plaid", texture="stipple", sky="wash", brush=.55, bevel=True, chamfer=.07,
                  sticker=.1),
+    # the thirteenth held-out material (seed 313): a sky of small square glass tesserae (each its
+    # own shade of indigo to violet) set in pale grout, a pale jade planet crazed by the dark cracks
+    # of a glaze, a thin plum rim, a black card edge with a dashed cream stitch just inside it, icons
+    # embroidered (their own colour under a dark cross-stitch grid, a dashed ink outline), backs of
+    # concentric squares (as many as the stack's number plus two) round a small diamond
+    "N": Palette(space=(62, 48, 120), ground=(170, 214, 190), ground2=(70, 96, 84),
+                 rim=(110, 40, 80), edge=(18, 18, 20), radius=1.9, back_planet=(236, 196, 70),
+                 back_sky=(120, 30, 44), icon_scale=.84, edge_width=.026, rim_width=.045,
+                 backs="squares", texture="crackle", sky="tesserae", ink=(40, 30, 30), stitch=True,
+                 edge_dash=(240, 230, 200)),
+    # a seen material (seed 331), made to diagnose and tune on beside heldout13: a sky fading from
+    # deep teal at the top to amber at the bottom with sparse small crosses, a steel-blue planet of
+    # wavy dunes ringed by a row of pale dots, a thick brick-red card edge with rounded-off corners,
+    # icons in their own colours outlined thickly in ink, backs of checks
+    "O": Palette(space=(20, 84, 96), ground=(96, 130, 170), ground2=(70, 100, 140),
+                 rim=(236, 226, 190), edge=(150, 56, 40), radius=1.86, back_planet=(220, 220, 200),
+                 back_sky=(60, 40, 80), icon_scale=.82, edge_width=.04, rim_width=.08,
+                 backs="checks", texture="dunes", sky="fade", icon_line=.06,
+                 rim_dots=32, corner=.06),
 }
 
 INK = (30, 28, 40)
@@ -390,6 +417,23 @@ def _scene(pos: int, pal: Palette, seed: str, sky, ground, rim, ground2=None) ->
         paper = np.array((240, 232, 214), np.float32)
         img = paper * (1 - .6 * wash) + np.array(sky, np.float32) * .6 * wash
         img = img * (1 + .035 * rng.standard_normal((n, n, 1)).astype(np.float32))
+    elif pal.sky == "tesserae":  # small square glass tesserae, each its own shade, set in pale grout
+        k = 18  # tesserae across a tile
+        trng = np.random.default_rng(777 + pos)
+        shades = trng.uniform(.7, 1.3, (k, k, 1)).astype(np.float32) * np.array(sky, np.float32)
+        shades[..., 0] *= trng.uniform(.8, 1.25, (k, k)).astype(np.float32)
+        img = cv2.resize(shades, (n, n), interpolation=cv2.INTER_NEAREST)
+        fu, fv = np.mod(xx * k, 1.0), np.mod(yy * k, 1.0)
+        grout = (fu < .12) | (fv < .12)
+        img[grout] = (200, 196, 186)
+    elif pal.sky == "fade":  # a vertical fade from the sky's colour to amber, sparse small crosses
+        t = np.clip(gy / 4, 0, 1)[..., None]
+        img = np.array(sky, np.float32) * (1 - t) + np.array((230, 160, 70), np.float32) * t
+        for _ in range(6):
+            sx, sy = rng.integers(0, n, 2)
+            _r, _w = 6 * S, S
+            img[max(0, sy - _r):sy + _r, max(0, sx - _w):sx + _w] = (250, 246, 230)
+            img[max(0, sy - _w):sy + _w, max(0, sx - _r):sx + _r] = (250, 246, 230)
     elif pal.sky == "orbits":  # a print on rough paper: faint rings round the planet and a grain
         ring = np.abs(np.mod(np.hypot(gx - 2, gy - 2) * 2.2, 1.0) - .5) < .025
         img = np.where(ring[..., None], np.array(sky, np.float32) * 1.25, img)
@@ -439,6 +483,13 @@ def _scene(pos: int, pal: Palette, seed: str, sky, ground, rim, ground2=None) ->
         for cx, cy, cr in zip(srng.uniform(0, 4, 260), srng.uniform(0, 4, 260), srng.uniform(.02, .05, 260)):
             dots |= np.hypot(gx - cx, gy - cy) < cr
         g = np.where(dots[..., None], np.array(ground2, np.float32), g)
+    elif ground2 is not None and pal.texture == "crackle":  # a glaze's cracks: the borders of fixed cells
+        crng = np.random.default_rng(5151)
+        pts = crng.uniform(-.2, 4.2, (90, 2)).astype(np.float32)
+        d2 = np.stack([np.hypot(gx - px, gy - py) for px, py in pts])
+        two = np.partition(d2, 1, axis=0)[:2]
+        crack = (two[1] - two[0]) < .025
+        g = np.where(crack[..., None], np.array(ground2, np.float32), g)
     elif ground2 is not None and pal.texture == "hatch":  # thin diagonal hatching over the planet
         hatch = (np.mod((gx - gy) * 9.0, 1.0) < .16)[..., None]
         g = np.where(hatch, np.array(ground2, np.float32), g)
@@ -506,6 +557,16 @@ def _card_edge(d, pal: Palette):
         d.line((w + k // 2, w, w + k // 2, W - 1 - w), fill=light, width=k)
         d.line((w, W - 1 - w - k // 2, W - 1 - w, W - 1 - w - k // 2), fill=dark, width=k)
         d.line((W - 1 - w - k // 2, w, W - 1 - w - k // 2, W - 1 - w), fill=dark, width=k)
+    if pal.edge_dash is not None:  # a stitch: short dashes along a line just inside the edge
+        k = max(2, int(W * .01))
+        at = w + 2 * k
+        step = W // 24
+        for a in range(at, W - at, step):
+            b = min(a + step // 2, W - at)
+            d.line((a, at, b, at), fill=pal.edge_dash, width=k)
+            d.line((a, W - 1 - at, b, W - 1 - at), fill=pal.edge_dash, width=k)
+            d.line((at, a, at, b), fill=pal.edge_dash, width=k)
+            d.line((W - 1 - at, a, W - 1 - at, b), fill=pal.edge_dash, width=k)
     if pal.edge_line is not None:  # a thin line just inside the edge
         k = max(2, int(W * .008))
         d.rectangle((w + k, w + k, W - 1 - w - k, W - 1 - w - k), outline=pal.edge_line, width=k)
@@ -542,6 +603,10 @@ def _tile(stack: str, character: str | None, items: tuple, variant: str) -> Imag
         icons = icons[1:][::-1] + icons[:1]
     elif variant == "M":
         icons = icons[2:][::-1] + icons[:2]
+    elif variant == "N":
+        icons = icons[1::2][::-1] + icons[::2]
+    elif variant == "O":
+        icons = icons[-1:] + icons[:-1][::-1]
     # where the ground is, in the tile's own coordinates
     if stack == "center":
         box = (.08, .08, .92, .92)
@@ -556,7 +621,7 @@ def _tile(stack: str, character: str | None, items: tuple, variant: str) -> Imag
         boxes = _icon_boxes(len(icons), x0, y0, x1, y1)
     else:
         boxes = _icon_boxes(len(icons), x0, y0, x1, y1)
-    layered = pal.icon_line > 0 or pal.badges or pal.tags or pal.glyphs or pal.lineart or pal.offset is not None or pal.hatchfill or pal.pixel > 0 or pal.sticker > 0
+    layered = pal.icon_line > 0 or pal.badges or pal.tags or pal.glyphs or pal.lineart or pal.offset is not None or pal.hatchfill or pal.pixel > 0 or pal.sticker > 0 or pal.stitch
     if layered:  # icons drawn on their own layer first
         layer = Image.new("RGBA", (W, W), (0, 0, 0, 0))
         ld = ImageDraw.Draw(layer)
@@ -641,6 +706,22 @@ def _tile(stack: str, character: str | None, items: tuple, variant: str) -> Imag
         img = Image.fromarray(base.astype(np.uint8))
         img.paste(layer, (0, 0), layer)
         d = ImageDraw.Draw(img)
+    if pal.stitch and boxes:  # embroidered: the colour under a dark cross-stitch grid, a dashed ink outline
+        alpha = np.asarray(layer)[..., 3]
+        colour = np.asarray(layer)[..., :3].astype(np.float32)
+        shape = alpha > 127
+        r = max(2, int(boxes[0][2] * sc * .05))
+        inner = cv2.erode(alpha, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+        yy, xx = np.mgrid[0:W, 0:W]
+        period = max(4, int(boxes[0][2] * sc * .09))
+        grid = (np.mod(xx + yy, period) < 2) | (np.mod(xx - yy, period) < 2)
+        dash = np.mod((xx + yy) // max(3, period // 2), 2) == 0
+        base = np.asarray(img).astype(np.float32)
+        base[shape] = colour[shape]
+        base[shape & grid] *= .72
+        base[shape & (inner <= 127) & dash] = pal.ink
+        img = Image.fromarray(np.clip(base, 0, 255).astype(np.uint8))
+        d = ImageDraw.Draw(img)
     if pal.icon_line > 0 and boxes:
         alpha = np.asarray(layer)[..., 3]
         r = max(1, int(boxes[0][2] * sc * pal.icon_line))
@@ -680,6 +761,8 @@ def _back(stack: str, variant: str) -> Image.Image:
         return _back_argyle(stack, pal)
     if pal.backs == "plaid":
         return _back_plaid(stack, pal)
+    if pal.backs == "squares":
+        return _back_squares(stack, pal)
     if stack == "character":
         img = Image.new("RGB", (W, W), pal.back_sky)
         d = ImageDraw.Draw(img)
@@ -894,6 +977,22 @@ def _back_plaid(stack: str, pal: Palette) -> Image.Image:
     d.polygon([(c - r * 1.02, c - r * .05), (c + r * 1.02, c - r * .05), (c, c + r * 1.1)], fill=(250, 240, 224))
     _card_edge(d, pal)
     return out.resize((SIZE, SIZE), Image.LANCZOS)
+
+
+def _back_squares(stack: str, pal: Palette) -> Image.Image:
+    """Variant N's backs: concentric squares of the back's colour on a deep red ground, as many as
+    the stack's number plus two, round a small pale diamond."""
+    k = {"character": 0, "uphill": 1, "downhill": 2, "center": 3}[stack]
+    img = Image.new("RGB", (W, W), pal.back_sky)
+    d = ImageDraw.Draw(img)
+    n = k + 2
+    for i in range(n):
+        m = W * (.06 + .36 * i / n)
+        d.rectangle((m, m, W - 1 - m, W - 1 - m), outline=pal.back_planet, width=max(3, int(W * .16 / n)))
+    c, r = W * .5, W * .08
+    d.polygon([(c, c - r), (c + r, c), (c, c + r), (c - r, c)], fill=(250, 244, 226))
+    _card_edge(d, pal)
+    return img.resize((SIZE, SIZE), Image.LANCZOS)
 
 
 def card_alpha(variant: str, t: int) -> np.ndarray:

@@ -98,7 +98,7 @@ def table(rng, h, w, kind: str) -> np.ndarray:
         img = cv2.resize(img, (w, h), interpolation=cv2.INTER_NEAREST)
     elif kind in ("paper", "floor", "linen", "colour", "busy", "dark", "slats", "terrazzo", "concrete",
                   "cork", "stripes", "granite", "bamboo", "denim", "leather", "grass", "gravel", "rug",
-                  "sand", "towel", "lino"):  # the held-out tables (vision.samples_box)
+                  "sand", "towel", "lino", "velvet", "parquet", "tray", "deskmat", "kraft", "oak"):  # the held-out tables (vision.samples_box)
         return table_b(rng, h, w, kind)
     else:  # stone / marble
         base = np.array(rng.integers(150, 235, 3), np.float32)
@@ -198,7 +198,8 @@ def table_b(rng, h, w, kind: str) -> np.ndarray:
     """The held-out tables: paper, floor tiles, linen, a coloured laminate, a cluttered table, a
     near-black one, a garden table of weathered slats, terrazzo, bare concrete, a cork board, a
     striped tablecloth, dark speckled granite, a bamboo mat, denim, brown leather, a lawn, gravel,
-    a woven rug, beach sand, a terry beach towel, marbled linoleum."""
+    a woven rug, beach sand, a terry beach towel, marbled linoleum, dark velvet, herringbone parquet,
+    a glossy black tray, a grey desk mat, a kraft-paper blotter, pale oak."""
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     if kind == "paper":
         img = np.full((h, w, 3), rng.integers(200, 240), np.float32) + rng.normal(0, 4, (h, w, 1))
@@ -327,6 +328,35 @@ def table_b(rng, h, w, kind: str) -> np.ndarray:
         base = np.array(rng.choice([[120, 150, 110], [110, 120, 150], [150, 150, 150]]), np.float32)
         streak = np.sin(_smooth_noise(rng, h, w, max(8, w // 8)) * 5 + xx / (w / 7))
         img = base[None, None] * (1 + .12 * streak + .03 * _smooth_noise(rng, h, w, 3))[..., None]
+    elif kind == "velvet":  # dark velvet: a deep colour with a soft sheen where the pile turns
+        base = np.array(rng.choice([[70, 20, 40], [30, 60, 20], [90, 30, 30]]), np.float32)
+        sheen = _smooth_noise(rng, h, w, max(4, w // 200))
+        img = base[None, None] * (1 + .35 * np.tanh(sheen)[..., None])
+    elif kind == "parquet":  # herringbone parquet: short planks at ±45°, each its own shade
+        p = rng.uniform(w / 30, w / 18)
+        u, v = (xx + yy) / p, (xx - yy) / p
+        col = np.floor(u / 2)
+        along = np.where(np.mod(col, 2) == 0, v, v + 1.5)
+        plank = np.floor(along / 3) * 7 + col * 13
+        shade = .8 + .4 * np.mod(plank * .618, 1.0)
+        seam = (np.mod(u, 2.0) < .06) | (np.mod(along, 3.0) < .06)
+        base = np.array([60, 110, 160], np.float32)
+        img = base[None, None] * shade[..., None]
+        img[seam] *= .5
+    elif kind == "tray":  # a glossy black tray: near black with soft reflections of the room
+        img = np.full((h, w, 3), float(rng.integers(14, 30)), np.float32)
+        img += 60 * np.clip(_smooth_noise(rng, h, w, max(8, w // 3)), 0, None)[..., None] ** 2
+    elif kind == "deskmat":  # a grey felt desk mat
+        img = np.full((h, w, 3), float(rng.integers(90, 130)), np.float32) + rng.normal(0, 5, (h, w, 1))
+    elif kind == "kraft":  # a kraft-paper blotter: light brown with fibres
+        base = np.array([110, 160, 196], np.float32)
+        fib = cv2.GaussianBlur(rng.standard_normal((h, w)).astype(np.float32), (0, 0), 1.5)
+        img = base[None, None] * (1 + .25 * fib + .05 * _smooth_noise(rng, h, w, 5))[..., None]
+    elif kind == "oak":  # pale oak: straight fine grain
+        a = rng.uniform(0, math.pi)
+        u = xx * math.cos(a) + yy * math.sin(a)
+        grain = np.sin(u / rng.uniform(3, 6) + 3 * _smooth_noise(rng, h, w, max(6, w // 60)))
+        img = np.array([150, 190, 215], np.float32)[None, None] * (1 + .06 * grain)[..., None]
     elif kind == "busy":  # a cluttered table: papers, magazines and coasters of any colour
         img = np.empty((h, w, 3), np.float32)
         img[:] = np.array(rng.integers(60, 200, 3), np.float32)
@@ -442,7 +472,7 @@ def empty_photo(rng, w, h, kind: str) -> np.ndarray:
             y += int(40 * fs)
         img = img.astype(np.float32)
     else:  # objects on a table
-        img = table(rng, h, w, kind if kind in ("wood", "cloth", "felt", "slats", "cork", "denim", "grass", "sand") else "wood").astype(np.float32)
+        img = table(rng, h, w, kind if kind in ("wood", "cloth", "felt", "slats", "cork", "denim", "grass", "sand", "velvet", "deskmat") else "wood").astype(np.float32)
         for _ in range(int(rng.integers(4, 9))):
             col = tuple(float(v) for v in rng.integers(0, 255, 3))
             cx, cy = int(rng.uniform(0, w)), int(rng.uniform(0, h))

@@ -1,6 +1,6 @@
 """Photos of the second box (``vision/boxart.py``): its six teaching photos and test photos.
 
-``python -m vision.samples_box OUTDIR [--seed N] [--variant A|B|C|D|E|F|G|H|I|J|K|L|M] [--count N] [--empty N] [--small N]``
+``python -m vision.samples_box OUTDIR [--seed N] [--variant A|B|...|O] [--count N] [--empty N] [--small N]``
 writes ``OUTDIR/teach/tNN.jpg`` + ``.json`` (the box plan's six layouts, ``vision.plan``:
 upright, a few degrees turned and tilted, as a person teaching the box takes them) and
 ``OUTDIR/test/pNN.jpg`` + ``.json`` (legal planets under every condition of ``vision.samples``:
@@ -86,7 +86,15 @@ photos learned in 17.2 s, 246/320 cells, 1/20 exact, 2/20 scored, 4/4 refused, 1
 doubtful (of 74), 148/246 right cells doubtful, 7.7x a decode), midday at the beach: a harsh sun the
 phone over-exposes (a warm gain, highlights clipped), the curved blue shade of a parasol's edge across
 part of the frame, a greasy lens's halation round every bright part, on sand, a striped terry towel
-or a marbled lino mat (teaching photos 2–14° at phone size).
+or a marbled lino mat (teaching photos 2–14° at phone size); N: ``sample_photos/box2-heldout13``
+(seed 313, ``--count 20 --empty 4``, made first in issue 8's generalisation round 4, before any
+reader change; nothing is tuned on it, only its totals are read), a shop window at night: two
+coloured lights (magenta from one side, cyan from the other) mixing across the frame, a bloom round
+bright parts, the phone's noise reduction smearing fine texture, on dark velvet, herringbone parquet
+or a glossy black tray (teaching photos 2–14° at phone size); O: ``sample_photos/box2-heldout14``
+(seed 331, ``--count 20 --empty 4``, made in the same round to diagnose and tune on: seen), an
+office desk under cold LED panels with a warm desk lamp's pool on one side, a little defocus and
+chroma noise, on a grey desk mat, a kraft-paper blotter or pale oak (teaching photos 2–14°).
 """
 from __future__ import annotations
 
@@ -445,6 +453,53 @@ def _style_m(rng, photo: np.ndarray) -> np.ndarray:
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
+def _style_n(rng, photo: np.ndarray) -> np.ndarray:
+    """The thirteenth held-out camera: a shop window at night — two coloured lights (magenta
+    from one side, cyan from the other) mixing across the frame, dim overall, a bloom round the
+    bright parts, and the phone's noise reduction smearing the fine texture (a bilateral-like
+    smoothing: a blur where the picture is flat), with a little fine noise left."""
+    h, w = photo.shape[:2]
+    yy, xx = np.mgrid[0:h:8, 0:w:8].astype(np.float32)
+    a = rng.uniform(0, 2 * math.pi)
+    u = np.clip(((xx - w / 2) * math.cos(a) + (yy - h / 2) * math.sin(a)) / max(w, h) + .5, 0, 1)
+    magenta = np.array([rng.uniform(1.0, 1.2), rng.uniform(.6, .75), rng.uniform(1.05, 1.25)], np.float32)  # BGR
+    cyan = np.array([rng.uniform(1.05, 1.2), rng.uniform(1.0, 1.1), rng.uniform(.55, .7)], np.float32)
+    light = (1 - u)[..., None] * magenta + u[..., None] * cyan
+    light *= rng.uniform(.7, .9)
+    img = photo.astype(np.float32) * cv2.resize(light, (w, h))
+    bright = np.clip(img - 180, 0, None)
+    small = cv2.resize(bright, (w // 8, h // 8), interpolation=cv2.INTER_AREA)
+    img += rng.uniform(.5, .9) * cv2.resize(cv2.GaussianBlur(small, (0, 0), max(w, h) / 8 * .008), (w, h))
+    # noise reduction: blurred where flat, kept at edges
+    soft = cv2.GaussianBlur(img, (0, 0), 1.6 * max(1.0, max(w, h) / 3000))
+    grad = cv2.GaussianBlur(np.abs(cv2.Laplacian(cv2.cvtColor(np.clip(img, 0, 255).astype(np.uint8), cv2.COLOR_BGR2GRAY),
+                                                  cv2.CV_32F)), (0, 0), 2)
+    keep = np.clip(grad / 12, 0, 1)[..., None]
+    img = img * keep + soft * (1 - keep)
+    img += rng.normal(0, 2.0, img.shape).astype(np.float32)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def _style_o(rng, photo: np.ndarray) -> np.ndarray:
+    """The camera of the seen set made beside heldout13: an office desk under cold LED panels (a
+    blue-white cast) with a warm desk lamp's pool of light on one side, a little defocus all over,
+    and chroma noise (colour blotches at a coarse scale)."""
+    h, w = photo.shape[:2]
+    img = photo.astype(np.float32) * np.array([rng.uniform(1.05, 1.15), 1.0, rng.uniform(.88, .96)], np.float32)
+    yy, xx = np.mgrid[0:h:8, 0:w:8].astype(np.float32)
+    cx, cy = rng.uniform(-.2, 1.2) * w, rng.uniform(-.2, 1.2) * h
+    pool = np.exp(-(((xx - cx) / (.45 * w)) ** 2 + ((yy - cy) / (.45 * h)) ** 2))
+    warm = np.array([.75, .95, 1.25], np.float32)
+    gain = 1 + pool[..., None] * (warm * rng.uniform(.3, .6))
+    img *= cv2.resize(gain.astype(np.float32), (w, h))
+    img = cv2.GaussianBlur(img, (0, 0), rng.uniform(.8, 1.6) * max(1.0, max(w, h) / 3000))
+    k = max(4, max(w, h) // 400)
+    chroma = rng.normal(0, rng.uniform(3, 6), (h // k + 1, w // k + 1, 3)).astype(np.float32)
+    chroma -= chroma.mean(axis=2, keepdims=True)
+    img += cv2.resize(chroma, (w, h))
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
 def _photo(rng, grid, w, h, variant, truth=None, teach=False, **kw):
     if variant == "B":  # the held-out tables
         kw["bg"] = str(rng.choice(["paper", "floor", "linen"]))
@@ -494,6 +549,14 @@ def _photo(rng, grid, w, h, variant, truth=None, teach=False, **kw):
         kw["bg"] = str(rng.choice(["sand", "towel", "lino"]))
         if teach:
             kw["tilt"] = kw.get("tilt", 0.0) * 1.5 + 2.0
+    elif variant == "N":  # a shop window at night: dark velvet, herringbone parquet or a black tray
+        kw["bg"] = str(rng.choice(["velvet", "parquet", "tray"]))
+        if teach:
+            kw["tilt"] = kw.get("tilt", 0.0) * 1.5 + 2.0
+    elif variant == "O":  # an office desk: a grey desk mat, a kraft blotter or pale oak
+        kw["bg"] = str(rng.choice(["deskmat", "kraft", "oak"]))
+        if teach:
+            kw["tilt"] = kw.get("tilt", 0.0) * 1.5 + 2.0
     photo = take_photo(rng, grid, w, h, tile=tile_source(variant), truth=truth, **kw)
     if variant == "B":
         photo = _style_b(rng, photo)
@@ -519,6 +582,10 @@ def _photo(rng, grid, w, h, variant, truth=None, teach=False, **kw):
         photo = _style_l(rng, photo)
     elif variant == "M":
         photo = _style_m(rng, photo)
+    elif variant == "N":
+        photo = _style_n(rng, photo)
+    elif variant == "O":
+        photo = _style_o(rng, photo)
     return photo
 
 
@@ -531,13 +598,13 @@ def make_teaching(out: Path, rng, variant: str, truths: list | None = None) -> l
     for i, grid in enumerate(teaching_plan()):
         truth: dict = {}
         # D: taken with a phone at its full size (the others: 1600×1200)
-        w, h = phone_size(rng, portrait=False) if variant in "DEFGHIJKLM" else (1600, 1200)
+        w, h = phone_size(rng, portrait=False) if variant in "DEFGHIJKLMNO" else (1600, 1200)
         photo = _photo(rng, grid, w, h, variant, truth, teach=True, hand=True, angle=float(rng.uniform(-4, 4)),
                        tilt=float(rng.uniform(0, 8)), fill=float(rng.uniform(.6, .85)),
                        bg=BACKGROUNDS[i % 3], light=float(rng.uniform(.1, .35)), blur=0.0,
                        noise=float(rng.uniform(1, 3)), loose=.35)
         path = out / f"t{i + 1:02d}.jpg"
-        save_jpeg(path, photo, 84 if variant == "D" else 70 if variant in "EFGHIJKLM" else 88)
+        save_jpeg(path, photo, 84 if variant == "D" else 70 if variant in "EFGHIJKLMNO" else 88)
         # the grid and where its lattice lies (``corners``: the outer corners of cells 0, 3, 15, 12,
         # ``gap``), as a test photo's truth: the corners a teacher would tap (``vision.bench``)
         (out / f"t{i + 1:02d}.json").write_text(json.dumps({**grid, **truth}) + "\n")
@@ -562,7 +629,7 @@ def make_tests(out: Path, rng, variant: str, count: int, empty: int, small: int)
                        fill=fill, bg=BACKGROUNDS[i % 5] if BACKGROUNDS[i % 5] != "noise" else "stone",
                        light=float(rng.uniform(.1, .7)), blur=float(rng.choice([0, 0, .8, 1.5, 2.5])) * (max(w, h) / 1600),
                        noise=float(rng.uniform(1, 6)))
-        q = int(rng.integers(60, 87 if variant == "D" else 75 if variant in "EFGHIJKLM" else 93))  # D, E: phone size, kept small
+        q = int(rng.integers(60, 87 if variant == "D" else 75 if variant in "EFGHIJKLMNO" else 93))  # D, E: phone size, kept small
         path = out / f"p{i + 1:02d}.jpg"
         save_jpeg(path, photo, q, int(rng.choice([6, 8, 3])) if i % 4 == 0 and i >= small else 1)
         (out / f"p{i + 1:02d}.json").write_text(json.dumps({**grid, **truth}) + "\n")
@@ -588,6 +655,10 @@ def make_tests(out: Path, rng, variant: str, count: int, empty: int, small: int)
         kinds = ("grass", "face", "text", "blank")
     if variant == "M":
         kinds = ("sand", "text", "blank", "face")
+    if variant == "N":
+        kinds = ("velvet", "face", "text", "blank")
+    if variant == "O":
+        kinds = ("deskmat", "text", "face", "blank")
     for i in range(empty):
         path = out / f"n{i + 1:02d}.jpg"
         img = phone_empty(rng, *phone_size(rng, portrait=False), kinds[i % len(kinds)])
@@ -611,7 +682,11 @@ def make_tests(out: Path, rng, variant: str, count: int, empty: int, small: int)
             img = _style_l(rng, img)
         elif variant == "M":
             img = _style_m(rng, img)
-        save_jpeg(path, img, int(rng.integers(60, 81 if variant in "DEFGHIJKLM" else 93)))
+        elif variant == "N":
+            img = _style_n(rng, img)
+        elif variant == "O":
+            img = _style_o(rng, img)
+        save_jpeg(path, img, int(rng.integers(60, 81 if variant in "DEFGHIJKLMNO" else 93)))
         (out / f"n{i + 1:02d}.json").write_text(json.dumps({"planet": None}) + "\n")
         written.append(path)
     return written
@@ -621,7 +696,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m vision.samples_box")
     ap.add_argument("outdir")
     ap.add_argument("--seed", type=int, default=2)
-    ap.add_argument("--variant", choices=("A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L", "M"), default="A")
+    ap.add_argument("--variant", choices=("A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L", "M", "N", "O"), default="A")
     ap.add_argument("--count", type=int, default=32)
     ap.add_argument("--empty", type=int, default=7)
     ap.add_argument("--small", type=int, default=0, help="how many 1280×960 photos (the rest: phone size)")
