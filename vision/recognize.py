@@ -40,10 +40,12 @@ from .reading import NO_PLANET, TOO_SMALL, Reading
 from scorer.i18n import _ as translate
 from .outline import _masks, _order, _quads_from_mask  # noqa: F401
 from .index import CELL, HI, describe_coarse, describe_turns, get_index, similarity
-from .stages import Slider, one_thread, slide
+from .stages import Slider, one_thread, slide, wide_blur
 
 from .tuning import (BACK_NEAR, CELL_MATCH, DOUBT, GOOD, MARGIN, MARGIN_DOUBT, PLANET_CELLS, PLANET_MIN,
-                     READS, REREAD_MOVE, SCALES, SEARCH, SHIPPED_SIDE, WORK, FINE_BELOW, GROWN, TRIES)
+                     READS, REREAD_MOVE, SCALES, SEARCH, SHIPPED_SIDE, WORK, FINE_BELOW, GROWN, TRIES,
+                     LOOKALIKES, LOOK_AREA, LOOK_BLUR, LOOK_DIFFER, LOOK_DOUBT, LOOK_FLOOR, LOOK_LIGHT,
+                     LOOK_NEAR, LOOK_PAD, LOOK_SHIFT, LOOK_SWAP)
 
 
 
@@ -381,8 +383,130 @@ def _read(img, quad: np.ndarray, index, refine: int = 1):
     patches = [p if isinstance(p, np.ndarray) else _cut_one(straight, p) for p in patches]
     first = _classify(patches, fits, index, quad)
     res = _second_pass(straight, index, first, centres, quad, angles, half=half)
-    res.update(H=H, centres=centres, angles=angles)
+    res.update(H=H, centres=centres, angles=angles, patches=patches)
     return res
+
+
+# ---------------------------------------------------------------------------------------------
+# telling look-alikes apart (tiles whose pictures differ in a small part: a sheep's colour)
+
+
+def _light_free(img: np.ndarray) -> np.ndarray:
+    """A CELL×CELL BGR picture without its slow light: log, less its wide blur (a light that
+    multiplies the picture and changes slowly across it adds a slowly changing term to the log,
+    which the wide blur takes away), after a small blur against noise and JPEG."""
+    f = np.log(np.ascontiguousarray(img, np.float32) + LOOK_FLOOR)
+    return cv2.GaussianBlur(f, (0, 0), LOOK_BLUR) - wide_blur(f, LOOK_LIGHT)   # wide_blur: cv2's, faster
+
+
+_LOOKS: dict = {}
+
+
+def _looks(index) -> tuple:
+    """Per index (colour and grey ones apart): every reference without its light
+    (``_light_free``) and the boxes where pairs of references differ (``_differ_box``), made
+    as needed and kept."""
+    hit = _LOOKS.get(id(index))
+    if hit is None or hit[0] is not index:
+        if len(_LOOKS) > 8:
+            _LOOKS.clear()
+        hit = _LOOKS[id(index)] = (index, np.stack([_light_free(im) for im in index.imgs]), {})
+    return hit[1], hit[2]
+
+
+def _look_refs(index) -> np.ndarray:
+    return _looks(index)[0]
+
+
+def _differ_box(index, a: int, b: int) -> tuple | None:
+    """Where references a and b differ (not in the printed id's corner), as a box (y0, y1,
+    x0, x1) at CELL, grown by LOOK_PAD and kept LOOK_SHIFT inside the cell; None when they differ
+    in more than LOOK_AREA of the tile (not look-alikes: the whole-tile comparison tells them)."""
+    boxes = _looks(index)[1]
+    if (a, b) in boxes:
+        return boxes[(a, b)]
+    d = np.abs(index.imgs[a].astype(np.int16) - index.imgs[b].astype(np.int16)).max(axis=2) > LOOK_DIFFER
+    x0, y0 = (int(round(v * CELL)) for v in ID_BOX[:2])
+    d[y0 - 2:, x0 - 2:] = False
+    box = None
+    if d.any() and d.mean() <= LOOK_AREA:
+        ys, xs = np.nonzero(d)
+        lo, hi = LOOK_SHIFT, CELL - LOOK_SHIFT
+        box = (max(lo, int(ys.min()) - LOOK_PAD), min(hi, int(ys.max()) + 1 + LOOK_PAD),
+               max(lo, int(xs.min()) - LOOK_PAD), min(hi, int(xs.max()) + 1 + LOOK_PAD))
+        if box[1] - box[0] < 4 or box[3] - box[2] < 4:
+            box = None
+    boxes[(a, b)] = boxes[(b, a)] = box
+    return box
+
+
+def tell_lookalike(cell: np.ndarray, a: np.ndarray, b: np.ndarray, box: tuple) -> float:
+    """How much better a cell (``_light_free``, upright as the references lie) fits reference
+    ``a`` than ``b`` (both ``_light_free``) inside ``box``, where the two differ: each placed on
+    the cell on its own within LOOK_SHIFT px, normalized correlation there. In [-2, 2]; > 0: a."""
+    y0, y1, x0, x1 = box
+    s = LOOK_SHIFT
+    win = cell[y0 - s:y1 + s, x0 - s:x1 + s]
+    fa = float(cv2.matchTemplate(win, a[y0:y1, x0:x1], cv2.TM_CCOEFF_NORMED).max())
+    fb = float(cv2.matchTemplate(win, b[y0:y1, x0:x1], cv2.TM_CCOEFF_NORMED).max())
+    return fa - fb
+
+
+def _worst_lookalike(index, refs, patch, cell: list, row: int, rows, s, content) -> tuple:
+    """Of ``rows`` (ids of other contents than ``row``'s whose whole-tile match ``s`` is within
+    LOOK_NEAR of it, and that differ from it in a small part), the one the cell fits best against
+    ``row`` where they differ: (how much better ``row`` fits, that row), or (inf, None) when none.
+    ``cell``: an empty list, or the patch without its light (made once, kept there)."""
+    out = (np.inf, None)
+    for j in rows:
+        if content[j] == content[row] or float(s[row] - s[j]) > LOOK_NEAR:
+            continue
+        box = _differ_box(index, row, j)
+        if box is None:
+            continue
+        if not cell:
+            cell.append(_light_free(patch))
+        v = tell_lookalike(cell[0], refs[row], refs[j], box)
+        if v < out[0]:
+            out = (v, j)
+    return out
+
+
+def _tell_lookalikes(res: dict, index) -> None:
+    """Each cell against the tiles of other contents that look like its own but in a small part
+    (a white sheep for a grey one) and that read nearly as well (within LOOK_NEAR): compared
+    again where the two pictures differ, without the photo's slow light (a lamp's fall-off across
+    a tile makes a white sheep as dark as the grey sheep's grey beside a bright top, and the
+    whole-tile comparison, normalized per tile, then prefers the grey one; issue 8, seed 242). A
+    rival that fits better there is taken when no other cell holds it; the cell's confidence is
+    capped by how clearly its tile beats every look-alike there (0 when one fits better)."""
+    if not LOOKALIKES or res.get("patches") is None:
+        return
+    names = tuple(index.names)
+    allowed, positions, content = _rules_of(index)
+    tt = _turns_of(index)
+    refs = _look_refs(index)
+    rows, rot, k, D = list(res["rows"]), res["rot"], res["k"], res["D"]
+    stack_of = {p: s for s, ps in positions.items() for p in ps}
+    confs, looks = list(res["confs"]), [None] * 16
+    for p in range(16):
+        row = rows[p]
+        if row is None or names[row] == "back":
+            continue
+        s = D[rot[p] * 4 + (k + tt[p]) % 4]
+        near = [int(j) for j in allowed[stack_of[p]] if names[j] != "back"]
+        cell: list = []   # the cell without its light, made when a look-alike is near
+        patch = np.rot90(res["patches"][rot[p]], (k + tt[p]) % 4)   # upright as the references lie
+        told, rival = _worst_lookalike(index, refs, patch, cell, row, near, s, content)
+        if rival is None:
+            continue
+        if told < LOOK_SWAP and rival not in rows:
+            rows[p] = rival   # the look-alike fits better where they differ: it is read
+            told = min(-told, _worst_lookalike(index, refs, patch, cell, rival, near, s, content)[0])  # and beat its own
+        looks[p] = told
+        confs[p] = float(min(confs[p], np.clip(told / (2 * LOOK_DOUBT), 0, 1)))
+    res["rows"], res["confs"], res["looks"] = rows, confs, looks
+    res["cells"] = [names[r] if r is not None else None for r in rows]
 
 
 # the id printed small in a corner (bottom-right of the drawn art), in a tile's own coordinates
@@ -687,6 +811,7 @@ def _recognize(data: bytes, reference_dir, t0: float) -> Reading:
                 best["quad"] = np.asarray(best["quad"], np.float32) * g
             best["level0"] = fine
             best["reduce"] = r2
+    _tell_lookalikes(best, index)
     _tell_twins(best.get("level0", pyr[0]), best, index)
     confs = best["confs"]
     return done(Reading(ok=True, cells=best["cells"], confidences=[round(c, 3) for c in confs],
