@@ -311,7 +311,9 @@ def test_the_loop_report_says_how_late_the_event_loop_woke_a_sleep():
     out = subprocess.run([sys.executable, "-c", LOOP_PROBE], cwd=ROOT, capture_output=True,
                          text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert out.returncode == 0, out.stderr
-    lines = json.loads(out.stdout)
+    # the first two windows: the stall's and the free one after it (a third may close if the
+    # probe's last sleep ends past 1.5 s, as it did once on a loaded machine)
+    lines = json.loads(out.stdout)[:2]
     windows = [re.fullmatch(r"loop lateness pid=\d+ at=([\d.]+) n=(\d+) p50=([\d.]+) p95=([\d.]+) p99=([\d.]+) max=([\d.]+) ms",
                             line) for line in lines]
     assert len(windows) == 2 and all(windows), lines
