@@ -335,6 +335,16 @@ def test_bench_prints_its_lines(tmp_path):
         assert label in r.stdout
 
 
+@pytest.mark.parametrize("argv, said", [(["--help"], "usage: python -m vision.bench"),
+                                         (["/no/such/folder"], "is not a folder of photos"),
+                                         (["--set=box9"], "no such set: box9"),
+                                         (["--sets=box2"], "unrecognized arguments")])
+def test_bench_answers_help_and_bad_arguments_without_a_traceback(argv, said):
+    r = subprocess.run([PY, "-m", "vision.bench", *argv], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert said in r.stdout + r.stderr and "Traceback" not in r.stderr
+    assert r.returncode == (0 if argv == ["--help"] else 2)
+
+
 def test_odd_images_never_raise():
     rng = np.random.default_rng(5)
     odd = [

@@ -229,15 +229,24 @@ def main(argv=None) -> int:
     six teaching photos first); ``--set=NAME`` (repeatable): only those second-box sets; ``-q``:
     totals only, no photo-by-photo failures (for a held-out set, whose photos are not looked at).
     With a folder: that folder, with the shipped art."""
+    import argparse
     import tempfile
-    argv = sys.argv[1:] if argv is None else argv
-    verbose = "-v" in argv
-    quiet = "-q" in argv      # totals only: no photo-by-photo failures (a held-out set's)
-    sets = [a.split("=", 1)[1] for a in argv if a.startswith("--set=")]
-    args = [a for a in argv if a not in ("-v", "-q") and not a.startswith("--set=")]
-    if args:
-        report(Path(args[0]), verbose)
+    parser = argparse.ArgumentParser(prog="python -m vision.bench", description=main.__doc__)
+    parser.add_argument("folder", nargs="?", type=Path, help="photos with their .json truths (default: sample_photos/)")
+    parser.add_argument("--set", dest="sets", action="append", default=[], metavar="NAME",
+                        help=f"a second-box set of sample_photos/ (repeatable): {', '.join(BOX_SETS)}")
+    parser.add_argument("-q", dest="quiet", action="store_true", help="totals only (a held-out set's photos are not looked at)")
+    parser.add_argument("-v", dest="verbose", action="store_true", help="every photo's reading")
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    verbose, quiet, sets = args.verbose, args.quiet, args.sets
+    if args.folder is not None:
+        if not args.folder.is_dir():
+            parser.error(f"{args.folder} is not a folder of photos")
+        report(args.folder, verbose)
         return 0
+    unknown = [name for name in sets if name not in BOX_SETS]
+    if unknown:
+        parser.error(f"no such set: {', '.join(unknown)} (the sets: {', '.join(BOX_SETS)})")
     root = Path(__file__).resolve().parent.parent / "sample_photos"
     lines = []
     if not sets:
@@ -245,6 +254,7 @@ def main(argv=None) -> int:
         lines.append(summary("shipped", report(root, verbose, quiet=quiet), None))
     for name in sets or BOX_SETS:
         if not (root / name).is_dir():
+            print(f"== sample_photos/{name}: not in this checkout, skipped ==")
             continue
         with tempfile.TemporaryDirectory() as tmp:
             secs, missed, _tapped = learn_box(root / name / "teach", Path(tmp))
