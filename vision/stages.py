@@ -236,13 +236,40 @@ def layout_straightness(edges: tuple, quad: np.ndarray) -> float:
     perforated or notched card edge, the table showing between the notches, an icon touching
     it), which a few strong points make the mean of (box2-heldout11's perforated edges: mean
     1.6-1.8, as its photo of a lawn; median 1.5-2.8, every no-planet photo 1.16 and under)."""
+    return float(layout_straightnesses(edges, quad[None])[0])
+
+
+def layout_straightnesses(edges: tuple, quads: np.ndarray) -> np.ndarray:
+    """``layout_straightness`` of each of the outlines ``quads`` (k, 4, 2): (k,), one remap each."""
     gx, gy, _ = edges
-    Hs = cv2.getPerspectiveTransform(_SQUARE, quad.astype(np.float32))[None].astype(np.float32)
-    across = np.concatenate([np.median(_sample(gy, Hs, _ROW_PTS).reshape(5, -1), axis=1),
-                             np.median(_sample(gx, Hs, _COL_PTS).reshape(5, -1), axis=1)])
-    along = np.concatenate([np.median(_sample(gx, Hs, _ROW_PTS).reshape(5, -1), axis=1),
-                            np.median(_sample(gy, Hs, _COL_PTS).reshape(5, -1), axis=1)])
-    return float(np.median(across / (along + 1.0)))
+    Hs = np.stack([cv2.getPerspectiveTransform(_SQUARE, q.astype(np.float32)) for q in quads]).astype(np.float32)
+    k = len(quads)
+    across = np.concatenate([np.median(_sample(gy, Hs, _ROW_PTS).reshape(k, 5, -1), axis=2),
+                             np.median(_sample(gx, Hs, _COL_PTS).reshape(k, 5, -1), axis=2)], axis=1)
+    along = np.concatenate([np.median(_sample(gx, Hs, _ROW_PTS).reshape(k, 5, -1), axis=2),
+                            np.median(_sample(gy, Hs, _COL_PTS).reshape(k, 5, -1), axis=2)], axis=1)
+    return np.median(across / (along + 1.0), axis=1)
+
+
+def straighten_layout(edges: tuple, quad: np.ndarray) -> tuple[np.ndarray, float]:
+    """An upright outline moved (its corners, and the whole of it: ``_layout_moves``, by
+    ``STRAIGHTEN_STEPS`` of its side) until its lattice's lines carry the most edges across
+    them against along them (``layout_straightness``), and that straightness. Where the art
+    inside the tiles is full of edges lying along the rows (waves, stripes), the lattice that
+    carries the most edges across (``fit_layout``) is a smaller one on the art, off the tiles'
+    borders; the borders are the lines that carry edges across only (box2-heldout14's t05)."""
+    quad = quad.astype(np.float32).copy()
+    best = float(layout_straightnesses(edges, quad[None])[0])
+    side = float(np.sqrt(max(1.0, cv2.contourArea(quad))))
+    for step in tuning.STRAIGHTEN_STEPS:
+        for _ in range(tuning.STRAIGHTEN_MOVES):
+            trials = quad[None] + _layout_moves(quad) * (step * side)
+            fits = layout_straightnesses(edges, trials)
+            k = int(np.argmax(fits))
+            if fits[k] <= best + 1e-4:
+                break
+            best, quad = float(fits[k]), trials[k]
+    return quad, best
 
 
 def find_layouts(photo: Photo, light: bool = False) -> list[Outline]:
