@@ -258,18 +258,7 @@ def straighten_layout(edges: tuple, quad: np.ndarray) -> tuple[np.ndarray, float
     inside the tiles is full of edges lying along the rows (waves, stripes), the lattice that
     carries the most edges across (``fit_layout``) is a smaller one on the art, off the tiles'
     borders; the borders are the lines that carry edges across only (box2-heldout14's t05)."""
-    quad = quad.astype(np.float32).copy()
-    best = float(layout_straightnesses(edges, quad[None])[0])
-    side = float(np.sqrt(max(1.0, cv2.contourArea(quad))))
-    for step in tuning.STRAIGHTEN_STEPS:
-        for _ in range(tuning.STRAIGHTEN_MOVES):
-            trials = quad[None] + _layout_moves(quad) * (step * side)
-            fits = layout_straightnesses(edges, trials)
-            k = int(np.argmax(fits))
-            if fits[k] <= best + 1e-4:
-                break
-            best, quad = float(fits[k]), trials[k]
-    return quad, best
+    return _climb(quad, lambda qs: layout_straightnesses(edges, qs), tuning.STRAIGHTEN_STEPS, tuning.STRAIGHTEN_MOVES)
 
 
 def find_layouts(photo: Photo, light: bool = False) -> list[Outline]:
@@ -300,18 +289,27 @@ def fit_layout(edges: tuple, quad: np.ndarray) -> Outline:
     """``fit_outline`` for an upright teaching photo (``layout_fits`` of all ten lines), from
     coarser steps (``LAYOUT_STEPS``: a candidate from the masks may be most of a cell off), with
     moves of the whole outline; its ``fit``: ``layout_fits`` of the ``LAYOUT_WEAKEST`` lines."""
+    quad, _ = _climb(quad, lambda qs: layout_fits(edges, qs), tuning.LAYOUT_STEPS)
+    return Outline(quad, float(layout_fits(edges, quad[None], tuning.LAYOUT_WEAKEST)[0]))
+
+
+def _climb(quad: np.ndarray, score, steps: tuple, most: int | None = None) -> tuple[np.ndarray, float]:
+    """An upright outline moved by ``_layout_moves`` (each step a part of its side, coarse to
+    fine; at most ``most`` moves a step, None: no limit) while ``score`` (of a batch of
+    outlines) grows; the outline and its score."""
     quad = quad.astype(np.float32).copy()
-    best = float(layout_fits(edges, quad[None])[0])
+    best = float(score(quad[None])[0])
     side = float(np.sqrt(max(1.0, cv2.contourArea(quad))))
-    for step in tuning.LAYOUT_STEPS:
-        while True:
+    for step in steps:
+        moved = 0
+        while most is None or moved < most:
             trials = quad[None] + _layout_moves(quad) * (step * side)
-            fits = layout_fits(edges, trials)
+            fits = score(trials)
             k = int(np.argmax(fits))
             if fits[k] <= best + 1e-4:
                 break
-            best, quad = float(fits[k]), trials[k]
-    return Outline(quad, float(layout_fits(edges, quad[None], tuning.LAYOUT_WEAKEST)[0]))
+            best, quad, moved = float(fits[k]), trials[k], moved + 1
+    return quad, best
 
 
 def candidate_quads(img: np.ndarray, upright: bool = False) -> list[np.ndarray]:
