@@ -1,7 +1,8 @@
 """A teaching photo whose layout is not found is learned from the corners the teacher shows
 (``vision.learn.learn(..., corners=)``; the pages: four taps on the photo, ``/box/layout/N/corners``).
-box2-heldout6's t06 (its backs, waves on a dark ground, on a cluttered table) is one the automatic
-path does not find (a seen set); its true corners are in its ``t06.json`` (the generator's)."""
+box2-heldout7's t02 (candle light, a near-black table darker than the tiles' rims, so its cells look
+like the table) is one the automatic path does not find (a seen set); its true corners are in its
+``t02.json`` (the generator's). (box2-heldout6's t06, used before, is found since the layout-fit round.)"""
 import io
 import json
 import re
@@ -14,16 +15,16 @@ from PIL import Image
 
 from scorer.box_store import box_stamp
 from vision.bench import tapped_corners
-from vision.box import Box
+from vision.box import Box, sample_key
 from vision.learn import corners_problem, in_order, learn
 
 ROOT = Path(__file__).resolve().parents[1]
-T06 = ROOT / "sample_photos" / "box2-heldout6" / "teach" / "t06.jpg"
+NOT_FOUND = ROOT / "sample_photos" / "box2-heldout7" / "teach" / "t02.jpg"
 BOX2 = ROOT / "sample_photos" / "box2" / "teach"
 
 
 def truth() -> dict:
-    return json.loads(T06.with_suffix(".json").read_text())
+    return json.loads(NOT_FOUND.with_suffix(".json").read_text())
 
 
 def tiles(lesson) -> list[np.ndarray]:
@@ -37,12 +38,13 @@ def ncc(a: np.ndarray, b: np.ndarray) -> float:
 
 
 def test_a_layout_not_found_is_learned_from_tapped_corners():
-    data, grid = T06.read_bytes(), truth()
+    data, grid = NOT_FOUND.read_bytes(), truth()
     assert not learn(data, grid, Box()).ok                      # the automatic path misses it
     tapped = tapped_corners(grid, np.random.default_rng(3))     # a finger's error, ±1.5% of the side
     lesson = learn(data, grid, Box(), corners=tapped)
     assert lesson.ok, lesson.error
-    assert sorted(s.key for s in lesson.learned) == sorted(f"back-{p}" for p in range(16))
+    cells = [c for row in grid["cells"] for c in row]
+    assert sorted(s.key for s in lesson.learned) == sorted(sample_key(c, p) for p, c in enumerate(cells))
     exact = tiles(learn(data, grid, Box(), corners=grid["corners"]))
     got = tiles(lesson)
     # each tile is the one at its corners' place: like the tile cut from the true corners, and
@@ -75,9 +77,9 @@ def test_corners_in_the_file_s_pixels_are_scaled_to_the_decode():
 ])
 def test_bad_corners_are_refused_with_a_message(corners, words):
     assert words in corners_problem(corners, 1200, 900)
-    with Image.open(T06) as im:                                  # the same corners on a 4:3 photo
+    with Image.open(NOT_FOUND) as im:                                  # the same corners on a 4:3 photo
         f = im.width / 1200
-    lesson = learn(T06.read_bytes(), truth(), Box(), corners=[[x * f, y * f] for x, y in corners])
+    lesson = learn(NOT_FOUND.read_bytes(), truth(), Box(), corners=[[x * f, y * f] for x, y in corners])
     assert not lesson.ok and words in lesson.error and lesson.box.samples == {}
 
 
@@ -142,13 +144,13 @@ def test_not_found_then_four_taps_learn_the_layout(app, plain):
     assert plain.post("/box/layout/1", data={"photo": (io.BytesIO((BOX2 / "t01.jpg").read_bytes()), "t.jpg")},
                       content_type="multipart/form-data").status_code == 303
     learned_before = stamp(app)
-    r = plain.post("/box/layout/6", data={"photo": (io.BytesIO(T06.read_bytes()), "t06.jpg")},
+    r = plain.post("/box/layout/2", data={"photo": (io.BytesIO(NOT_FOUND.read_bytes()), "t02.jpg")},
                    content_type="multipart/form-data")
     assert r.status_code == 422 and "4×4" in error_of(r)
     link = re.search(r'id="box-corners" href="([^"]+)"', text(r)).group(1)
     page = text(plain.get(link))
     assert "Corner 1 of 4: tap the top-left corner." in page
-    taps = shown_taps(truth()["corners"], T06, page)
+    taps = shown_taps(truth()["corners"], NOT_FOUND, page)
 
     # bad taps: off the picture, then corners that make no square's outline; each a message, nothing changed
     r = tap(plain, link, 5000, 10)
@@ -174,9 +176,9 @@ def test_not_found_then_four_taps_learn_the_layout(app, plain):
     for x, y in [taps[0], taps[1], taps[3]]:          # bottom-left before bottom-right: any order will do
         assert tap(plain, link, x, y).status_code == 303
     r = tap(plain, link, *taps[2])
-    assert r.status_code == 303 and r.headers["Location"].endswith("/box/layout/6?learned=1"), error_of(r)
+    assert r.status_code == 303 and r.headers["Location"].endswith("/box/layout/2?learned=1"), error_of(r)
     shown = text(plain.get(r.headers["Location"]))
-    assert "Layout 6 learned." in shown and "2 of 6 layouts learned" in shown
+    assert "Layout 2 learned." in shown and "2 of 6 layouts learned" in shown
     assert stamp(app) == (learned_before[0], learned_before[1] + 1)
     # what layout 1 taught is still there, and the learned photo can be shown its corners again
     assert plain.get("/box/tile/K01.png").status_code == 200
@@ -184,9 +186,9 @@ def test_not_found_then_four_taps_learn_the_layout(app, plain):
 
 
 def test_corner_forms_need_their_csrf_token(app, client):
-    page = text(client.get("/box/layout/6"))
+    page = text(client.get("/box/layout/2"))
     token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
-    r = client.post("/box/layout/6", data={"csrf_token": token, "photo": (io.BytesIO(T06.read_bytes()), "t.jpg")},
+    r = client.post("/box/layout/2", data={"csrf_token": token, "photo": (io.BytesIO(NOT_FOUND.read_bytes()), "t.jpg")},
                     content_type="multipart/form-data")
     link = re.search(r'id="box-corners" href="([^"]+)"', text(r)).group(1)
     assert tap(client, link, 50, 50).status_code == 400               # no token: refused, nothing kept
@@ -195,6 +197,6 @@ def test_corner_forms_need_their_csrf_token(app, client):
 
 
 def test_unknown_corner_pages_are_not_found(client):
-    assert client.get("/box/layout/6/corners/AAAAAAAAAAAA").status_code == 404
-    assert client.get("/box/layout/6/corners/..%2F..%2Fetc").status_code == 404
+    assert client.get("/box/layout/2/corners/AAAAAAAAAAAA").status_code == 404
+    assert client.get("/box/layout/2/corners/..%2F..%2Fetc").status_code == 404
     assert client.post("/box/layout/9/corners/AAAAAAAAAAAA").status_code in (400, 404)

@@ -86,7 +86,10 @@ HELDOUT5_FLOORS = {"cells": 0.93, "scored": 0.45, "refused": 1.0, "wrong_not_dou
 # on box2-heldout7, never tuned on (1 -> 2): the lead took it back (a planet refused is safer than one
 # read with a confident wrong cell). Bench after that (`python -m vision.bench -q`, load 0.4-0.9): heldout3
 # 422/480, 16/30 scored; heldout6 144/320, 0/20, 0 wrong cells not doubtful, 79/144 doubtful.
-HELDOUT6_FLOORS = {"cells": 0.44, "scored": 0.04, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.66}
+# Issue 8's layout-fit round (vision21): its t06 (backs) is learned, its candidates straightened
+# (learn._straightened_layout; 0.36 of a cell off): `python -m vision.bench --set=box2-heldout6 -q`
+# (19:21 UTC, load 1.7-1.9) 177/320 cells, 1/20 scored, 0 wrong cells not doubtful, 89/177 doubtful.
+HELDOUT6_FLOORS = {"cells": 0.53, "scored": 0.04, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.66}
 # box2-heldout7 (seed 101, variant H: candle light in a dim room — a deep orange cast falling off
 # steeply, high-ISO colour noise — a near-black table darker than the tiles' rims or light paper
 # near the card edge's colour, strong perspective (22-32°) in about 2 of 5 test photos; a coral dusk
@@ -165,7 +168,13 @@ HELDOUT11_FLOORS = {"cells": 0.88, "scored": 0.55, "refused": 1.0, "wrong_not_do
 # 4.3-4.7): teaching finds 5 of its 6 layouts (not t05), 227/320 cells, 0/20 exact, 1/20 scored, 4/4
 # refused, 0 wrong cells not doubtful (of 93), 74/227 right cells doubtful, 13.7x a decode; learned
 # from tapped corners 280/320 cells, 9/20 scored, 0 wrong cells not doubtful.
-HELDOUT14_FLOORS = {"cells": 0.70, "scored": 0.05, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.34}
+# Issue 8's layout-fit round (vision21): teaching finds t05 too, its candidates straightened
+# (learn._straightened_layout). `python -m vision.bench --set=box2-heldout14 -q` (19:36 UTC, load
+# 1.6-1.9): 270/320 cells, 2/20 exact, 5/20 scored, 4/4 refused, 0 wrong cells not doubtful (of 50),
+# 113/270 right cells doubtful. The doubtful share rose (0.33 -> 0.42: t05's tiles are read, with
+# doubt) while the right cells not doubtful rose too (153 -> 157) and wrong cells fell (93 -> 50); its
+# cap is raised for it. Its cells floor now fails a teaching that does not find t05 (227/320 = 0.71).
+HELDOUT14_FLOORS = {"cells": 0.82, "scored": 0.2, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.44}
 
 # Per second-box set: its floors and how many planets / photos without one it holds.
 BOX_SETS = {
@@ -449,10 +458,12 @@ def test_teaching_finds_the_layout_in_a_tilted_phone_photo(name):
 @pytest.mark.parametrize("photo", ["n01.jpg", "n02.jpg", "n03.jpg", "n04.jpg", "box2-heldout2/test/n01.jpg",
                                    "box2-heldout3/test/n02.jpg", "box2-heldout/test/n04.jpg",
                                    "box2-heldout4/test/n01.jpg", "box2-heldout11/test/n01.jpg",
-                                   "box2-heldout11/test/n03.jpg"])
+                                   "box2-heldout11/test/n03.jpg", "box2-heldout10/test/n02.jpg"])
 def test_teaching_refuses_photos_without_a_layout(photo):
     """Tables, a face, text, grain: no 4×4 layout (the face and heldout3's n02 have lattices
-    whose lines carry many edges, but not straight ones)."""
+    whose lines carry many edges, but not straight ones). heldout10's n02: its candidates,
+    straightened (learn._straightened_layout), reach 2.66, the straightest of the seen no-planet
+    photos, under STRAIGHTENED_MIN."""
     from vision.learn import learn
     grid = json.loads((BOX2 / "teach" / "t01.json").read_text())
     lesson = learn((SAMPLES / photo).read_bytes(), grid)
@@ -479,6 +490,28 @@ def test_teaching_finds_the_layout_of_cards_with_perforated_edges(name):
     truth = np.float32(json.loads(path.with_suffix(".json").read_text())["corners"]) / photo.scale
     cell = float(np.linalg.norm(truth[1] - truth[0])) / 4
     assert float(np.linalg.norm(found.corners - truth, axis=1).max()) / cell < 0.2
+
+
+def test_teaching_finds_a_layout_whose_art_is_full_of_edges_along_the_rows():
+    """box2-heldout14's t05 (seen; where the generator put the layout, its truth in t05.json): waves
+    across every tile drew each fitted lattice onto the art, 0.3-1.0 of a cell off, its lines not
+    straight (0.7-1.2), so the layout was not found and 16 tiles never learned (227/320 cells). Its
+    candidates straightened (learn._straightened_layout) put it 0.12 of a cell off; all 16 learned."""
+    import numpy as np
+    from vision import tuning
+    from vision.learn import find_layout, learn
+    from vision.stages import decode_photo
+    path = SAMPLES / "box2-heldout14" / "teach" / "t05.jpg"
+    truth = json.loads(path.with_suffix(".json").read_text())
+    photo = decode_photo(path.read_bytes(), min_side=tuning.LEARN_SIDE)
+    found = find_layout(photo)
+    assert found is not None
+    corners = np.float32(truth["corners"]) / photo.scale
+    cell = float(np.linalg.norm(corners[1] - corners[0])) / 4
+    assert float(np.linalg.norm(found.corners - corners, axis=1).max()) / cell < 0.2
+    lesson = learn(path.read_bytes(), truth)
+    assert lesson.ok, lesson.error
+    assert [s.name for s in lesson.learned] == [c for row in truth["cells"] for c in row]
 
 
 def test_teaching_learns_a_layout_of_backs_whose_art_has_straight_edges():

@@ -33,8 +33,8 @@ from . import tuning
 from .box import SAMPLE_PX, Box, Sample
 from .imageio import UnusableImage
 from .layout import STACK_AT
-from .stages import (Outline, Photo, cut_cells, decode_photo, find_layouts, frame_tiles, layout_fits, layout_straightness,
-                     one_thread, oriented_edges)
+from .stages import (Outline, Photo, candidate_quads, cut_cells, decode_photo, find_layouts, frame_tiles, layout_fits,
+                     layout_straightness, one_thread, oriented_edges, straighten_layout)
 
 NOT_AGAIN = N_("I could not find the planet in this photo again, so nothing was remembered.")
 NOT_THIS_PLANET = N_("Only %(n)d of the 16 tiles in this photo look like the planet as you checked "
@@ -96,10 +96,13 @@ def find_layout(photo: Photo) -> Outline | None:
     """The layout's outline: the best-fitting upright candidate (``stages.find_layouts``: every
     line of its lattice on tiles' borders) whose lines carry straight edges (the tiles' borders,
     not a face's or a table's: ``layout_straightness``) and whose cells are off the table (all
-    but ``LEARN_TABLE_CELLS``: a sky like the table in a corner tile)."""
+    but ``LEARN_TABLE_CELLS``: a sky like the table in a corner tile). When none is, the
+    candidates straightened (``_straightened_layout``)."""
     table = _not_table(photo.image)
     found = _first_layout(photo, table)
-    if found is None or not tuning.LIGHT_EDGES:
+    if found is None:
+        return _straightened_layout(photo, table) if tuning.STRAIGHTEN else None
+    if not tuning.LIGHT_EDGES:
         return found
     return _second_opinion(photo, table, found)
 
@@ -111,6 +114,26 @@ def _first_layout(photo: Photo, table: np.ndarray, light: bool = False) -> Outli
                 and layout_straightness(edges, outline.corners) >= tuning.LEARN_STRAIGHT):
             return outline
     return None
+
+
+def _straightened_layout(photo: Photo, table: np.ndarray) -> Outline | None:
+    """When no fitted candidate has straight lines: each candidate outline, as found and as
+    fitted, moved until its lines are straightest (``stages.straighten_layout``: on art full of
+    edges along the rows, box2-heldout14's waves, every fitted lattice lay 0.3-1 cell off, on the
+    art), the straightest off the table. Straightening raises any outline's straightness, a
+    no-planet photo's too, so it must reach ``STRAIGHTENED_MIN``, not ``LEARN_STRAIGHT``."""
+    edges = oriented_edges(photo.image)
+    starts = candidate_quads(photo.image, upright=True)[:tuning.LEARN_CANDIDATES]
+    starts += [o.corners for o in find_layouts(photo)]
+    best: tuple[np.ndarray, float] | None = None
+    for q in starts:
+        quad, straight = straighten_layout(edges, q)
+        if (straight >= tuning.STRAIGHTENED_MIN and (best is None or straight > best[1])
+                and _covered(table, quad) >= tuning.LEARN_COVERED):
+            best = (quad, straight)
+    if best is None:
+        return None
+    return Outline(best[0], float(layout_fits(edges, best[0][None], tuning.LAYOUT_WEAKEST)[0]))
 
 
 def _second_opinion(photo: Photo, table: np.ndarray, found: Outline) -> Outline:

@@ -236,13 +236,29 @@ def layout_straightness(edges: tuple, quad: np.ndarray) -> float:
     perforated or notched card edge, the table showing between the notches, an icon touching
     it), which a few strong points make the mean of (box2-heldout11's perforated edges: mean
     1.6-1.8, as its photo of a lawn; median 1.5-2.8, every no-planet photo 1.16 and under)."""
+    return float(layout_straightnesses(edges, quad[None])[0])
+
+
+def layout_straightnesses(edges: tuple, quads: np.ndarray) -> np.ndarray:
+    """``layout_straightness`` of each of the outlines ``quads`` (k, 4, 2): (k,), one remap each."""
     gx, gy, _ = edges
-    Hs = cv2.getPerspectiveTransform(_SQUARE, quad.astype(np.float32))[None].astype(np.float32)
-    across = np.concatenate([np.median(_sample(gy, Hs, _ROW_PTS).reshape(5, -1), axis=1),
-                             np.median(_sample(gx, Hs, _COL_PTS).reshape(5, -1), axis=1)])
-    along = np.concatenate([np.median(_sample(gx, Hs, _ROW_PTS).reshape(5, -1), axis=1),
-                            np.median(_sample(gy, Hs, _COL_PTS).reshape(5, -1), axis=1)])
-    return float(np.median(across / (along + 1.0)))
+    Hs = np.stack([cv2.getPerspectiveTransform(_SQUARE, q.astype(np.float32)) for q in quads]).astype(np.float32)
+    k = len(quads)
+    across = np.concatenate([np.median(_sample(gy, Hs, _ROW_PTS).reshape(k, 5, -1), axis=2),
+                             np.median(_sample(gx, Hs, _COL_PTS).reshape(k, 5, -1), axis=2)], axis=1)
+    along = np.concatenate([np.median(_sample(gx, Hs, _ROW_PTS).reshape(k, 5, -1), axis=2),
+                            np.median(_sample(gy, Hs, _COL_PTS).reshape(k, 5, -1), axis=2)], axis=1)
+    return np.median(across / (along + 1.0), axis=1)
+
+
+def straighten_layout(edges: tuple, quad: np.ndarray) -> tuple[np.ndarray, float]:
+    """An upright outline moved (its corners, and the whole of it: ``_layout_moves``, by
+    ``STRAIGHTEN_STEPS`` of its side) until its lattice's lines carry the most edges across
+    them against along them (``layout_straightness``), and that straightness. Where the art
+    inside the tiles is full of edges lying along the rows (waves, stripes), the lattice that
+    carries the most edges across (``fit_layout``) is a smaller one on the art, off the tiles'
+    borders; the borders are the lines that carry edges across only (box2-heldout14's t05)."""
+    return _climb(quad, lambda qs: layout_straightnesses(edges, qs), tuning.STRAIGHTEN_STEPS, tuning.STRAIGHTEN_MOVES)
 
 
 def find_layouts(photo: Photo, light: bool = False) -> list[Outline]:
@@ -273,18 +289,27 @@ def fit_layout(edges: tuple, quad: np.ndarray) -> Outline:
     """``fit_outline`` for an upright teaching photo (``layout_fits`` of all ten lines), from
     coarser steps (``LAYOUT_STEPS``: a candidate from the masks may be most of a cell off), with
     moves of the whole outline; its ``fit``: ``layout_fits`` of the ``LAYOUT_WEAKEST`` lines."""
+    quad, _ = _climb(quad, lambda qs: layout_fits(edges, qs), tuning.LAYOUT_STEPS)
+    return Outline(quad, float(layout_fits(edges, quad[None], tuning.LAYOUT_WEAKEST)[0]))
+
+
+def _climb(quad: np.ndarray, score, steps: tuple, most: int | None = None) -> tuple[np.ndarray, float]:
+    """An upright outline moved by ``_layout_moves`` (each step a part of its side, coarse to
+    fine; at most ``most`` moves a step, None: no limit) while ``score`` (of a batch of
+    outlines) grows; the outline and its score."""
     quad = quad.astype(np.float32).copy()
-    best = float(layout_fits(edges, quad[None])[0])
+    best = float(score(quad[None])[0])
     side = float(np.sqrt(max(1.0, cv2.contourArea(quad))))
-    for step in tuning.LAYOUT_STEPS:
-        while True:
+    for step in steps:
+        moved = 0
+        while most is None or moved < most:
             trials = quad[None] + _layout_moves(quad) * (step * side)
-            fits = layout_fits(edges, trials)
+            fits = score(trials)
             k = int(np.argmax(fits))
             if fits[k] <= best + 1e-4:
                 break
-            best, quad = float(fits[k]), trials[k]
-    return Outline(quad, float(layout_fits(edges, quad[None], tuning.LAYOUT_WEAKEST)[0]))
+            best, quad, moved = float(fits[k]), trials[k], moved + 1
+    return quad, best
 
 
 def candidate_quads(img: np.ndarray, upright: bool = False) -> list[np.ndarray]:
