@@ -99,32 +99,32 @@ def find_layout(photo: Photo) -> Outline | None:
     but ``LEARN_TABLE_CELLS``: a sky like the table in a corner tile). When none is, the
     candidates straightened (``_straightened_layout``)."""
     table = _not_table(photo.image)
-    found = _first_layout(photo, table)
+    edges, layouts = oriented_edges(photo.image), find_layouts(photo)   # fitted once, for both looks
+    found = _first_layout(table, edges, layouts)
     if found is None:
-        return _straightened_layout(photo, table) if tuning.STRAIGHTEN else None
+        return _straightened_layout(photo, table, edges, layouts) if tuning.STRAIGHTEN else None
     if not tuning.LIGHT_EDGES:
         return found
     return _second_opinion(photo, table, found)
 
 
-def _first_layout(photo: Photo, table: np.ndarray, light: bool = False) -> Outline | None:
-    edges = oriented_edges(photo.image, light)
-    for outline in find_layouts(photo, light):
+def _first_layout(table: np.ndarray, edges: tuple, layouts: list[Outline]) -> Outline | None:
+    """The first of ``layouts`` (fitted, best first) off the table whose lines are straight."""
+    for outline in layouts:
         if (_covered(table, outline.corners) >= tuning.LEARN_COVERED
                 and layout_straightness(edges, outline.corners) >= tuning.LEARN_STRAIGHT):
             return outline
     return None
 
 
-def _straightened_layout(photo: Photo, table: np.ndarray) -> Outline | None:
+def _straightened_layout(photo: Photo, table: np.ndarray, edges: tuple, layouts: list[Outline]) -> Outline | None:
     """When no fitted candidate has straight lines: each candidate outline, as found and as
     fitted, moved until its lines are straightest (``stages.straighten_layout``: on art full of
     edges along the rows, box2-heldout14's waves, every fitted lattice lay 0.3-1 cell off, on the
     art), the straightest off the table. Straightening raises any outline's straightness, a
     no-planet photo's too, so it must reach ``STRAIGHTENED_MIN``, not ``LEARN_STRAIGHT``."""
-    edges = oriented_edges(photo.image)
     starts = candidate_quads(photo.image, upright=True)[:tuning.LEARN_CANDIDATES]
-    starts += [o.corners for o in find_layouts(photo)]
+    starts += [o.corners for o in layouts]
     best: tuple[np.ndarray, float] | None = None
     for q in starts:
         quad, straight = straighten_layout(edges, q)
@@ -142,13 +142,13 @@ def _second_opinion(photo: Photo, table: np.ndarray, found: Outline) -> Outline:
     whole cell off can fit the bright part better: heldout4's t04). When the two lie more than
     ``LAYOUT_AGREE`` of a cell apart, the one whose weakest lines carry more edges on the
     light-free edges is taken; otherwise the first (the seen sets' layouts agree within 0.25)."""
-    other = _first_layout(photo, table, light=True)
+    edges = oriented_edges(photo.image, light=True)
+    other = _first_layout(table, edges, find_layouts(photo, light=True))
     if other is None:
         return found
     cell = float(np.sqrt(max(1.0, cv2.contourArea(found.corners.astype(np.float32))))) / 4
     if float(np.linalg.norm(found.corners - other.corners, axis=1).max()) / cell <= tuning.LAYOUT_AGREE:
         return found
-    edges = oriented_edges(photo.image, light=True)
     fits = layout_fits(edges, np.stack([found.corners, other.corners]), tuning.LAYOUT_WEAKEST)
     return other if fits[1] > fits[0] else found
 
