@@ -50,7 +50,7 @@ def cmd_serve(args) -> int:
     from .db import StoreError
     from .lan import lan_addresses
     from .serve import default_workers, run_server
-    from .web import create_app
+    from .web import create_app, warm
     from .web.shared_boards import new_shelf_folder
     config: dict[str, object] = {}
     if args.database:
@@ -88,7 +88,7 @@ def cmd_serve(args) -> int:
     print(f"  Database: {app.config['DATABASE_URL']}", flush=True)
     print("  Stop with Ctrl+C.", flush=True)
     run_server(app, args.host, args.port, workers,
-               args.connections, client_timeout=args.client_timeout, make_app=lambda: create_app(config),
+               args.connections, client_timeout=args.client_timeout, make_app=lambda: warm(create_app(config)),
                loop_report=args.loop_report)
     return 0
 

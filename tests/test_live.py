@@ -515,3 +515,33 @@ def test_a_stream_whose_server_fails_closes_without_the_end_so_the_browser_conne
     assert list(stream) == []      # the stream ended, and said nothing that would stop the page
     r.close()
     close_database(app)
+
+
+@pytest.mark.parametrize("warmed", [True, False])
+def test_a_warmed_worker_compiles_no_template_when_its_first_phones_come(tmp_path, warmed):
+    """``python -m scorer serve`` warms each worker before its first request (``warm``): a seat's
+    first page, its board and the home page, in every language, then compile nothing (the
+    unwarmed app, the control, compiles on the first page)."""
+    from scorer.web import warm
+    app = create_app({"TESTING": True, "INSTANCE_PATH": tmp_path / "instance",
+                      "DATABASE_URL": database_url(tmp_path, "warm.sqlite3")})
+    try:
+        if warmed:
+            assert warm(app) is app
+        compiled: list[str] = []
+        compile_now = app.jinja_env.compile
+        app.jinja_env.compile = lambda source, name=None, *a, **k: compiled.append(name) or compile_now(source, name, *a, **k)
+        client = app.test_client()
+        gid, tokens = new_game(client)
+        version = move(client, gid, tokens, 0)
+        for language in ("en", "fr", "zh-TW"):
+            headers = {"Accept-Language": language}
+            for path in (f"/play/{gid}/{tokens[1]}", f"/play/{gid}/{tokens[2]}/live?v=0", f"/games/{gid}", "/"):
+                assert client.get(path, headers=headers).status_code == 200, path
+        assert version == 1
+        if warmed:
+            assert compiled == []
+        else:
+            assert "tracker/_board.html" in compiled
+    finally:
+        close_database(app)
