@@ -512,17 +512,22 @@ def align_cells(cells: Cells, looks: dict) -> Aligned:
     tiles, fits, centres = [], [], []
     n = cells.windows.shape[1]   # the 16 windows made grey at once (pixel by pixel: the same values)
     grays = cv2.cvtColor(cells.windows.reshape(-1, n, 3), cv2.COLOR_BGR2GRAY).reshape(-1, n, n).astype(np.float32)
+    found = {}   # cell -> (fit, turn, (y, x)): each stack's cells against its looks at once (slide_each)
+    for st in dict.fromkeys(STACK_AT[q] for q in range(16)):
+        at_st = [q for q in range(16) if STACK_AT[q] == st]
+        slider, cost = _looks_slider(looks[st])
+        res = slide_each(grays[at_st], slider)[0]        # (cells, looks, r, r): every look at once
+        res -= _prior(res.shape[2], pad)
+        flat = res.reshape(len(at_st), res.shape[1], -1)
+        at = flat.argmax(axis=2)                          # each look's first best place …
+        scores = np.take_along_axis(flat, at[..., None], axis=2)[..., 0] - cost
+        first = scores.argmax(axis=1)                     # … and the first best look, as one by one
+        for j, q in enumerate(at_st):
+            k = int(first[j])
+            found[q] = (float(scores[j, k]), slider.angles[k], divmod(int(at[j, k]), res.shape[3]))
     for q in range(16):
         win = cells.windows[q]
-        slider, cost = _looks_slider(looks[STACK_AT[q]])
-        res = slide(grays[q], slider)[0]                   # (looks, r, r): every look at once
-        res -= _prior(res.shape[1], pad)
-        flat = res.reshape(len(res), -1)
-        at = flat.argmax(axis=1)                          # each look's first best place …
-        scores = flat[np.arange(len(res)), at] - cost
-        k = int(np.argmax(scores))                        # … and the first best look, as one by one
-        mx, a = float(scores[k]), slider.angles[k]
-        y, x = divmod(int(at[k]), res.shape[2])
+        mx, a, (y, x) = found[q]
         if not mx > -2.0:                                 # nothing fitted: the cell's middle
             mx, a, (x, y) = -2.0, 0.0, (pad + i, pad + i)
         cx, cy = x - i + size / 2, y - i + size / 2     # the tile's centre in the window
@@ -606,27 +611,40 @@ def slide(img: np.ndarray, *sliders: Slider) -> list[np.ndarray]:
     """Each slider's templates at every place of ``img`` (h, w[, c]) float32: per slider
     (k, h - m + 1, w - m + 1) float32, what ``cv2.matchTemplate(img, t, cv2.TM_CCOEFF_NORMED)``
     gives for each template t. The picture's spectrum and spread are made once for all."""
-    img = img if img.ndim == 3 else img[..., None]
-    h, w, ch = img.shape
+    return [r[0] for r in slide_each(img[None], *sliders)]
+
+
+def slide_each(imgs: np.ndarray, *sliders: Slider) -> list[np.ndarray]:
+    """``slide`` of each of the pictures ``imgs`` (b, h, w[, c]) float32 of one size at once:
+    per slider (b, k, h - m + 1, w - m + 1). Numpy's DFTs transform each line on its own, so
+    the values are those of ``slide`` picture by picture (tests/test_vision_paths.py), with
+    one call per step for all the pictures instead of one per picture (``align_cells``: 16)."""
+    imgs = imgs if imgs.ndim == 4 else imgs[..., None]
+    b, h, w, ch = imgs.shape
     mh, mw = sliders[0].shape
     rh, rw = h - mh + 1, w - mw + 1
     size = _dft_size((h, w))
-    picture = np.fft.rfft2(np.moveaxis(img, 2, 0), s=size)          # (c, H, W // 2 + 1), once
+    picture = np.fft.rfft2(np.moveaxis(imgs, 3, 1), s=size)       # (b, c, H, W // 2 + 1), once
     # each place's spread: per channel its sum and sum of squares, from integral images (as
     # cv2.matchTemplate takes them)
-    s, sq = cv2.integral2(np.ascontiguousarray(img), sdepth=cv2.CV_64F, sqdepth=cv2.CV_64F)
-    s, sq = s.reshape(h + 1, w + 1, ch), sq.reshape(h + 1, w + 1, ch)
-    box = s[mh:, mw:] - s[:-mh, mw:] - s[mh:, :-mw] + s[:-mh, :-mw]
-    box2 = sq[mh:, mw:] - sq[:-mh, mw:] - sq[mh:, :-mw] + sq[:-mh, :-mw]
-    spread = np.sqrt(np.maximum(box2.sum(axis=2) - (box * box).sum(axis=2) / (mh * mw), 0))
+    spread = np.empty((b, rh, rw))
+    for j in range(b):
+        s, sq = cv2.integral2(np.ascontiguousarray(imgs[j]), sdepth=cv2.CV_64F, sqdepth=cv2.CV_64F)
+        s, sq = s.reshape(h + 1, w + 1, ch), sq.reshape(h + 1, w + 1, ch)
+        box = s[mh:, mw:] - s[:-mh, mw:] - s[mh:, :-mw] + s[:-mh, :-mw]
+        box2 = sq[mh:, mw:] - sq[:-mh, mw:] - sq[mh:, :-mw] + sq[:-mh, :-mw]
+        spread[j] = np.sqrt(np.maximum(box2.sum(axis=2) - (box * box).sum(axis=2) / (mh * mw), 0))
     spectra = [slider.spectra(size) for slider in sliders]
     products = np.concatenate(spectra, axis=0) if len(spectra) > 1 else spectra[0]
-    acc = products[:, 0] * picture[0]
+    acc = products[None, :, 0] * picture[:, None, 0]
     for c in range(1, ch):                                        # channels summed
-        acc += products[:, c] * picture[c]
-    num = np.fft.irfft2(acc, s=size)[:, :rh, :rw].astype(np.float64)   # every template at once
+        acc += products[None, :, c] * picture[:, None, c]
+    # every template at once: irfft2(acc, s=size)[..., :rh, :rw] (numpy's irfft2 is these two steps),
+    # its last step only on the rows kept
+    num = np.fft.irfft(np.fft.ifft(acc, n=size[0], axis=-2)[..., :rh, :], n=size[1], axis=-1)
+    num = num[..., :rw].astype(np.float64)
     norms = np.concatenate([slider.norms for slider in sliders])
-    t = spread[None] * norms[:, None, None]
+    t = spread[:, None] * norms[None, :, None, None]
     with np.errstate(divide="ignore", invalid="ignore"):
         r = num / t
     odd = ~(np.abs(num) < t)
@@ -634,7 +652,7 @@ def slide(img: np.ndarray, *sliders: Slider) -> list[np.ndarray]:
         r[odd] = np.where(np.abs(num[odd]) < t[odd] * 1.125, np.sign(num[odd]), 0.0)
     r = r.astype(np.float32)
     ends = np.cumsum([len(sp) for sp in spectra])[:-1]
-    return np.split(r, ends) if len(spectra) > 1 else [r]
+    return np.split(r, ends, axis=1) if len(spectra) > 1 else [r]
 
 
 # --- 5. compare each aligned tile with the exemplars ----------------------------------------
@@ -655,7 +673,12 @@ def light_free(img: np.ndarray, floor: float) -> np.ndarray:
 
 def channels(img: np.ndarray) -> np.ndarray:
     """Each channel's mean, plus 1 (what ``gain`` and ``chroma`` start from). For (k, h, w, 3):
-    per picture, the same values as one by one (numpy sums the rows in the same order)."""
+    per picture, the same values as one by one (numpy sums the rows in the same order; for
+    (k, h, w, 3), laid out as (h·w, 3k) first, so its rows are summed 3k channels at a time)."""
+    if img.ndim == 4:
+        k = len(img)
+        rows = np.ascontiguousarray(img.reshape(k, -1, 3).transpose(1, 0, 2)).reshape(-1, 3 * k)
+        return rows.mean(axis=0).reshape(k, 3) + 1
     return img.reshape(*img.shape[:-3], -1, 3).mean(-2) + 1
 
 
@@ -666,6 +689,15 @@ def gain(mean: np.ndarray, tile: np.ndarray, tile_channels: np.ndarray | None = 
     a = _mean_channels(mean)
     b = channels(tile) if tile_channels is None else tile_channels
     g = float(a.sum() / b.sum())
+    return g * np.clip(a / b / g, 1 - tuning.GAIN_CLIP, 1 + tuning.GAIN_CLIP)
+
+
+def gains(mean: np.ndarray, tiles: np.ndarray, tile_channels: np.ndarray | None = None) -> np.ndarray:
+    """``gain(mean, tile)`` of each of ``tiles`` (k, h, w, 3): (k, 3), in the same float32 steps
+    (tests/test_vision_paths.py). ``tile_channels``: ``channels(tiles)`` when known."""
+    a = _mean_channels(mean)
+    b = channels(tiles) if tile_channels is None else tile_channels
+    g = (a.sum() / b.sum(axis=1))[:, None]
     return g * np.clip(a / b / g, 1 - tuning.GAIN_CLIP, 1 + tuning.GAIN_CLIP)
 
 
@@ -746,10 +778,28 @@ def cell_detail(tile: np.ndarray, mean: np.ndarray, tile_channels: np.ndarray | 
     """An aligned tile's small things less its stack's, light matched to the stack's, inner part
     with the slack round it (what ``match`` compares the matched filters with), full size.
     ``tile_channels``: ``channels(tile)`` when known."""
+    return cell_details(tile[None], mean, None if tile_channels is None else tile_channels[None])[0]
+
+
+def cell_details(tiles: np.ndarray, mean: np.ndarray, tile_channels: np.ndarray | None = None) -> np.ndarray:
+    """``cell_detail`` of each of the aligned tiles ``tiles`` (k, CELL_PX, CELL_PX, 3) of one stack
+    at once: their blurs as one picture of 3k channels and one pair of matrix products
+    (``_details``), their gains at once (``gains``). The same floats as tile by tile
+    (tests/test_vision_paths.py). ``tile_channels``: ``channels(tiles)`` when known."""
     size, sl = tuning.CELL_PX, tuning.MATCH_SLACK
     i = _inner(size)
     cut = slice(i - sl, size - i + sl)
-    return (_detail(tile)[cut, cut] * gain(mean, tile, tile_channels) - _mean_detail(mean, cut)).astype(np.float32)
+    g = gains(mean, tiles, tile_channels)[:, None, None, :]
+    return (_details(tiles)[:, cut, cut] * g - _mean_detail(mean, cut)).astype(np.float32)
+
+
+def _details(imgs: np.ndarray) -> np.ndarray:
+    """``_detail`` of each of ``imgs`` (k, n, n, c) float32: one picture of k·c channels (each
+    channel is blurred on its own, with the same kernel and border), so one ``cv2.GaussianBlur``
+    and one ``wide_blur``."""
+    k, n, _, c = imgs.shape
+    one = np.ascontiguousarray(imgs.transpose(1, 2, 0, 3)).reshape(n, n, k * c)
+    return np.ascontiguousarray(_detail(one).reshape(n, n, k, c).transpose(2, 0, 1, 3))
 
 
 # --- 5b. tell look-alikes apart ------------------------------------------------------------
@@ -978,30 +1028,38 @@ def match(aligned: Aligned, filters: np.ndarray, rows_of: dict, means: dict, bac
     i = _inner(size)
     m = (size - 2 * i) // 2
     sims = np.full((16, len(filters)), -1.0, np.float32)
+    every = channels(aligned.tiles)                           # per tile, once (gain and chroma)
+    stacks, ds = [], []                                       # the cells stack by stack
     for st, rows in rows_of.items():
         cells = [q for q in range(16) if STACK_AT[q] == st]
         if not rows or not cells:
             continue
         back_rows, back_chromas, face_chroma = backs.get(st, ((), (), None))
-        ds, down = [], []
-        tiles = aligned.tiles[cells]
-        chans = channels(tiles)                               # per tile, once (gain and chroma)
-        for k, t in enumerate(tiles):
-            ds.append(cell_detail(t, means[st], chans[k]))
-            c = chroma(t, chans[k])
-            down.append(bool(back_rows) and (min(float(np.abs(c - b).sum()) for b in back_chromas)
-                                             < float(np.abs(c - face_chroma).sum())))
+        chans = every[cells]
+        ds.append(cell_details(aligned.tiles[cells], means[st], chans))   # the stack's cells at once
+        down = np.zeros(len(cells), bool)                     # per cell: its colour nearer a back's
+        if back_rows:
+            c = chans / chans.sum(axis=1, keepdims=True)      # chroma of each
+            down = (np.abs(c[:, None] - np.asarray(back_chromas)[None]).sum(axis=2).min(axis=1)
+                    < np.abs(c - face_chroma).sum(axis=1))
+        stacks.append((st, rows, cells, back_rows, down))
+    if not ds:
+        return sims
+    ds = np.concatenate(ds)
+    pooled = _pool(ds)                                           # the blur is linear: pooled after
+    W, length = _windows(pooled.astype(np.float32), m)           # (cells, windows, D), (cells, windows): all at once
+    start = 0
+    for st, rows, cells, back_rows, down in stacks:
+        at = slice(start, start + len(cells))
+        start += len(cells)
         r = np.array(rows)
         F = _rows_filters(filters, st, rows)                     # (rows × angles, D)
-        pooled = _pool(np.stack(ds))                             # the blur is linear: pooled after
-        W, length = _windows(pooled.astype(np.float32), m)       # (cells, windows, D), (cells, windows)
-        S = (W.reshape(-1, W.shape[-1]) @ F.T).reshape(len(cells), W.shape[1], len(r), -1)
-        best = (S / length[:, :, None, None]).max(axis=(1, 3))
+        S = (W[at].reshape(-1, W.shape[-1]) @ F.T).reshape(len(cells), W.shape[1], len(r), -1)
+        best = (S / length[at, :, None, None]).max(axis=1).max(axis=2)   # = max over (1, 3), sooner
         is_back = np.array([j in back_rows for j in rows])
-        for k, q in enumerate(cells):
-            sims[q, r] = np.where(is_back == down[k], best[k], _other_kind(best[k]))
-            if details is not None:
-                details[q] = ds[k]
+        sims[np.ix_(cells, r)] = np.where(is_back[None] == down[:, None], best, _other_kind(best))
+        if details is not None:
+            details.update(zip(cells, ds[at]))
     return sims
 
 
