@@ -16,7 +16,8 @@ learned and when it is read:
    outlines, each nudged (corners and the whole outline) until the lattice's rows and columns
    lie on edges across them (a teaching photo is upright, so the layout is nearly level); the
    lines must carry straight edges, and no cell but a couple may look like the table.
-3. ``cut_tiles``: each cell of the straightened layout, ``SAMPLE_PX`` square, as it lies.
+3. ``cut_tiles``: each tile, ``SAMPLE_PX`` square, as it lies: the lattice moved onto the gaps
+   between the tiles, then each tile's own square near where its gaps put it.
 4. ``check_layout``: the photo must show the layout asked for: tiles already learned from
    another layout must not be read in it (read with the reader's stages).
 """
@@ -33,8 +34,8 @@ from . import tuning
 from .box import SAMPLE_PX, Box, Sample
 from .imageio import UnusableImage
 from .layout import STACK_AT
-from .stages import (Outline, Photo, candidate_quads, cut_cells, decode_photo, find_layouts, frame_tiles, layout_fits,
-                     layout_straightness, one_thread, oriented_edges, straighten_layout)
+from .stages import (Outline, Photo, candidate_quads, cut_cells, decode_photo, find_layouts, frame_tiles, frame_tiles_on_gaps,
+                     lattice_on_gaps, layout_fits, layout_straightness, one_thread, oriented_edges, straighten_layout)
 
 NOT_AGAIN = N_("I could not find the planet in this photo again, so nothing was remembered.")
 NOT_THIS_PLANET = N_("Only %(n)d of the 16 tiles in this photo look like the planet as you checked "
@@ -233,9 +234,17 @@ def layout_from_corners(photo: Photo, quad: np.ndarray) -> Outline:
 
 def cut_tiles(photo: Photo, outline: Outline, turn: int = 0) -> list[np.ndarray]:
     """Each tile as it lies (upright in the photo; a planet of upright art read turned:
-    ``turn`` quarter turns), SAMPLE_PX square: each cell the reader cuts, narrowed to the
-    tile's own square (``frame_tiles``: loose tiles leave table in their cell; a square far off
-    the layout's others looked for again near where they lie)."""
+    ``turn`` quarter turns), SAMPLE_PX square: the layout's lattice moved onto the gaps between
+    its tiles (``stages.lattice_on_gaps``: one outline for 16 loose tiles cuts them a tenth of a
+    cell off where the art is full of edges or the layout was found off), then each tile's own
+    square looked for near where its own gaps put it (``frame_tiles_on_gaps``). When too few
+    gaps agree: each cell the reader cuts, narrowed to the tile's own square (``frame_tiles``:
+    loose tiles leave table in their cell; a square far off the layout's others looked for again
+    near where they lie)."""
+    if tuning.GAPS:
+        on_gaps = lattice_on_gaps(photo, outline, SAMPLE_PX)
+        if on_gaps is not None:
+            return frame_tiles_on_gaps(photo, outline, on_gaps, SAMPLE_PX, turn)
     cells = cut_cells(photo, outline, turn=turn, size=SAMPLE_PX)
     return frame_tiles(cells.windows, SAMPLE_PX)
 

@@ -10,6 +10,8 @@ Each stage takes and returns frozen values:
 - ``Outline``: the planet's four corners (clockwise, the first row's left corner first when
   the photo is upright) and how strongly the photo has edges along the lattice they put the
   tiles on (tiles meet on those lines, whatever their art), against the edges inside.
+- ``OnGaps``: a layout's lattice moved onto the gaps between its tiles, and each tile's own
+  shift from its cell (``lattice_on_gaps``; teaching cuts its tiles by it).
 - ``Cells``: the 16 cells cut from the straightened planet with a pad round each, each turned
   as its stack's tiles lie at the stack's first position (a box whose tiles face outwards).
 - ``Aligned``: each tile found in its cell (shift and small turn) against the look its stack
@@ -54,6 +56,12 @@ class Cells:
     windows: np.ndarray   # (16, W, W, 3) uint8, W = CELL_PX + 2 * pad, in canonical turn
     pad: int
     turns: tuple          # per cell: quarter turns (np.rot90) from the straightened planet
+
+
+@dataclass(frozen=True)
+class OnGaps:
+    outline: Outline      # the lattice through the gaps between the tiles
+    shifts: np.ndarray    # (16, 2) each tile's own shift from its cell (dx, dy), parts of a cell
 
 
 @dataclass(frozen=True)
@@ -392,6 +400,145 @@ def cut_cells(photo: Photo, outline: Outline, turn: int | None = None, size: int
         k = turns[q] % 4   # np.rot90(window, k), by cv2 (numpy copies a turned view pixel by pixel)
         windows[q] = window if k == 0 else cv2.rotate(window, _ROTATE[k])
     return Cells(windows, pad, turns)
+
+
+def lattice_on_gaps(photo: Photo, outline: Outline, size: int) -> OnGaps | None:
+    """The lattice moved onto the gaps between the tiles, and each tile's own shift from its
+    cell. One homography for the whole layout, fitted to its outer edges or to edges on average,
+    leaves the tiles a tenth of a cell or more off their cells where the art is full of edges
+    along the rows (box2-heldout14's waves) or the layout was found a third of a cell off; but
+    between two tiles laid side by side lies a gap with the same card edge on either side, a
+    mirror line whatever the art (``gap_points``). Each inner line is looked for that way, a
+    segment per tile along it (``GAP_REACH`` of a cell either side), and the lattice through
+    the segments' points refitted (RANSAC, a round per ``GAP_TOLERANCES``: a layout found a third
+    of a cell off has only some gaps within reach at first); ``size``:
+    the cell's side in pixels of the straightened layout the gaps are looked for at. Then each
+    tile follows its own gaps: a loose tile moves the gaps beside it off the refitted lattice,
+    so it is shifted by the mean of its two gaps' offsets across each axis (the one where it
+    lies on the layout's edge; outliers of the fit count 0). None when fewer than
+    ``GAP_MIN_SEGMENTS`` of the 12 segments of the rows, or of the columns, agree in the last round
+    (``GAP_MIN_FIRST`` in the others; each fixes the
+    lattice along one axis only: a lattice half a cell too tall is fitted by its columns' gaps
+    alone, box2-heldout10's t02) or the lattice would move more than
+    ``GAP_MOST`` of a cell (no gaps seen: the lines lay elsewhere)."""
+    pad = int(round(size * (tuning.GAP_REACH + tuning.GAP_MIRROR))) + 1
+    n = 4 * size + 2 * pad
+    square = np.float32([[0, 0], [4, 0], [4, 4], [0, 4]])
+    corners = outline.corners.astype(np.float32)
+    for k, tolerance in enumerate(tuning.GAP_TOLERANCES):
+        H = cv2.getPerspectiveTransform(corners, square * size + pad)
+        straight = cv2.warpPerspective(photo.image, H, (n, n), flags=cv2.INTER_LINEAR,
+                                       borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+        ideal, found = gap_points(straight, size, pad)
+        G, inliers = cv2.findHomography(ideal, found, cv2.RANSAC, tolerance * size)
+        if G is None or inliers is None:
+            return None
+        agree = min(int(inliers[:12].sum()), int(inliers[12:].sum()))   # the rows' gaps and the columns'
+        if agree < (tuning.GAP_MIN_SEGMENTS if k == len(tuning.GAP_TOLERANCES) - 1 else tuning.GAP_MIN_FIRST):
+            return None
+        corners = cv2.perspectiveTransform(cv2.perspectiveTransform(square[None], G), np.linalg.inv(H))[0]
+    cell = float(np.sqrt(max(1.0, cv2.contourArea(outline.corners.astype(np.float32))))) / 4
+    if float(np.linalg.norm(corners - outline.corners, axis=1).max()) > tuning.GAP_MOST * cell:
+        return None
+    # each segment's offset across its line from the last lattice fitted, parts of a cell
+    off = (found - cv2.perspectiveTransform(ideal[None], G)[0]) / size * inliers.reshape(-1, 1)
+    return OnGaps(Outline(corners.astype(np.float32), outline.fit), tile_shifts(off[:12, 1], off[12:, 0]))
+
+
+def tile_shifts(rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """Each tile's shift (16, 2) from the offsets of the gaps round it: ``rows`` (12,) the inner
+    row lines' segments (line 1-3, then the column along it), ``cols`` (12,) the inner column
+    lines' (line 1-3, then the row along it), as ``gap_points`` gives them."""
+    shifts = np.zeros((16, 2), np.float32)
+    for q in range(16):
+        r, c = divmod(q, 4)
+        across = [cols[(i - 1) * 4 + r] for i in (c, c + 1) if 1 <= i <= 3]    # its left and right gaps
+        down = [rows[(i - 1) * 4 + c] for i in (r, r + 1) if 1 <= i <= 3]      # its top and bottom gaps
+        shifts[q] = (np.mean(across), np.mean(down))
+    return shifts
+
+
+def frame_tiles_on_gaps(photo: Photo, outline: Outline, gaps: OnGaps, size: int, turn: int = 0) -> list[np.ndarray]:
+    """Each tile of a teaching layout cut by its own square, checked against the gaps: the
+    squares ``frame_tiles`` finds in the cells of ``outline`` where they lie, in the median, within
+    ``GAP_TRUST`` of a cell of where the tiles' gaps put them (``lattice_on_gaps``: the lattice
+    through the gaps and each tile's own shift); otherwise each tile's square looked for only
+    within ``GAP_FRAME_NEAR`` of there, at turns ``GAP_FRAME_ANGLES`` and sides
+    ``GAP_FRAME_SIZES`` (squares free in their cells latch onto a card edge's inner edge or onto
+    the art: box2-heldout14's t02 and t05, 0.89-0.93 of a tile and a tenth of it off). The whole
+    layout, not tile by tile: the lattice's corners are extrapolated from its inner lines, so a
+    single corner tile's place may be what is off (box2-heldout7's t05). Turned by ``turn``
+    quarter turns (np.rot90)."""
+    cells = cut_cells(photo, outline, turn=turn, size=size)
+    frames = layout_frames(cells.windows, size)
+    on = cut_cells(photo, gaps.outline, turn=turn, size=size)
+    pad, n = cells.pad, cells.windows.shape[1]
+    dst = np.float32([[pad, pad], [pad + 4 * size, pad], [pad + 4 * size, pad + 4 * size], [pad, pad + 4 * size]])
+    back = np.linalg.inv(cv2.getPerspectiveTransform(outline.corners.astype(np.float32), dst))
+    lattice = cv2.getPerspectiveTransform(np.float32([[0, 0], [4, 0], [4, 4], [0, 4]]), gaps.outline.corners.astype(np.float32))
+    cell = float(np.sqrt(max(1.0, cv2.contourArea(gaps.outline.corners.astype(np.float32))))) / 4
+    off = []
+    for q in range(16):
+        r, c = divmod(q, 4)
+        x, y = _frame_centre(frames[q], n, cells.turns[q])
+        found = cv2.perspectiveTransform(np.float32([[[c * size + x, r * size + y]]]), back)[0, 0]
+        there = cv2.perspectiveTransform(np.float32([[[c + .5 + gaps.shifts[q, 0], r + .5 + gaps.shifts[q, 1]]]]), lattice)[0, 0]
+        off.append(float(np.linalg.norm(found - there)) / cell)
+    if float(np.median(off)) <= tuning.GAP_TRUST:
+        return [np.ascontiguousarray(_cut_frame(w, size, f)) for w, f in zip(cells.windows, frames)]
+    out = []
+    for q in range(16):
+        dx, dy = float(gaps.shifts[q, 0]), float(gaps.shifts[q, 1])
+        for _ in range(on.turns[q] % 4):    # the shift as the window was turned (np.rot90)
+            dx, dy = dy, -dx
+        frame = frame_of(on.windows[q], size, (dx, dy), tuning.GAP_FRAME_NEAR, tuning.GAP_FRAME_ANGLES, tuning.GAP_FRAME_SIZES)
+        out.append(np.ascontiguousarray(_cut_frame(on.windows[q], size, frame)))
+    return out
+
+
+def _frame_centre(frame: tuple, n: int, quarter: int) -> tuple[float, float]:
+    """The centre of a square found by ``frame_of`` in an ``n``-px window turned by ``quarter``
+    quarter turns (np.rot90), in the window's pixels before that turn."""
+    _, a, side, y, x = frame
+    c = (n - 1) / 2
+    M = np.vstack([cv2.getRotationMatrix2D((c, c), a, 1.0), [0, 0, 1]])
+    px, py, _ = np.linalg.inv(M) @ np.float64([x + (side - 1) / 2, y + (side - 1) / 2, 1.0])
+    for _ in range(quarter % 4):      # undo np.rot90 (a quarter turn anticlockwise)
+        px, py = n - 1 - py, px
+    return float(px), float(py)
+
+
+def gap_points(straight: np.ndarray, size: int, pad: int) -> tuple[np.ndarray, np.ndarray]:
+    """Where the gaps lie on the inner lines of a straightened layout (cells of ``size`` px from
+    ``pad``): per line and tile along it, the point (lattice units, and pixels of ``straight``)
+    at which the colours across the line, averaged along the tile's middle (``GAP_MIDDLE`` of
+    the cell left out at each end), mirror best: structure on both sides (E) and the two sides
+    alike (A), E - 2 A, to a part of a pixel. An icon or a wave has edges but no mirror; a
+    plain sky mirrors but has no edges."""
+    reach = int(round(tuning.GAP_REACH * size))
+    k = max(2, int(round(tuning.GAP_MIRROR * size)))
+    m = int(round(tuning.GAP_MIDDLE * size))
+    js = np.arange(1, k + 1)
+    ds = np.arange(-reach, reach + 1)
+    at = ds[:, None] + reach + k                                   # each offset's row of the profile
+    ideal, found = [], []
+    for img, swap in ((straight, False), (straight.transpose(1, 0, 2), True)):   # rows, then columns
+        for i in (1, 2, 3):
+            y = pad + i * size
+            for c in range(4):
+                prof = img[y - reach - k:y + reach + k + 1, pad + c * size + m:pad + (c + 1) * size - m].mean(axis=1)
+                ahead, behind, here = prof[at + js], prof[at - js], prof[at[:, 0]][:, None]
+                score = (np.abs(ahead - here) + np.abs(behind - here) - 2 * np.abs(ahead - behind)).sum(axis=(1, 2))
+                j = int(np.argmax(score))
+                off = float(ds[j])
+                if 0 < j < len(ds) - 1:                             # a parabola through the peak
+                    a, b, cc = score[j - 1], score[j], score[j + 1]
+                    if a - 2 * b + cc < 0:
+                        off += 0.5 * (a - cc) / (a - 2 * b + cc)
+                point, lattice = (pad + (c + .5) * size, y + off), (c + .5, float(i))
+                ideal.append(lattice[::-1] if swap else lattice)
+                found.append(point[::-1] if swap else point)
+    return np.float32(ideal), np.float32(found)
 
 
 # np.rot90's k quarter turns (from the first axis towards the second: anticlockwise as shown)
@@ -1084,20 +1231,22 @@ def _perimeter_sums(e: np.ndarray, side: int, m: int) -> np.ndarray:
     return rows[:m, :m] + rows[s:s + m, :m] + cols[:m, :m] + cols[:m, s:s + m]
 
 
-def frame_of(win: np.ndarray, size: int, near: tuple | None = None, within: float = 0.0) -> tuple:
+def frame_of(win: np.ndarray, size: int, near: tuple | None = None, within: float = 0.0,
+             angles: tuple = tuning.FRAME_ANGLES, sizes: tuple = tuning.FRAME_SIZES) -> tuple:
     """Where the tile lying in ``win`` (its cell with a pad round it) is, found by its own square
     outline (a tile's border is where its edges are, whatever its art: a small shift, turn and
     size): (score, angle, side, y, x), the square's top-left corner at (y, x) of ``win`` turned by
     the angle; the score is how strongly its border carries edges against the window's mean edge
     strength. ``near``: (dx, dy), the square's centre must lie within ``within`` (parts of
-    ``size``) of the window's middle moved by that much (``frame_tiles``)."""
+    ``size``) of the window's middle moved by that much (``frame_tiles``); ``angles`` and
+    ``sizes``: the turns and the squares' sides (parts of ``size``) tried."""
     n = win.shape[0]
     e = edge_map(win)
     e = e / (float(e.mean()) + 1e-3)
     best = (-1.0, 0.0, size, (n - size) // 2, (n - size) // 2)
-    for a in tuning.FRAME_ANGLES:
+    for a in angles:
         er = _turned(e, a)
-        for f in tuning.FRAME_SIZES:
+        for f in sizes:
             side = int(round(size * f))
             m = n - side + 1
             if m < 1:
@@ -1133,6 +1282,11 @@ def frame_tiles(windows: np.ndarray, size: int) -> list[np.ndarray]:
     of a tile) off where the layout's squares lie (their median offset from their cells' middles)
     latched onto the art inside (a badge's ring, a rim, a hard shadow's edge) and is looked for
     again within ``FRAME_DEV`` of there."""
+    return [np.ascontiguousarray(_cut_frame(w, size, f)) for w, f in zip(windows, layout_frames(windows, size))]
+
+
+def layout_frames(windows: np.ndarray, size: int) -> list[tuple]:
+    """``frame_tiles``' squares (``frame_of``'s tuples), one per window."""
     n = windows.shape[1]
     frames = [frame_of(w, size) for w in windows]
     offsets = np.array([((x + side / 2 - n / 2) / size, (y + side / 2 - n / 2) / size)
@@ -1142,5 +1296,5 @@ def frame_tiles(windows: np.ndarray, size: int) -> list[np.ndarray]:
     for w, f, o in zip(windows, frames, offsets):
         if tuning.FRAME_CONSENSUS and float(np.hypot(*(o - med))) > tuning.FRAME_DEV:
             f = frame_of(w, size, (float(med[0]), float(med[1])), tuning.FRAME_DEV)
-        out.append(np.ascontiguousarray(_cut_frame(w, size, f)))
+        out.append(f)
     return out
