@@ -673,6 +673,25 @@ def _cells_right(name: str, photo_name: str, folder: Path) -> int:
     return sum(right)
 
 
+def test_a_planet_on_a_cluttered_table_is_read_from_an_outline_the_masks_found_late(tmp_path):
+    """box2-heldout6's p05 (seen from the cluttered-table round): coloured papers round the planet
+    give the masks 11 candidate outlines, the planet's 9th in their order (the edge-density
+    mask's), and only the first ``CANDIDATES`` were ranked and read, so the photo was refused.
+    When neither those nor the flattened look read as a planet, the later ones are read
+    (``LATE_LOOK``): the first of them lies on the planet and the photo is read (14 cells right)."""
+    import json
+
+    import numpy as np
+    from vision.stages import decode_photo, outlines_in_turn
+    photo_path = SAMPLES / "box2-heldout6" / "test" / "p05.jpg"
+    photo = decode_photo(photo_path.read_bytes())
+    truth = np.float32(json.loads(photo_path.with_suffix(".json").read_text())["corners"]) / photo.scale
+    cell = float(np.linalg.norm(truth[1] - truth[0])) / 4
+    later = next(outlines_in_turn(photo, later=True))
+    assert min(float(np.abs(np.roll(later.corners, k, axis=0) - truth).max()) for k in range(4)) / cell < 0.5
+    assert _cells_right("box2-heldout6", "p05.jpg", tmp_path) >= 12
+
+
 def test_a_planet_whose_lattice_a_lamps_fall_off_weakens_is_read(tmp_path):
     """box2-heldout4's p11 (seen from the generalisation round): its best outline lies 0.15 of a
     cell off the truth and reads as a planet by its match (PLANET_MATCH), but the lamp's fall-off

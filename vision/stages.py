@@ -349,11 +349,13 @@ def find_outlines(photo: Photo, upright: bool = False) -> list[Outline]:
                   key=lambda o: -o.fit)
 
 
-def outlines_in_turn(photo: Photo) -> Iterator[Outline]:
+def outlines_in_turn(photo: Photo, later: bool = False) -> Iterator[Outline]:
     """The candidate outlines one by one, each fitted when asked for, in the order of how well
     the lattice lies on the photo's edges before fitting (one batch): a reader that is sure
-    of the first stops there."""
-    quads = candidate_quads(photo.image)[:tuning.CANDIDATES]
+    of the first stops there. The first ``CANDIDATES`` the masks find; ``later``: those the
+    masks find after them (on a cluttered table the planet's own may come 9th of 11)."""
+    quads = candidate_quads(photo.image)
+    quads = quads[tuning.CANDIDATES:] if later else quads[:tuning.CANDIDATES]
     if not quads:
         return
     edges = edge_map(photo.image)
