@@ -22,7 +22,7 @@ from .reading import NO_PLANET, Reading
 from scorer.i18n import _
 from .layout import STACK_AT
 from .stages import (STACKS, Aligned, Cells, Outline, Photo, align_cells, cell_detail, chroma, cut_cells,
-                     decode_photo, exemplar_details, fine_cell, lattice_on_gaps, fine_detail, fine_cells, fine_exemplar, flattened, match,
+                     decode_photo, exemplar_details, fine_cell, fine_detail, fine_cells, fine_exemplar, flattened, match,
                      matched_filters, one_thread, outlines_in_turn,
                      refit_outline, register_exemplars, stack_looks, tell_apart, turned_details,
                      Slider, detail_sides)
@@ -290,9 +290,6 @@ def read_outline(photo: Photo, outline: Outline, ex: Exemplars, refit: int = tun
     moves the outline and reads better (``before``: the score of the reading this one refits;
     a refit that gained less than ``REFIT_GAIN`` on it is not refitted again)."""
     best, found = None, None
-    if tuning.READ_GAPS and refit == tuning.REFITS:   # an outline as found: its lattice onto the gaps
-        gaps = lattice_on_gaps(photo, outline, tuning.CELL_PX)
-        outline = outline if gaps is None else gaps.outline
     for turn in ((None,) if ex.outward else (0, 1, 2, 3)):
         cells = cut_cells(photo, outline, turn)
         aligned = align_cells(cells, ex.looks)

@@ -422,8 +422,8 @@ GAP_FRAME_ANGLES = (-2.0, 0.0, 2.0)   # … at these turns (teaching tiles lie w
 GAP_FRAME_SIZES = (0.97, 1.0)         # … and sides (parts of the cell)
 # The reader's outlines moved onto the gaps too (reader.read_outline, before cutting the cells; each
 # cell's tile is then found by align_cells as before), with the teaching of the squares near the gaps
-# for every layout above: box2 478/480 and 28/30 scored against 480 and 30/30 without (one bench each). Off.
-READ_GAPS = False
+# for every layout above: box2 478/480 and 28/30 scored against 480 and 30/30 without (one bench each).
+# Not kept (the reader cuts its cells as before).
 
 # --- issue 8's part-comparison round: look-alikes told apart at a finer cut -----------------
 # (reader.tell_lookalikes with the photo; stages.fine_cells / fine_cell / fine_exemplar)
