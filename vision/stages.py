@@ -473,7 +473,6 @@ def frame_tiles_on_gaps(photo: Photo, outline: Outline, gaps: OnGaps, size: int,
     quarter turns (np.rot90)."""
     cells = cut_cells(photo, outline, turn=turn, size=size)
     frames = layout_frames(cells.windows, size)
-    on = cut_cells(photo, gaps.outline, turn=turn, size=size)
     pad, n = cells.pad, cells.windows.shape[1]
     dst = np.float32([[pad, pad], [pad + 4 * size, pad], [pad + 4 * size, pad + 4 * size], [pad, pad + 4 * size]])
     back = np.linalg.inv(cv2.getPerspectiveTransform(outline.corners.astype(np.float32), dst))
@@ -487,15 +486,16 @@ def frame_tiles_on_gaps(photo: Photo, outline: Outline, gaps: OnGaps, size: int,
         there = cv2.perspectiveTransform(np.float32([[[c + .5 + gaps.shifts[q, 0], r + .5 + gaps.shifts[q, 1]]]]), lattice)[0, 0]
         off.append(float(np.linalg.norm(found - there)) / cell)
     if float(np.median(off)) <= tuning.GAP_TRUST:
-        return [np.ascontiguousarray(_cut_frame(w, size, f)) for w, f in zip(cells.windows, frames)]
-    out = []
+        return _cut_frames(cells.windows, frames, size)
+    on = cut_cells(photo, gaps.outline, turn=turn, size=size)   # the cells through the gaps' lattice
+    frames = []
     for q in range(16):
         dx, dy = float(gaps.shifts[q, 0]), float(gaps.shifts[q, 1])
         for _ in range(on.turns[q] % 4):    # the shift as the window was turned (np.rot90)
             dx, dy = dy, -dx
-        frame = frame_of(on.windows[q], size, (dx, dy), tuning.GAP_FRAME_NEAR, tuning.GAP_FRAME_ANGLES, tuning.GAP_FRAME_SIZES)
-        out.append(np.ascontiguousarray(_cut_frame(on.windows[q], size, frame)))
-    return out
+        frames.append(frame_of(on.windows[q], size, (dx, dy), tuning.GAP_FRAME_NEAR, tuning.GAP_FRAME_ANGLES,
+                               tuning.GAP_FRAME_SIZES))
+    return _cut_frames(on.windows, frames, size)
 
 
 def _frame_centre(frame: tuple, n: int, quarter: int) -> tuple[float, float]:
@@ -1284,7 +1284,12 @@ def frame_tiles(windows: np.ndarray, size: int) -> list[np.ndarray]:
     of a tile) off where the layout's squares lie (their median offset from their cells' middles)
     latched onto the art inside (a badge's ring, a rim, a hard shadow's edge) and is looked for
     again within ``FRAME_DEV`` of there."""
-    return [np.ascontiguousarray(_cut_frame(w, size, f)) for w, f in zip(windows, layout_frames(windows, size))]
+    return _cut_frames(windows, layout_frames(windows, size), size)
+
+
+def _cut_frames(windows: np.ndarray, frames: list[tuple], size: int) -> list[np.ndarray]:
+    """Each window's tile cut by its square (``frame_of``'s tuple), ``size`` px, contiguous."""
+    return [np.ascontiguousarray(_cut_frame(w, size, f)) for w, f in zip(windows, frames)]
 
 
 def layout_frames(windows: np.ndarray, size: int) -> list[tuple]:
