@@ -77,7 +77,7 @@ def test_corners_in_the_file_s_pixels_are_scaled_to_the_decode():
 ])
 def test_bad_corners_are_refused_with_a_message(corners, words):
     assert words in corners_problem(corners, 1200, 900)
-    with Image.open(NOT_FOUND) as im:                                  # the same corners on a 4:3 photo
+    with Image.open(NOT_FOUND) as im:                            # the same corners on a 4:3 photo
         f = im.width / 1200
     lesson = learn(NOT_FOUND.read_bytes(), truth(), Box(), corners=[[x * f, y * f] for x, y in corners])
     assert not lesson.ok and words in lesson.error and lesson.box.samples == {}

@@ -1,5 +1,6 @@
 """On a phone (390×844): a teaching photo whose layout is not found (box2-heldout7's t02, its
-tiles on a near-black table darker than their rims; heldout6's t06, used before, is found since the layout-fit round), then its four corners tapped on the photo, and the layout learned.
+tiles on a near-black table darker than their rims; heldout6's t06, used before, is found since
+the layout-fit round), then its four corners tapped on the photo, and the layout learned.
 
 Taps, counted: after the refusal, 1 ("Show me where the layout is") + 4 corners, in any order (here
 bottom-left before bottom-right); a fourth tap that makes no square's outline (the layout's middle)
@@ -18,7 +19,7 @@ LEARN_WAIT = 120_000
 
 def test_tap_the_corners_of_a_layout_not_found(live_server, page, shot):
     page.goto(live_server.url + "/box/layout/2")
-    page.set_input_files("#photo", str(NOT_FOUND))                    # uploads by itself
+    page.set_input_files("#photo", str(NOT_FOUND))              # uploads by itself
     expect(page.locator("#scan-error")).to_contain_text("4×4", timeout=LEARN_WAIT)
     assert "0 of 6 layouts learned" in page.inner_text("main")
     page.click("#box-corners")

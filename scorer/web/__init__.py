@@ -77,10 +77,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
 
 def warm(app: Flask) -> Flask:
-    """Compile every template and load every language's catalog (and its CLDR data) now. A server worker calls this
-    before it takes its first request (``scorer.serve``): else the first phone to open a game in a
-    worker after a start waited for them (its page 0.26 s instead of 0.01 s), and so did every
-    other phone of the table for the first move's board."""
+    """Compile every template and load every language's catalog (and its CLDR data) now. A server
+    worker calls this before it takes its first request (``scorer.serve``): else the first phone
+    to open a game in a worker after a start waited for them (its page 0.26 s instead of 0.01 s),
+    and so did every other phone of the table for the first move's board."""
     for name in app.jinja_env.list_templates(extensions=("html",)):
         app.jinja_env.get_template(name)
     for code in HTML_LANG:
