@@ -302,6 +302,14 @@ def test_the_diagnosis_finds_the_outline_and_the_turn_the_generator_made(box2_le
     assert k == 0 and abs(d / cell - 0.5) < 1e-3
 
 
+def test_the_diagnosis_answers_help_and_a_folder_that_is_no_set_without_a_traceback(tmp_path):
+    ok = subprocess.run([PY, "-m", "vision.diagnose", "--help"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert ok.returncode == 0 and "teach/ and test/" in ok.stdout
+    bad = subprocess.run([PY, "-m", "vision.diagnose", tmp_path], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
+    assert f"{tmp_path} has no teach/ and no test/ folder" in bad.stderr
+
+
 def test_teaching_refuses_the_photo_of_another_layout_and_keeps_the_box():
     from vision.learn import learn
     teach = BOX2 / "teach"

@@ -123,9 +123,17 @@ def margins(rows: list[dict]) -> str:
 
 
 def main(argv=None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    folder = Path(argv[0] if argv else "sample_photos/box2")
-    verbose = "-v" in argv
+    """Learn ``SET/teach`` and print where the reader goes wrong on ``SET/test``, photo by photo."""
+    import argparse
+    parser = argparse.ArgumentParser(prog="python -m vision.diagnose", description=main.__doc__)
+    parser.add_argument("folder", nargs="?", type=Path, default=Path("sample_photos/box2"),
+                        help="a second-box set with teach/ and test/ (default: sample_photos/box2)")
+    parser.add_argument("-v", dest="verbose", action="store_true", help="every wrong cell")
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    folder, verbose = args.folder, args.verbose
+    missing = [part for part in ("teach", "test") if not (folder / part).is_dir()]
+    if missing:
+        parser.error(f"{folder} has no {' and no '.join(p + '/' for p in missing)} folder: give a second-box set")
     with tempfile.TemporaryDirectory() as tmp:
         secs = learn_box(folder / "teach", Path(tmp))[0]
         print(f"learned {folder}/teach in {secs:.1f} s")
