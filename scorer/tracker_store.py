@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from sqlalchemy import (
-    DateTime, ForeignKey, Integer, String, Text, UniqueConstraint, bindparam, delete, func, insert, select, update,
+    DateTime, ForeignKey, Integer, String, Text, UniqueConstraint, bindparam, delete, func, insert, select, text, update,
 )
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.engine import Connection
@@ -86,6 +86,12 @@ _CLAIM_HELD = select(SeatClaim.claim_hash).where(SeatClaim.game_id == bindparam(
 _TOKENS = select(TrackerGame.tokens_json).where(TrackerGame.id == bindparam("game"))
 _MOVES_SINCE = (select(TrackerMove.id, TrackerMove.game_id, TrackerMove.version)
                 .where(TrackerMove.id > bindparam("after")).order_by(TrackerMove.id).limit(bindparam("limit")))
+
+# PostgreSQL: each stored move is announced on this channel ("<game id> <version>", delivered to
+# every listener when the move commits), so every server process's watcher learns it at once
+# instead of looking at the move table 20 times a second (``MoveFeed.heard``).
+MOVES_CHANNEL = "planet_moves"
+_ANNOUNCE = text(f"SELECT pg_notify('{MOVES_CHANNEL}', :said)")
 
 MAX_UNDOS = 60   # take-backs in one game: enough for any table, not a loop that grows the log
 
@@ -357,7 +363,12 @@ class Games:
         version = loaded.version + 1
         try:
             row = insert(TrackerMove).values(game_id=loaded.id, version=version, move_json=json.dumps(entry))
-            self.db.write(lambda conn: conn.execute(row))
+
+            def store(conn: Connection) -> None:
+                conn.execute(row)
+                if announces(self.db):  # in the move's transaction: heard when (and only if) it commits
+                    conn.execute(_ANNOUNCE, {"said": f"{loaded.id} {version}"})
+            self.db.write(store)
         except IntegrityError:
             self._forget(loaded.id)  # another process wrote: read afresh next time
             raise stale(version) from None
@@ -460,13 +471,16 @@ class MoveFeed:
     SQLite. There it keeps one connection of its own and asks through the driver: through the
     pool and SQLAlchemy each look cost about 0.8 ms (a checkout, the query, a rollback on return),
     8-12% of a core while nobody moved. A SELECT outside a transaction sees every commit made
-    before it (WAL). Other databases go through ``moves_since`` (their watcher looks 20 times a
-    second). Not shared between processes: a forked worker opens its own."""
+    before it (WAL). On PostgreSQL the watcher waits for the moves' announcements (``heard``)
+    and looks through ``moves_since`` only while it cannot hear them. Not shared between
+    processes: a forked worker opens its own."""
 
     def __init__(self, db: Database):
         self.db = db
         self._raw = None
         self._pid = 0
+        self._listener = None   # PostgreSQL: the connection that LISTENs (``heard``)
+        self._listener_pid = 0
         # the store's own query (``_MOVES_SINCE``), compiled once for the driver: its SQL and the
         # order of its parameters, with those SQLAlchemy fixed itself (the OFFSET)
         compiled = _MOVES_SINCE.compile(dialect=db.engine.dialect)
@@ -489,13 +503,54 @@ class MoveFeed:
             raise
         return [(int(i), g, int(v)) for i, g, v in rows]
 
+    @property
+    def listens(self) -> bool:
+        """Are stored moves announced (PostgreSQL), so ``heard`` can wait for them?"""
+        return announces(self.db)
+
+    def heard(self, seconds: float) -> dict[str, int] | None:
+        """The newest version of each game whose move was announced (``MOVES_CHANNEL``), waiting up
+        to ``seconds`` for the first and returning as soon as one comes. None when this process
+        starts listening just now: what was stored before is not announced to it, so the caller
+        reads the versions it needs another way. Listens on a connection of its own, out of the
+        pool (a forked worker opens its own)."""
+        if self._listener is None or self._listener_pid != os.getpid():
+            raw = self.db.engine.raw_connection()
+            listener = raw.driver_connection
+            raw.detach()   # kept for as long as this process listens, not given back to the pool
+            self._listener, self._listener_pid = listener, os.getpid()
+            try:
+                listener.autocommit = True
+                listener.execute(f"LISTEN {MOVES_CHANNEL}")
+            except Exception:
+                self.close()
+                raise
+            return None
+        newest: dict[str, int] = {}
+        try:
+            for note in self._listener.notifies(timeout=seconds, stop_after=1):
+                game_id, _, version = note.payload.partition(" ")
+                if version.isdigit():
+                    newest[game_id] = max(int(version), newest.get(game_id, 0))
+        except Exception:
+            self.close()  # the next call listens again, on a new connection
+            raise
+        return newest
+
     def close(self) -> None:
         raw, self._raw = self._raw, None
-        if raw is not None and self._pid == os.getpid():
-            try:
-                raw.close()
-            except Exception:  # already broken: nothing to give back
-                pass
+        listener, self._listener = self._listener, None
+        for connection, pid in ((raw, self._pid), (listener, self._listener_pid)):
+            if connection is not None and pid == os.getpid():
+                try:
+                    connection.close()
+                except Exception:  # already broken: nothing to give back
+                    pass
+
+
+def announces(db: Database) -> bool:
+    """Does ``db`` announce each stored move to listeners (PostgreSQL's NOTIFY)?"""
+    return db.engine.dialect.name == "postgresql"
 
 
 def last_move_id(db: Database) -> int:

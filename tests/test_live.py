@@ -226,7 +226,7 @@ def test_a_watcher_that_cannot_read_the_moves_says_so_once_without_a_traceback(c
             versions.asked = -1e9               # nobody watches any more: the watcher stops
         raise RuntimeError("relation \"tracker_moves\" does not exist\nLINE 2: FROM tracker_moves")
 
-    versions.tick = away
+    versions.look = away
     versions.every = 0.001
     versions.asked = time.monotonic()
     with caplog.at_level(logging.WARNING, logger="scorer.web.live"):
@@ -235,6 +235,73 @@ def test_a_watcher_that_cannot_read_the_moves_says_so_once_without_a_traceback(c
     assert ticks["n"] == 50
     assert len(said) == 1 and said[0].exc_info is None
     assert "(RuntimeError: relation \"tracker_moves\" does not exist); trying again" in said[0].getMessage()
+
+
+def test_a_move_stored_through_another_process_reaches_the_watcher_here_and_a_refused_one_does_not(
+        two_apps, monkeypatch):
+    """Two server processes on one database: a move stored through one reaches the other's
+    watcher (and so its phones) without a full check of every game (``SWEEP``, put off here).
+    On PostgreSQL it is heard, announced when it commits, and the move table is never looked
+    at; on SQLite the watcher looks at it (``tick``). A move refused as stale moves nothing."""
+    from scorer.tracker_store import announces
+    from scorer.web import live
+    monkeypatch.setattr(live, "SWEEP", 3600.0)
+    here, there = two_apps
+    versions = here.extensions["live"]
+    looked = []
+    tick = versions.tick
+    versions.tick = lambda: (looked.append(1), tick())[1]
+    gid, tokens = new_game(there.test_client())
+    game = versions.lookup(gid)                    # watched here: the watcher starts
+    deadline = time.monotonic() + 10
+    while versions.ticked == 0.0 and time.monotonic() < deadline:   # its first look is done
+        time.sleep(0.01)
+    assert game.version == 0 and versions.ticked > 0
+    version = move(there.test_client(), gid, tokens, 0)
+    while game.version < version and time.monotonic() < deadline:
+        time.sleep(0.005)
+    assert game.version == version == 1
+    auth = {"Authorization": f"Bearer {tokens[0]}"}
+    stale = there.test_client().post(f"/api/games/{gid}/moves", headers=auth,
+                                     json={"version": 0, "move": {"type": "choose", "stack": "C"}})
+    assert stale.status_code == 409
+    time.sleep(0.3)
+    assert game.version == 1
+    if announces(here.extensions["db"]):
+        assert looked == []          # heard, not looked for
+    else:
+        assert looked
+
+
+def test_a_watcher_that_cannot_hear_the_moves_looks_for_them_and_says_so_once(two_apps, monkeypatch, caplog):
+    """Where moves are announced but this process cannot listen (the database refuses LISTEN, or
+    the listening connection broke), the watcher looks at the move table instead, says why once,
+    and tries to listen again only after ``DEAF`` seconds."""
+    import logging
+
+    from scorer.tracker_store import MoveFeed
+    from scorer.web import live
+    here, there = two_apps
+    versions = here.extensions["live"]
+    tried = []
+
+    def refused(seconds):
+        tried.append(seconds)
+        raise RuntimeError("LISTEN is not supported here")
+    monkeypatch.setattr(MoveFeed, "listens", property(lambda feed: True))
+    versions.feed.heard = refused
+    gid, tokens = new_game(there.test_client())
+    with caplog.at_level(logging.WARNING, logger="scorer.web.live"):
+        game = versions.lookup(gid)
+        version = move(there.test_client(), gid, tokens, 0)
+        deadline = time.monotonic() + 10
+        while game.version < version and time.monotonic() < deadline:
+            time.sleep(0.005)
+        time.sleep(0.3)
+    assert game.version == version == 1
+    assert len(tried) == 1 and live.DEAF >= 1   # not tried again at every look
+    said = [r.getMessage() for r in caplog.records if r.name == "scorer.web.live"]
+    assert said == ["live versions: could not read the moves (RuntimeError: LISTEN is not supported here); trying again"]
 
 
 def test_the_watchers_own_feed_reads_each_move_committed_by_another_app_as_the_store_query_does(two_apps):

@@ -63,7 +63,10 @@ from .shared_boards import EVENT, Boards, best_encoding, board_event
 log = logging.getLogger(__name__)
 
 LIVE_PATH = re.compile(r"/(?:play/(?P<game>[^/]{1,32})/(?P<token>[^/]{1,64})|games/(?P<table>[^/]{1,32}))/live")
-TICK = 0.05           # seconds between the watcher's looks at the move table
+TICK = 0.05           # seconds between the watcher's looks at the move table (PostgreSQL: only
+                      # while it cannot hear the moves' announcements, ``listen``)
+HEAR = 0.5            # PostgreSQL: the longest the watcher waits for an announced move at a time
+DEAF = 5.0            # ... and, once it could not listen, how long it looks instead before trying again
 SQLITE_TICK = 0.01    # ... on SQLite, whose look is one short read of a local file (~0.1 ms): a move made
                       # through another worker reaches its phones ~20 ms sooner on average
 SWEEP = 2.0           # seconds between full checks of every watched game's version
@@ -130,7 +133,8 @@ class Versions:
         self.lookback = 0 if db.url.startswith("sqlite") else LOOKBACK  # SQLite commits in id order
         self.every = SQLITE_TICK if db.url.startswith("sqlite") else TICK
         self._start = threading.Lock()
-        self._failing: str | None = None   # the failure last said, while the moves cannot be read
+        self._failing: set[str] = set()    # the failures said since the moves were last read
+        self._deaf_until = 0.0             # PostgreSQL: after a failure to listen, look until then
         self.feed = MoveFeed(db)
 
     # -- asked by requests ---------------------------------------------------------------------
@@ -196,6 +200,33 @@ class Versions:
                 woken, game.changed = game.changed, _event()
                 woken.set()
 
+    def look(self) -> bool:
+        """One look for new moves: ``listen`` where the database announces them, else (or while
+        they cannot be heard) ``tick``. True if it already waited for news."""
+        if self.feed.listens and self.clock() >= self._deaf_until:
+            try:
+                self.listen()
+                return True
+            except Exception as exc:  # not heard (the database is away, or refuses LISTEN): look instead
+                self._failed(exc)
+                self._deaf_until = self.clock() + DEAF
+                self._swept = 0.0     # ... and at every watched game
+        self.tick()
+        return False
+
+    def listen(self) -> None:
+        """PostgreSQL: wait up to ``HEAR`` for the moves announced by every server process (at
+        once, where ``tick`` looked every ``TICK``, reading the last ``LOOKBACK`` rows again each
+        time); and every ``SWEEP``, or when it starts to listen, read every watched game."""
+        start = self.clock()
+        heard = self.feed.heard(HEAR)
+        if heard is None:
+            self._swept = 0.0  # listening from now on: what came before was not announced
+        else:
+            self.publish(heard, start)
+        self._sweep(self.clock(), due=False)
+        self.ticked = start  # every move committed before ``start`` was announced and heard
+
     def tick(self) -> None:
         """One look: the moves stored since the last one (and, every ``SWEEP``, every watched game)."""
         now = self.clock()
@@ -205,21 +236,26 @@ class Versions:
             self._last_id = max(self._last_id, row_id)
             newest[game_id] = max(version, newest.get(game_id, 0))
         self.publish(newest, now)
-        if now - self._swept >= SWEEP or len(rows) >= FEED:
+        self._sweep(now, due=len(rows) >= FEED)
+        if len(rows) < FEED:
+            self.ticked = now  # every move stored before ``now`` has been read
+
+    def _sweep(self, now: float, due: bool) -> None:
+        """Every ``SWEEP`` (or now, if ``due``): every watched game's version, read again; the
+        games nobody asked about for ``FORGET`` are forgotten."""
+        if now - self._swept >= SWEEP or due:
             self._swept = now
             self.publish(latest_versions(self.db, [g for g, w in self.games.items() if now - w.seen < WATCH]), now)
             for game_id in [g for g, w in self.games.items() if now - w.seen > FORGET]:
                 self.games.pop(game_id, None)
-        if len(rows) < FEED:
-            self.ticked = now  # every move stored before ``now`` has been read
 
     def _failed(self, exc: Exception) -> None:
         """Say once, in one line, that the moves cannot be read (not at every tick, and without a
         traceback: formatting one in this thread while another compiles a template or a URL rule
         trips CPython 3.11's "AST constructor recursion depth mismatch", which failed a test)."""
         said = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
-        if said != self._failing:
-            self._failing = said
+        if said not in self._failing:
+            self._failing.add(said)
             log.warning("live versions: could not read the moves (%s); trying again", said)
 
     def _ensure_watcher(self) -> None:
@@ -238,13 +274,16 @@ class Versions:
                     self._watcher = None
                     self.feed.close()
                     return
+            waited = False
             try:
-                self.tick()
-                self._failing = None
+                waited = self.look()
+                if waited or not self.feed.listens:  # read as it should be: say the next failure again
+                    self._failing.clear()
             except Exception as exc:  # the database was busy or away: try again at the next tick
                 self._failed(exc)
-            self._poke.wait(self.every)
-            self._poke.clear()
+            if not waited:
+                self._poke.wait(self.every)
+                self._poke.clear()
 
 
 # -- the refresh, in front of Flask ----------------------------------------------------------------
