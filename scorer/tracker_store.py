@@ -479,7 +479,8 @@ class MoveFeed:
         self.db = db
         self._raw = None
         self._pid = 0
-        self._listener = None   # PostgreSQL: the connection that LISTENs (``heard``)
+        self.listens = announces(db)  # stored moves are announced (PostgreSQL): ``heard`` waits for them
+        self._listener = None   # ... on a connection of its own, which LISTENs
         self._listener_pid = 0
         # the store's own query (``_MOVES_SINCE``), compiled once for the driver: its SQL and the
         # order of its parameters, with those SQLAlchemy fixed itself (the OFFSET)
@@ -502,11 +503,6 @@ class MoveFeed:
             self.close()  # the next look opens a new connection
             raise
         return [(int(i), g, int(v)) for i, g, v in rows]
-
-    @property
-    def listens(self) -> bool:
-        """Are stored moves announced (PostgreSQL), so ``heard`` can wait for them?"""
-        return announces(self.db)
 
     def heard(self, seconds: float) -> dict[str, int] | None:
         """The newest version of each game whose move was announced (``MOVES_CHANNEL``), waiting up

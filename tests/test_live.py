@@ -273,13 +273,12 @@ def test_a_move_stored_through_another_process_reaches_the_watcher_here_and_a_re
         assert looked
 
 
-def test_a_watcher_that_cannot_hear_the_moves_looks_for_them_and_says_so_once(two_apps, monkeypatch, caplog):
+def test_a_watcher_that_cannot_hear_the_moves_looks_for_them_and_says_so_once(two_apps, caplog):
     """Where moves are announced but this process cannot listen (the database refuses LISTEN, or
     the listening connection broke), the watcher looks at the move table instead, says why once,
     and tries to listen again only after ``DEAF`` seconds."""
     import logging
 
-    from scorer.tracker_store import MoveFeed
     from scorer.web import live
     here, there = two_apps
     versions = here.extensions["live"]
@@ -288,7 +287,7 @@ def test_a_watcher_that_cannot_hear_the_moves_looks_for_them_and_says_so_once(tw
     def refused(seconds):
         tried.append(seconds)
         raise RuntimeError("LISTEN is not supported here")
-    monkeypatch.setattr(MoveFeed, "listens", property(lambda feed: True))
+    versions.feed.listens = True                  # as on PostgreSQL, here only
     versions.feed.heard = refused
     gid, tokens = new_game(there.test_client())
     with caplog.at_level(logging.WARNING, logger="scorer.web.live"):
