@@ -356,8 +356,6 @@ def test_after_each_move_from_a_phone_every_other_phone_is_answered_in_front_of_
         assert answer.status_code == 200 and f'data-version="{before.version + 1}"' in answer.text
         with app.app_context():
             after = games.load(gid).state
-        if after.finished:
-            break
         served = boards.served
         for other in (k for k in range(len(tokens)) if k != s):
             board = phones[other].get(f"/play/{gid}/{tokens[other]}/live?v={before.version}", headers=plain)
@@ -365,4 +363,14 @@ def test_after_each_move_from_a_phone_every_other_phone_is_answered_in_front_of_
             assert not leaks_in(board.text, forbidden(after, other), after), (after.version, other)
             own_classes += isinstance(seat_classes(after)[other], tuple)
         assert boards.served - served == len(tokens) - 1, after.version  # none went through Flask
+        if after.finished:  # the last move's boards too: the ranking, every hidden character shown
+            assert "Rematch with the same players" in board.text and "The hidden characters" in board.text
+            break
     assert own_classes > 20   # seats with hidden characters of their own were among them
+    # a rematch started from one phone: every other phone's page now offers to join it
+    rematch = phones[0].post(f"/play/{gid}/{tokens[0]}/rematch", headers={**plain, "X-CSRFToken": csrf[0]},
+                             data={"csrf_token": csrf[0]})
+    assert rematch.status_code == 302 and f"/play/{gid}/" not in rematch.headers["Location"]
+    for other in range(1, len(tokens)):
+        page = phones[other].get(f"/play/{gid}/{tokens[other]}", headers=plain).text
+        assert "Join the rematch" in page and "Rematch with the same players" not in page

@@ -16,8 +16,8 @@ may not, and the seat itself otherwise (its hidden characters, the tiles it alon
 table): a board drawn for a seat's own class is never handed to another seat.
 
 ``Boards`` is owned by the app (``app.extensions["boards"]``), bounded, least recently used first
-out, and only a game's newest version (a phone asking is handed the newest). A finished game's
-board, or one carrying a message for one phone, is never kept.
+out, and only a game's newest version (a phone asking is handed the newest). A board carrying a
+message for one phone is never kept; a finished game's is forgotten when its rematch starts.
 
 The workers of one server share their drawings through a ``Shelf``: a private folder (made by
 ``python -m scorer serve`` before it forks, ``SHARED_BOARDS_DIR``) where each drawing kept is
@@ -308,7 +308,11 @@ class Boards:
         return html
 
     def forget(self, game_id: str) -> None:
-        """A finished game: nothing of it is shared any more."""
+        """A game whose boards no longer hold (a finished game whose rematch started): nothing of
+        it is kept or shared any more."""
+        with self._guard:
+            for key in [k for k in self._boards if k[0] == game_id]:
+                del self._boards[key]
         if self.shelf is not None:
             self.shelf.forget(game_id)
 

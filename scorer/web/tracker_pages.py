@@ -569,6 +569,7 @@ def _rematch(loaded, seat=None):
         setup = Setup.parse({"players": list(loaded.setup.players),
                              "hidden_characters": loaded.setup.hidden_characters})
         new = get_games().create(setup, loaded.mode, rematch_of=loaded.id)
+        current_app.extensions["boards"].forget(loaded.id)  # its boards now offer to join the rematch
     else:
         new = _load(existing)
     if seat is None:
@@ -609,9 +610,12 @@ NO_TOKEN = 'name="csrf_token" value=""'
 def _own_board(loaded, s: int, everyone: bool = False) -> str:
     """Seat ``s``'s board (``tracker/_board.html``, own phones): drawn once per game, version,
     language and visibility class, kept for the live refresh to hand out (``shared_boards``; and
-    shared with the server's other workers), and cut to the seat's roles. A finished game's board
-    (its rematch may start at any moment) or one with a message for this phone is drawn afresh
-    and not kept.
+    shared with the server's other workers), and cut to the seat's roles. One with a message for
+    this phone is drawn afresh and not kept. A finished game's is kept too (every phone of a
+    table asks for it within moments: drawn for each, the last moves of many tables ending
+    together cost five times a move); once its rematch starts it is forgotten (``_rematch``),
+    and a phone still handed the old drawing by another worker offers "Rematch", which joins
+    that same rematch.
 
     ``everyone`` (a seat's move or undo, answered with its board): the other classes' drawings
     are kept too, from the game already in hand, so every other phone's held poll is answered
@@ -622,9 +626,7 @@ def _own_board(loaded, s: int, everyone: bool = False) -> str:
     boards, locale = current_app.extensions["boards"], str(get_locale())
     board = boards.board((loaded.id, loaded.version, locale),
                          lambda: Board(seat_classes(state), state.to_act, last_mover(state)))
-    if state.finished:
-        boards.forget(loaded.id)
-    keep = (loaded.id, locale) if not messages and not state.finished else None
+    keep = (loaded.id, locale) if not messages else None
     html = _drawing(loaded, board, board.classes[s], keep)
     if everyone and keep is not None:
         for kind in dict.fromkeys(board.classes):
