@@ -467,3 +467,12 @@ BLEND_ROUNDS = 30      # batches of 16 views (each face ~6 times)
 # reader: 241 -> 237/256 cells and 1 wrong cell not doubtful; heldout3 0.5: 423 -> 425/480.
 BLEND_GAIN = 0.04      # a weight only when it gains this part of the views over the match alone
 BLEND_NEAR = 0.01      # … then the smallest weight this near the best
+
+# --- issue 8's taps round (vision26): a box learned partly from tapped corners --------------
+# Box.outward compares its backs grey with their slow light taken out (box._unlit): the Gaussian
+# blur of this many px (at 32 px) subtracted. Votes (sum over the voting stacks of turned minus
+# as-they-lie alikeness, t06 alone, /tmp scripts) colour -> unlit: box2 +1.10 -> +2.30, heldout2
+# +0.89 -> +1.61, heldout3 +0.30 -> +0.62, heldout4 +0.13 -> +0.24, heldout5 +0.85 -> +1.12; t06
+# learned from tapped corners (TAP_SEED) under a two-coloured light across the photo: heldout3
+# +0.13 -> +0.53, heldout5 +0.27 -> +0.99 (the light made the backs alike as they lay).
+OUTWARD_LIGHT = 6.0
