@@ -35,7 +35,7 @@ def _two_lamps(data: bytes) -> bytes:
     img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR).astype(np.float32)
     h, w = img.shape[:2]
     x = np.linspace(0, 1, w, dtype=np.float32)[None, :, None]
-    gain = (1 - x) * np.float32([1.3, 0.5, 1.4]) + x * np.float32([1.4, 1.2, 0.4])     # BGR
+    gain = (1 - x) * np.array([1.3, 0.5, 1.4], np.float32) + x * np.array([1.4, 1.2, 0.4], np.float32)     # BGR
     fall = np.linspace(0.6, 1.2, h, dtype=np.float32)[:, None, None]
     return cv2.imencode(".jpg", np.clip(img * gain * fall, 0, 255).astype(np.uint8))[1].tobytes()
 
