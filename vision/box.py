@@ -112,8 +112,7 @@ class Box:
         for group in by_stack.values():
             if len(group) < 2:
                 continue
-            imgs = [cv2.resize(s.image(), (32, 32), interpolation=cv2.INTER_AREA).astype(np.float32)
-                    for s in group]
+            imgs = [_unlit(s.image()) for s in group]
             turned = [np.rot90(im, TURNS[s.position]) for im, s in zip(imgs, group)]
             a, b = _mean_corr(turned), _mean_corr(imgs)
             if max(a, b) >= tuning.OUTWARD_ALIKE:
@@ -182,6 +181,17 @@ class Box:
 def _all_ids() -> list[str]:
     from scorer.catalog import catalog
     return [t.id for t in catalog()]
+
+
+def _unlit(img: np.ndarray) -> np.ndarray:
+    """A back as ``Box.outward`` compares it: 32 px, grey, its slow light taken out (the
+    Gaussian blur of ``OUTWARD_LIGHT`` px subtracted). A light falling across the teaching photo
+    (a coloured lamp from one side) tints every back the same way as they lie, which made them
+    look alike as they lay and wore the vote of the backs' own art down (see tuning)."""
+    from . import tuning
+    small = cv2.resize(img, (32, 32), interpolation=cv2.INTER_AREA).astype(np.float32)
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    return grey - cv2.GaussianBlur(grey, (0, 0), tuning.OUTWARD_LIGHT)
 
 
 def _mean_corr(imgs) -> float:
