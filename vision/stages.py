@@ -1006,7 +1006,26 @@ def tell_apart(cell: np.ndarray, first: np.ndarray, second: np.ndarray, blur: fl
     pictures differ are weighted (blurred difference, squared), and the cell is correlated
     with each there. ``first``, ``second``: as ``turned_details`` gives them (or their
     ``Slider``s, kept per box). In [-2, 2]; > 0: ``first``."""
-    (ya, xa, ta), (yb, xb, tb) = _places(cell, first, second)
+    return placed_apart(cell, *_places(cell, first, second), blur)
+
+
+def tell_apart_all(cell: np.ndarray, turned: list, blur: float = tuning.PAIR_BLUR) -> np.ndarray:
+    """``tell_apart`` of every pair of the exemplars ``turned`` (each as ``tell_apart`` takes
+    it) on one cell, each exemplar placed once: (k, k), [a, b] how much better the cell fits a
+    than b (``reader.look_again``)."""
+    places = _places(cell, *turned)
+    k = len(places)
+    out = np.zeros((k, k), np.float32)
+    for a in range(k):
+        for b in range(a + 1, k):
+            out[a, b] = placed_apart(cell, places[a], places[b], blur)
+            out[b, a] = -out[a, b]
+    return out
+
+
+def placed_apart(cell: np.ndarray, first: tuple, second: tuple, blur: float = tuning.PAIR_BLUR) -> float:
+    """``tell_apart`` of two exemplars already placed on the cell (``_places``: (y, x, picture))."""
+    (ya, xa, ta), (yb, xb, tb) = first, second
     mh, mw = ta.shape[:2]
     y0, y1, x0, x1 = max(ya, yb), min(ya, yb) + mh, max(xa, xb), min(xa, xb) + mw
     if y0 >= y1 or x0 >= x1:   # the two placed exemplars do not overlap
