@@ -303,12 +303,15 @@ def look_again(v: Verdict, ex: Exemplars, photo: Photo | None, conf: np.ndarray)
     test (``stages.tell_apart``, at ``FINE_PX`` as well where ``tell_lookalikes`` makes it
     there, weighed as there; each placed once), and the cell takes the tile that beats the most
     of the others (ties: by the sum of the tests) when it beats the cell's own tile by more than
-    ``SECOND_LOOK_BEAT`` and no other cell holds it. A cell's doubt
+    ``SECOND_LOOK_BEAT`` and no other cell holds it; only in a photo with ``SECOND_LOOK_MANY``
+    doubtful cells or more (where the match blurs the art). A cell's doubt
     is not lifted: the reader's ``conf`` is kept as it was (under ``DOUBT``), its margin turned
     negative when its tile changed."""
     if not tuning.SECOND_LOOK or v.aligned is None or v.order is None or v.base is None:
         return v
     aligned, order = v.aligned, v.order
+    if int(np.sum(np.asarray(conf) < tuning.DOUBT)) < tuning.SECOND_LOOK_MANY:
+        return v
     finer = _finer(v, ex, photo)
     fine = v.fine
     pad = int(round(tuning.CELL_PX * tuning.PAD))
