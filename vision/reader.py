@@ -258,7 +258,6 @@ def tell_lookalikes(v: Verdict, ex: Exemplars, photo: Photo | None = None) -> Ve
         return v
     aligned = v.aligned
     finer, fine = _finer(v, ex, photo), None   # the finer cut is made when a cell first asks for it
-    pad = int(round(tuning.CELL_PX * tuning.PAD))
     pairs = v.pairs.copy()
     rows, runners = list(v.rows), list(v.runners)
     sims, margins = v.sims.copy(), v.margins.copy()
@@ -270,10 +269,7 @@ def tell_lookalikes(v: Verdict, ex: Exemplars, photo: Photo | None = None) -> Ve
         cell = v.details[q] if q in v.details else cell_detail(aligned.tiles[q], ex.means[STACK_AT[q]])
         pair = tell_apart(cell, _slider(ex, a), _slider(ex, b))
         if finer and margins[q] < tuning.FINE_MARGIN:
-            if fine is None:
-                fine = fine_cells(photo, v.outline) if ex.outward else cut_cells(photo, v.outline, v.turn, tuning.FINE_PX)
-            mean = _fine_mean(ex, STACK_AT[q])
-            fcell = fine_cell(fine, aligned.centres[q], pad, q, mean, _fine_mean_detail(ex, STACK_AT[q]))
+            fine, fcell = _fine_cell(v, ex, photo, fine, q)
             fpair = tell_apart(fcell, _slider(ex, a, fine=True), _slider(ex, b, fine=True),
                                tuning.PAIR_BLUR * tuning.FINE_PX / tuning.CELL_PX)
             w = tuning.FINE_WEIGHT
@@ -292,6 +288,17 @@ def _finer(v: Verdict, ex: Exemplars, photo: Photo | None) -> bool:
         return False
     side = float(np.sqrt(max(1.0, cv2.contourArea(v.outline.corners.astype(np.float32))))) / 4
     return side >= tuning.FINE_MIN_PX
+
+
+def _fine_cell(v: Verdict, ex: Exemplars, photo: Photo | None, fine: Cells | None, q: int) -> tuple[Cells, np.ndarray]:
+    """Cell ``q`` at ``FINE_PX`` for the runner-up tests, with the finer cut of the planet it is
+    taken from (``fine``: made now, through the same outline, when no stage has made it yet)."""
+    assert photo is not None and v.aligned is not None
+    if fine is None:
+        fine = fine_cells(photo, v.outline) if ex.outward else cut_cells(photo, v.outline, v.turn, tuning.FINE_PX)
+    pad = int(round(tuning.CELL_PX * tuning.PAD))
+    st = STACK_AT[q]
+    return fine, fine_cell(fine, v.aligned.centres[q], pad, q, _fine_mean(ex, st), _fine_mean_detail(ex, st))
 
 
 def look_again(v: Verdict, ex: Exemplars, photo: Photo | None, conf: np.ndarray) -> Verdict:
@@ -314,7 +321,6 @@ def look_again(v: Verdict, ex: Exemplars, photo: Photo | None, conf: np.ndarray)
         return v
     finer = _finer(v, ex, photo)
     fine = v.fine
-    pad = int(round(tuning.CELL_PX * tuning.PAD))
     rows, runners = list(v.rows), list(v.runners)
     sims, margins = v.sims.copy(), v.margins.copy()
     for q in range(16):
@@ -335,9 +341,7 @@ def look_again(v: Verdict, ex: Exemplars, photo: Photo | None, conf: np.ndarray)
         cell = v.details[q] if q in v.details else cell_detail(aligned.tiles[q], ex.means[st])
         told = tell_apart_all(cell, [_slider(ex, j) for j in tiles])
         if finer:
-            if fine is None:
-                fine = fine_cells(photo, v.outline) if ex.outward else cut_cells(photo, v.outline, v.turn, tuning.FINE_PX)
-            fcell = fine_cell(fine, aligned.centres[q], pad, q, _fine_mean(ex, st), _fine_mean_detail(ex, st))
+            fine, fcell = _fine_cell(v, ex, photo, fine, q)
             w = tuning.FINE_WEIGHT
             told = w * tell_apart_all(fcell, [_slider(ex, j, fine=True) for j in tiles],
                                       tuning.PAIR_BLUR * tuning.FINE_PX / tuning.CELL_PX) + (1 - w) * told
