@@ -131,6 +131,23 @@ def utc(moment: datetime) -> datetime:
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
+def minutes_between(started: datetime | None, ended: datetime | None) -> int | None:
+    """A tracked game's length in whole minutes (at least 1), or None when a time is missing."""
+    if started is None or ended is None:
+        return None
+    return max(1, round((utc(ended) - utc(started)).total_seconds() / 60))
+
+
+def play_of_game(play_id: str, table_id: str, created: datetime, result: object, *, game_id: str,
+                 started: datetime | None, rematch_of: str | None) -> PlayRecord:
+    """Play ``play_id``: tracked game ``game_id``, whose result was saved as table ``table_id`` at
+    ``created``: seat 0 started it (SPEC: the youngest, start player of round 1), and it lasted
+    from ``started`` (the game's creation) until then."""
+    return PlayRecord(id=play_id, table_id=table_id, created=created, kind="game",
+                      players=players_of(result, start_seat=0), game_id=game_id, rematch_of=rematch_of,
+                      duration_min=minutes_between(started, created))
+
+
 # ---------------------------------------------------------------------------------------------
 # a player's stats
 

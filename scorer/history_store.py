@@ -2,8 +2,9 @@
 per player and per character worked out then (names compared case-insensitively), so that the
 history and a player's stats are indexed queries, never JSON read back at page time.
 
-Hooks, not calls: a ``SavedTable`` insert records its play in the same transaction, and a tracked
-game that gets its ``table_id`` marks that play as the game's (with its duration and start player).
+A hook, not a call: a ``SavedTable`` insert through the ORM records its play in the same
+transaction. A tracked game's result is saved with its last move (``tracker_store``), which
+records the game's play itself (``record_play``), with its duration and start player.
 The tables here are new; nothing is added to another feature's table.
 """
 from __future__ import annotations
@@ -39,6 +40,7 @@ from .history import (
     RecordError,
     Totals,
     kind_of,
+    minutes_between,
     name_key,
     players_of,
     utc,
@@ -144,36 +146,22 @@ def _table_saved(_mapper, conn: Connection, target: SavedTable) -> None:
 
 def mark_game(conn: Connection, game_id: str, table_id: str, started: datetime | None,
               rematch_of: str | None) -> None:
-    """The play of ``table_id`` is tracked game ``game_id``'s: seat 0 started it (SPEC: the
-    youngest, start player of round 1), and it lasted from the game's creation until now."""
+    """The play of ``table_id`` (recorded as a table's) is tracked game ``game_id``'s: seat 0
+    started it (SPEC: the youngest, start player of round 1), and it lasted from the game's
+    creation until then. For games finished before plays were recorded (``tracker_store``)."""
     play_id = conn.execute(select(Play.id).where(Play.table_id == table_id, Play.game_id.is_(None))).scalar()
     if play_id is None:
         return
     created = conn.execute(select(Play.created).where(Play.id == play_id)).scalar()
-    minutes = None
-    if started is not None and created is not None:
-        minutes = max(1, round((utc(created) - utc(started)).total_seconds() / 60))
     conn.execute(update(Play).where(Play.id == play_id).values(
-        kind="game", game_id=game_id, rematch_of=rematch_of, duration_min=minutes))
+        kind="game", game_id=game_id, rematch_of=rematch_of, duration_min=minutes_between(started, created)))
     conn.execute(update(PlayPlayer).where(PlayPlayer.play_id == play_id)
                  .values(start_player=PlayPlayer.seat == 0))
 
 
-def _listen_for_games() -> None:
-    from .tracker_store import TrackerGame
-
-    @event.listens_for(TrackerGame, "after_update")
-    def _game_scored(_mapper, conn: Connection, target) -> None:
-        if target.table_id:
-            mark_game(conn, target.id, target.table_id, target.created, target.rematch_of)
-
-
-_listen_for_games()
-
-
 def backfill(db: Database) -> int:
-    """Record the plays of tables stored before this module existed (and their games)."""
-    from .tracker_store import TrackerGame
+    """Record the plays of tables stored before this module existed (their games are marked by
+    ``tracker_store.mark_finished_games``)."""
     added = 0
     with db.writing() as conn:
         known = select(Play.table_id)
@@ -185,12 +173,6 @@ def backfill(db: Database) -> int:
                 added += 1
             except (RecordError, ValueError):
                 continue
-        games = conn.execute(select(TrackerGame.id, TrackerGame.table_id, TrackerGame.created,
-                                    TrackerGame.rematch_of)
-                             .where(TrackerGame.table_id.in_(select(Play.table_id)
-                                                             .where(Play.game_id.is_(None))))).all()
-        for game_id, table_id, started, rematch_of in games:
-            mark_game(conn, game_id, table_id, started, rematch_of)
     return added
 
 

@@ -10,11 +10,15 @@ from datetime import UTC, datetime, timedelta
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from sqlalchemy import delete
 
 from scorer.contract import score_request
 from scorer.db import load_table, save_table
 from scorer.history import bgstats_link, name_key, player_stats, score_chart
 from scorer.history_store import (
+    Play,
+    PlayCharacter,
+    PlayPlayer,
     character_totals,
     keys_of,
     list_plays,
@@ -189,6 +193,20 @@ def test_a_finished_tracked_game_is_a_play_with_its_start_player_and_duration(cl
     assert [p["rank"] for p in data["players"]] == [p["rank"] for p in v["result"]["players"]]
     history = client.get("/history").get_data(as_text=True)
     assert "Tracked game" in history and f"/tables/{v['table_id']}" in history
+
+
+def test_games_finished_before_plays_were_recorded_are_listed_as_games_once_the_history_opens(client, app):
+    db = app.extensions["db"]
+    gid, v = play_tracked_game(client)
+    with db.engine.begin() as conn:  # as stored before plays were recorded: the game and its table only
+        for model in (PlayCharacter, PlayPlayer, Play):
+            conn.execute(delete(model))
+    assert play_for_table(db, v["table_id"]) is None
+    history = client.get("/history").get_data(as_text=True)
+    assert "Tracked game" in history and f"/tables/{v['table_id']}" in history
+    play = play_for_table(db, v["table_id"])
+    assert play.kind == "game" and play.game_id == gid
+    assert [p.start_player for p in play.players] == [True, False, False]
 
 
 def test_a_rematch_links_to_the_game_it_followed(client, app):

@@ -8,9 +8,13 @@ import threading
 
 import pytest
 from flask import jsonify
+from sqlalchemy import func, select
+from sqlalchemy.exc import OperationalError
 
-from scorer.db import Database
+from scorer import tracker_store
+from scorer.db import Database, SavedTable
 from scorer.draft import HIDDEN, Setup, apply, legal, parse_move, replay, undoable, view
+from scorer.history_store import Play, play_for_table
 from scorer.errors import GameNotFound, IllegalMove, InputError, NotYourTurn, StaleVersion, where_text
 from scorer.tracker_store import Games
 from scorer.web import create_app
@@ -65,6 +69,44 @@ def test_one_lock_for_all_games_plays_whole_games_without_waiting_on_itself(db):
         assert loaded.state.finished and loaded.table_id
         # as if a crash came between the last move and its save: the check takes the lock too
         assert games.ensure_result_saved(dataclasses.replace(loaded, table_id=None)) == loaded.table_id
+
+
+def test_a_games_last_move_is_stored_with_its_result_and_its_play_or_not_at_all(db, monkeypatch):
+    games = Games(db)
+    gid = games.create(Setup(("Ann", "Ben", "Cy"), 8, False)).id
+    rng = random.Random(8)
+    while True:  # up to the move that finishes the game
+        loaded = games.load(gid)
+        last = rng.choice(legal(loaded.state, loaded.state.to_act))
+        if apply(loaded.state, last)[0].finished:
+            break
+        games.play(gid, loaded.version, last.as_json())
+
+    def disk_full(conn, play):
+        raise OperationalError("INSERT INTO plays", {}, Exception("database or disk is full"))
+    monkeypatch.setattr(tracker_store, "record_play", disk_full)
+    with pytest.raises(OperationalError):
+        games.play(gid, loaded.version, last.as_json())
+
+    def stored() -> tuple[int, int]:
+        with db.engine.connect() as conn:
+            return (conn.execute(select(func.count()).select_from(SavedTable)).scalar_one(),
+                    conn.execute(select(func.count()).select_from(Play)).scalar_one())
+    for store in (games, Games(db)):  # this process, and one that reads it all afresh
+        again = store.load(gid)
+        assert (again.version, again.state.finished, again.table_id) == (loaded.version, False, None)
+    assert stored() == (0, 0)
+
+    monkeypatch.undo()
+    after = games.play(gid, loaded.version, last.as_json())
+    fresh = Games(db).load(gid)
+    assert fresh.state.finished and fresh.table_id == after.table_id is not None
+    assert stored() == (1, 1)
+    play = play_for_table(db, after.table_id)
+    assert play.kind == "game" and play.game_id == gid and play.duration_min == 1
+    assert [p.start_player for p in play.players] == [True, False, False]  # seat 0 starts round 1
+    assert [p.score for p in play.players] == [p["total"] for p in after.state.result["players"]]
+    assert games.ensure_result_saved(fresh) == after.table_id and stored() == (1, 1)
 
 
 def test_a_store_that_did_not_write_the_moves_reads_the_same_game(db):
@@ -272,7 +314,8 @@ from gevent import monkey
 monkey.patch_all()
 import gevent
 from sqlalchemy import text
-from scorer.db import Database
+from scorer import tracker_store
+from scorer.db import Database, SavedTable
 
 path, hold = sys.argv[1], sys.argv[2]
 db = Database(f"sqlite:///{path}")
@@ -322,7 +365,8 @@ from gevent import monkey
 monkey.patch_all()
 from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
-from scorer.db import Database
+from scorer import tracker_store
+from scorer.db import Database, SavedTable
 path, hold = sys.argv[1], sys.argv[2]
 db = Database(f"sqlite:///{path}")
 db.write(lambda conn: conn.execute(text("CREATE TABLE t (x INTEGER PRIMARY KEY)")))

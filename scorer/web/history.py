@@ -36,6 +36,7 @@ from ..history import (
     score_chart,
     utc,
 )
+from ..tracker_store import mark_finished_games
 from ..history_store import (
     ImportFileError,
     MergeError,
@@ -77,6 +78,7 @@ def plays_db():
         with _backfill_lock:
             if db not in _backfilled:
                 backfill(db)
+                mark_finished_games(db)
                 _backfilled.add(db)
     return db
 
