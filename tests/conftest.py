@@ -42,7 +42,13 @@ def database_url(tmp_path, name: str) -> str:
     return OTHER_DATABASE or f"sqlite:///{tmp_path / name}"
 
 
-def close_database(app) -> None:
+def close_database(app, *others) -> None:
+    """The test's database closed (on PostgreSQL, its tables dropped), with ``others``: more apps
+    on the same database, as more server processes."""
+    for each in (*others, app):
+        each.extensions["live"].stop()  # its watcher would go on reading the tables dropped below
+    for other in others:
+        other.extensions["db"].dispose()
     db = app.extensions["db"]
     if OTHER_DATABASE:
         from scorer.db import Base

@@ -28,8 +28,7 @@ def two_workers(tmp_path):
     first = create_app({"TESTING": True, "INSTANCE_PATH": tmp_path / "a", "DATABASE_URL": url})
     second = create_app({"TESTING": True, "INSTANCE_PATH": tmp_path / "b", "DATABASE_URL": url})
     yield first, second
-    second.extensions["db"].dispose()
-    close_database(first)
+    close_database(first, second)
 
 
 def test_a_box_saved_by_one_worker_is_read_by_another(two_workers):

@@ -40,8 +40,7 @@ def two_apps(tmp_path):
     apps = [create_app({"TESTING": True, "INSTANCE_PATH": tmp_path / "instance", "DATABASE_URL": url,
                         "LIVE_MAX_WAIT": 10}) for _ in range(2)]
     yield apps
-    apps[1].extensions["db"].dispose()
-    close_database(apps[0])
+    close_database(apps[0], apps[1])
 
 
 def test_nothing_new_is_204_and_a_new_version_is_the_board(client):
@@ -356,8 +355,7 @@ def test_a_board_drawn_by_one_worker_is_handed_out_by_the_other_from_the_shelf(t
     for app in apps:
         app.extensions["boards"].forget(gid)
     assert not (shelf / gid).exists()
-    apps[1].extensions["db"].dispose()
-    close_database(apps[0])
+    close_database(apps[0], apps[1])
 
 
 def test_the_shelf_refuses_names_that_are_not_a_game_or_a_language(tmp_path):
@@ -611,3 +609,24 @@ def test_a_warmed_worker_compiles_no_template_when_its_first_phones_come(tmp_pat
             assert "tracker/_board.html" in compiled
     finally:
         close_database(app)
+
+
+def test_a_stopped_watcher_ends_at_once_and_a_phone_asking_starts_it_again(two_apps):
+    """``Versions.stop`` (a test's teardown, before the tables go) ends the watcher thread, even
+    while it waits for news; the next phone's question starts a new one that sees the moves."""
+    here, there = two_apps
+    versions = here.extensions["live"]
+    gid, tokens = new_game(there.test_client())
+    versions.lookup(gid)
+    first = versions._watcher
+    assert first is not None and first.is_alive()
+    started = time.monotonic()
+    versions.stop()
+    assert not first.is_alive() and time.monotonic() - started < 2.0
+    game = versions.lookup(gid)
+    assert versions._watcher is not None and versions._watcher is not first and versions._watcher.is_alive()
+    version = move(there.test_client(), gid, tokens, 0)
+    deadline = time.monotonic() + 10
+    while game.version < version and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert game.version == version == 1

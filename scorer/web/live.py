@@ -267,6 +267,16 @@ class Versions:
                 self._watcher = threading.Thread(target=self._run, name="live-versions", daemon=True)
                 self._watcher.start()
 
+    def stop(self, seconds: float = 5.0) -> None:
+        """Stop the watcher now, as if nobody had asked for ``WATCH``, and wait for it to end (a
+        test's teardown, before it drops the tables the watcher reads). A phone asking later
+        starts it again."""
+        with self._start:
+            watcher, self.asked = self._watcher, float("-inf")
+        self._poke.set()
+        if watcher is not None and watcher is not threading.current_thread():
+            watcher.join(seconds)
+
     def _run(self) -> None:
         while True:
             with self._start:
