@@ -361,7 +361,20 @@ def test_a_planet_never_gets_one_id_twice_but_backs_repeat():
 # of its 6 layouts (not t06, its backs), 263/320 cells, 4/20 exact, 6/20 scored, 4/4 refused, 0 wrong
 # cells not doubtful (of 57), 125/263 right cells doubtful, 9.7x a decode, learning 5.6 s; its taps
 # line (t06 learned from jittered corners) 21/320 cells, 0/20 scored, 0 wrong cells not doubtful.
-HELD_OUT = {"box2-heldout12", "box2-heldout13"}
+# box2-heldout15 (seed 415, variant P: a linocut print — an indigo sky carved with radiating gouge strokes,
+# a vermilion woodgrain planet cross-hatched towards its chipped cream rim, a walnut card edge with a
+# wobbling margin and bitten-in corners, icons as lino blocks, backs of a carved sunburst — on a moving
+# train's table: dim cool carriage light, a band of low sun through the window with one edge smeared,
+# the window pillar's shadow, a shaky ghosted double image; laminate, moquette or a fold-down tray) was
+# made first, before any reader change; nothing is tuned on it, only its totals are read. Read once with
+# the reader unchanged (the vision code of 835cb27; `nice -n 19 python -m vision.bench --set=box2-heldout15
+# -q`, 03:59-04:16 UTC 2026-12-02, load 2.5-3.0 at its start and 9.5 at its end, the machine shared and
+# SIGSTOPped at times): teaching finds 4 of its 6 layouts, 100/320 cells, 0/20 exact, 0/20 scored, 4/4
+# refused, 0 wrong cells not doubtful (of 220), 71/100 right cells doubtful, 24.0x a decode, learning
+# 22.7 s; its taps line (the 2 layouts not found learned from jittered corners) 160/320 cells, 1/20
+# exact, 4/20 scored, 0 wrong cells not doubtful (of 160). Like heldout12 and heldout13 it has no floor
+# here: the suite never reads a held-out set (a floor would make every run read it and print its failures).
+HELD_OUT = {"box2-heldout12", "box2-heldout13", "box2-heldout15"}
 
 
 def test_the_bench_reads_every_second_box_set_the_suite_checks():

@@ -13,7 +13,7 @@ quarter turn clockwise for each step clockwise round the planet (``vision.layout
 Tile backs differ by stack: the character backs show stars and a comet, the others are pieces
 of a second (orange) planet.
 
-Fifteen variations (``variant`` "A" to "O"): B, C and D have other colours, another planet
+Sixteen variations (``variant`` "A" to "P"): B, C and D have other colours, another planet
 size and other icon layouts (C: a thicker card edge, bigger icons; D: icons outlined in ink, a
 dark card edge, a softer rounder planet edge with a glow, backs of stripes and rings; E: a light sky, a dark
 planet with a bumpy rim, a thick gold edge, icons stamped in one ink on badges, backs of dots; F: a dark green night, a pale saffron
@@ -43,7 +43,13 @@ black card edge with a dashed cream stitch inside it, icons embroidered (their c
 cross-stitch grid, a dashed ink outline), backs of concentric squares round a small diamond; O: a
 sky fading from deep teal at the top to amber at the bottom with sparse crosses, a steel-blue
 planet of wavy dunes ringed by dots, a thick brick-red card edge with rounded-off corners, icons
-outlined thickly in ink, backs of checks); they are used only for the held-out photos. Pure Pillow, deterministic.
+outlined thickly in ink, backs of checks; P: a linocut print — an indigo ink sky carved with gouge
+strokes radiating from the planet, a vermilion planet with the woodblock's grain printed through it and
+cross-hatched in ink towards its rim, a cream rim chipped as if cut by hand, a walnut card edge
+whose inner margin wobbles like a print's and whose corners are bitten in (concave), icons printed as
+lino blocks (their colour mottled where the ink did not take, short carved cuts, a chipped ink outline),
+backs of a carved sunburst round a small flower); they are used only for the held-out photos. Pure
+Pillow, deterministic.
 """
 from __future__ import annotations
 
@@ -102,6 +108,10 @@ class Palette:
     sticker: float = 0.0      # icons as die-cut stickers: a white border this part of an icon's size round each (M)
     stitch: bool = False      # icons embroidered: a cross-stitch grid over their colour, a dashed ink outline (N)
     edge_dash: tuple | None = None  # a dashed line of this colour inside the card's edge, a stitch (N)
+    lino: bool = False        # icons as linocut prints: mottled colour, carved cuts, a chipped ink outline (P)
+    rim_rough: float = 0.0    # the rim's width chipped irregularly round the planet by this part (P)
+    edge_rough: float = 0.0   # the card edge's inner margin wobbles by this part of its width (a print's margin, P)
+    notch: float = 0.0        # the card's corners bitten in (a concave quarter circle), part of the side (P)
 
 
 PALETTES = {
@@ -219,7 +229,21 @@ PALETTES = {
                  back_sky=(60, 40, 80), icon_scale=.82, edge_width=.04, rim_width=.08,
                  backs="checks", texture="dunes", sky="fade", icon_line=.06,
                  rim_dots=32, corner=.06),
+    # the fifteenth held-out material (seed 415): a linocut print — an indigo ink sky carved with gouge
+    # strokes radiating from the planet (the paper showing in them), a vermilion planet with the
+    # woodblock's grain printed through it in a darker red and cross-hatched in ink towards its rim
+    # (its upper left as drawn at each stack's first position), a cream rim chipped irregularly, a
+    # walnut card edge whose inner margin wobbles and whose corners are bitten in, icons printed as
+    # lino blocks (mottled colour, paper specks, short carved cuts, a chipped ink outline), backs of a
+    # carved sunburst (wedges: 8 plus 4 times the stack's number) round a small five-petalled flower
+    "P": Palette(space=(34, 40, 72), ground=(206, 72, 50), ground2=(160, 44, 34),
+                 rim=(238, 228, 200), edge=(122, 86, 54), radius=1.84, back_planet=(214, 160, 60),
+                 back_sky=(36, 74, 58), icon_scale=.86, edge_width=.034, rim_width=.08,
+                 backs="sunburst", texture="woodgrain", sky="carved", ink=(26, 24, 30), lino=True,
+                 rim_rough=.45, edge_rough=.35, notch=.07),
 }
+
+PAPER = (238, 228, 204)   # the paper a print shows where it is carved (P)
 
 INK = (30, 28, 40)
 
@@ -434,6 +458,17 @@ def _scene(pos: int, pal: Palette, seed: str, sky, ground, rim, ground2=None) ->
             _r, _w = 6 * S, S
             img[max(0, sy - _r):sy + _r, max(0, sx - _w):sx + _w] = (250, 246, 230)
             img[max(0, sy - _w):sy + _w, max(0, sx - _r):sx + _r] = (250, 246, 230)
+    elif pal.sky == "carved":  # a linocut's inked sky: gouge strokes radiating from the planet, cut to the paper
+        k = 96  # strokes round the planet, each at fixed radii (one picture across the tiles)
+        th = np.mod(np.arctan2(gy - 2, gx - 2) / (2 * math.pi), 1.0)
+        rr = np.hypot(gx - 2, gy - 2)
+        lane = np.floor(th * k).astype(np.int64) % k
+        grng = np.random.default_rng(606)
+        start = grng.uniform(pal.radius + .12, 2.5, k)[lane]
+        length = grng.uniform(.2, .75, k)[lane]
+        along = np.clip((rr - start) / length, 0, 1)
+        cut = (np.abs(np.mod(th * k, 1.0) - .5) < .17 * (1 - along)) & (rr > start) & (rr < start + length)
+        img = np.where(cut[..., None], np.array(PAPER, np.float32), img)
     elif pal.sky == "orbits":  # a print on rough paper: faint rings round the planet and a grain
         ring = np.abs(np.mod(np.hypot(gx - 2, gy - 2) * 2.2, 1.0) - .5) < .025
         img = np.where(ring[..., None], np.array(sky, np.float32) * 1.25, img)
@@ -490,6 +525,16 @@ def _scene(pos: int, pal: Palette, seed: str, sky, ground, rim, ground2=None) ->
         two = np.partition(d2, 1, axis=0)[:2]
         crack = (two[1] - two[0]) < .025
         g = np.where(crack[..., None], np.array(ground2, np.float32), g)
+    elif ground2 is not None and pal.texture == "woodgrain":  # the block's grain printed through, cross-hatched shade
+        warp = .35 * np.sin(gx * 1.3 + .7) + .25 * np.sin(gy * 2.1 + 1.9)
+        v = gy * 5.5 + 1.1 * np.sin(gx * 1.2 + 2 * warp) + 3 * warp
+        streak = (np.abs(np.mod(v, 1.0) - .5) < .08 + .05 * np.sin(gx * 7.3 + gy))[..., None]
+        g = np.where(streak, np.array(ground2, np.float32), g)
+        shade = -((gx - 2) + (gy - 2)) / (pal.radius * math.sqrt(2))  # towards the upper left: 1
+        h1 = np.mod((gx + gy) * 9.0, 1.0) < .15
+        h2 = np.mod((gx - gy) * 9.0, 1.0) < .15
+        hatch = ((shade > .45) & h1) | ((shade > .72) & h2)
+        g = np.where(hatch[..., None], np.array(pal.ink, np.float32), g)
     elif ground2 is not None and pal.texture == "hatch":  # thin diagonal hatching over the planet
         hatch = (np.mod((gx - gy) * 9.0, 1.0) < .16)[..., None]
         g = np.where(hatch, np.array(ground2, np.float32), g)
@@ -516,6 +561,10 @@ def _scene(pos: int, pal: Palette, seed: str, sky, ground, rim, ground2=None) ->
         tri = np.abs(np.mod(th / (2 * math.pi) * pal.rim_zig, 1.0) - .5) * 2  # 0 at a tooth's tip
         reach = pal.radius - pal.rim_width * (.35 + .65 * tri)
         img[inside & (dist > reach - pal.rim_width * .35)] = rim
+    elif pal.rim_rough:  # a carved rim: its width chipped irregularly round the planet
+        th = np.arctan2(gy - 2, gx - 2)
+        chip = np.sin(11 * th + .4) * .4 + np.sin(29 * th + 1.7) * .35 + np.sin(53 * th + 2.9) * .25
+        img[inside & (dist > pal.radius - pal.rim_width * (1 + pal.rim_rough * chip))] = rim
     elif pal.brush:  # a brush stroke: the band swells and thins round the planet
         th = np.arctan2(gy - 2, gx - 2)
         wid = pal.rim_width * (1 + pal.brush * (np.sin(3 * th + .7) * .7 + np.sin(8 * th) * .3))
@@ -567,6 +616,18 @@ def _card_edge(d, pal: Palette):
             d.line((a, W - 1 - at, b, W - 1 - at), fill=pal.edge_dash, width=k)
             d.line((at, a, at, b), fill=pal.edge_dash, width=k)
             d.line((W - 1 - at, a, W - 1 - at, b), fill=pal.edge_dash, width=k)
+    if pal.edge_rough > 0:  # a print's margin: the edge's inner line wobbles, the same on every card
+        k = 48
+        for side in range(4):
+            line = []
+            for i in range(k + 1):
+                t = i / k
+                off = w * (1 + pal.edge_rough * (math.sin(t * 17 + side * 1.3) * .6 + math.sin(t * 41 + side * 2.1) * .4))
+                a = t * (W - 1)
+                line.append({0: (a, off), 1: (W - 1 - off, a), 2: (a, W - 1 - off), 3: (off, a)}[side])
+            outer = {0: [(W - 1, 0), (0, 0)], 1: [(W - 1, W - 1), (W - 1, 0)],
+                     2: [(W - 1, W - 1), (0, W - 1)], 3: [(0, W - 1), (0, 0)]}[side]
+            d.polygon(line + outer, fill=pal.edge)
     if pal.edge_line is not None:  # a thin line just inside the edge
         k = max(2, int(W * .008))
         d.rectangle((w + k, w + k, W - 1 - w - k, W - 1 - w - k), outline=pal.edge_line, width=k)
@@ -607,6 +668,8 @@ def _tile(stack: str, character: str | None, items: tuple, variant: str) -> Imag
         icons = icons[1::2][::-1] + icons[::2]
     elif variant == "O":
         icons = icons[-1:] + icons[:-1][::-1]
+    elif variant == "P":
+        icons = icons[::3][::-1] + icons[2::3] + icons[1::3]
     # where the ground is, in the tile's own coordinates
     if stack == "center":
         box = (.08, .08, .92, .92)
@@ -621,7 +684,7 @@ def _tile(stack: str, character: str | None, items: tuple, variant: str) -> Imag
         boxes = _icon_boxes(len(icons), x0, y0, x1, y1)
     else:
         boxes = _icon_boxes(len(icons), x0, y0, x1, y1)
-    layered = pal.icon_line > 0 or pal.badges or pal.tags or pal.glyphs or pal.lineart or pal.offset is not None or pal.hatchfill or pal.pixel > 0 or pal.sticker > 0 or pal.stitch
+    layered = pal.icon_line > 0 or pal.badges or pal.tags or pal.glyphs or pal.lineart or pal.offset is not None or pal.hatchfill or pal.pixel > 0 or pal.sticker > 0 or pal.stitch or pal.lino
     if layered:  # icons drawn on their own layer first
         layer = Image.new("RGBA", (W, W), (0, 0, 0, 0))
         ld = ImageDraw.Draw(layer)
@@ -722,6 +785,30 @@ def _tile(stack: str, character: str | None, items: tuple, variant: str) -> Imag
         base[shape & (inner <= 127) & dash] = pal.ink
         img = Image.fromarray(np.clip(base, 0, 255).astype(np.uint8))
         d = ImageDraw.Draw(img)
+    if pal.lino and boxes:  # lino prints: mottled colour, paper specks and carved cuts, a chipped ink outline
+        alpha = np.asarray(layer)[..., 3]
+        colour = np.asarray(layer)[..., :3].astype(np.float32)
+        shape = alpha > 127
+        s = boxes[0][2] * sc
+        r = max(2, int(s * .05))
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+        ring = (cv2.dilate(alpha, disc) > 127) & ~shape
+        inner = cv2.erode(alpha, disc) > 127
+        lrng = np.random.default_rng(31337)  # the same block texture on every tile (twins alike)
+        mottle = cv2.resize(lrng.standard_normal((28, 28)).astype(np.float32), (W, W), interpolation=cv2.INTER_CUBIC)
+        speck = cv2.resize(lrng.standard_normal((W // 4, W // 4)).astype(np.float32), (W, W),
+                           interpolation=cv2.INTER_LINEAR) > 1.5
+        yy, xx = np.mgrid[0:W, 0:W].astype(np.float32)
+        period = max(6.0, s * .13)
+        u, v = xx * .866 + yy * .5, -xx * .5 + yy * .866  # cuts at 30°, in staggered rows
+        row = np.floor(v / period)
+        cut = (np.mod(v, period) < max(2.0, period * .22)) & (np.mod(u + row * period * 1.3, period * 3) < period * 1.4)
+        base = np.asarray(img).astype(np.float32)
+        base[ring & (mottle > -.8)] = pal.ink
+        base[shape] = colour[shape] * (.9 + .1 * np.tanh(mottle[shape]))[:, None]
+        base[shape & (speck | (inner & cut))] = PAPER
+        img = Image.fromarray(np.clip(base, 0, 255).astype(np.uint8))
+        d = ImageDraw.Draw(img)
     if pal.icon_line > 0 and boxes:
         alpha = np.asarray(layer)[..., 3]
         r = max(1, int(boxes[0][2] * sc * pal.icon_line))
@@ -763,6 +850,8 @@ def _back(stack: str, variant: str) -> Image.Image:
         return _back_plaid(stack, pal)
     if pal.backs == "squares":
         return _back_squares(stack, pal)
+    if pal.backs == "sunburst":
+        return _back_sunburst(stack, pal)
     if stack == "character":
         img = Image.new("RGB", (W, W), pal.back_sky)
         d = ImageDraw.Draw(img)
@@ -995,9 +1084,33 @@ def _back_squares(stack: str, pal: Palette) -> Image.Image:
     return img.resize((SIZE, SIZE), Image.LANCZOS)
 
 
+def _back_sunburst(stack: str, pal: Palette) -> Image.Image:
+    """Variant P's backs: a carved sunburst — wedges radiating from the middle, alternately the
+    back's colour and a deep green, as many as 8 plus 4 times the stack's number, the block's grain
+    printed over them in pale streaks — round a small pale five-petalled flower with an ink heart."""
+    k = {"character": 0, "uphill": 1, "downhill": 2, "center": 3}[stack]
+    n = 8 + 4 * k
+    yy, xx = np.mgrid[0:W, 0:W].astype(np.float32) / W
+    th = np.arctan2(yy - .5, xx - .5)
+    wedge = (np.floor((th + math.pi) / (2 * math.pi) * n) % 2 == 0)[..., None]
+    img = np.where(wedge, np.array(pal.back_planet, np.float32), np.array(pal.back_sky, np.float32))
+    grain = np.abs(np.mod(yy * 13 + .5 * np.sin(xx * 6 + yy * 2), 1.0) - .5) < .05
+    img[grain] = img[grain] * .7 + np.array(PAPER, np.float32) * .3
+    out = Image.fromarray(img.astype(np.uint8))
+    d = ImageDraw.Draw(out)
+    c, r = W * .5, W * .075
+    _ell(d, c, c, r * 2.1, r * 2.1, fill=pal.back_sky)
+    for j in range(5):
+        a = 2 * math.pi * j / 5 - math.pi / 2
+        _ell(d, c + r * math.cos(a), c + r * math.sin(a), r * .62, r * .62, fill=PAPER)
+    _ell(d, c, c, r * .45, r * .45, fill=pal.ink)
+    _card_edge(d, pal)
+    return out.resize((SIZE, SIZE), Image.LANCZOS)
+
+
 def card_alpha(variant: str, t: int) -> np.ndarray:
-    """The card's shape at side ``t`` (uint8 alpha): a square, with rounded-off corners, or
-    perforated along its edges like a stamp."""
+    """The card's shape at side ``t`` (uint8 alpha): a square, with rounded-off, cut-off or
+    bitten-in corners, or perforated along its edges like a stamp."""
     pal = PALETTES[variant]
     if pal.perforated:
         big = Image.new("L", (4 * t, 4 * t), 255)
@@ -1008,6 +1121,13 @@ def card_alpha(variant: str, t: int) -> np.ndarray:
             u = (i + .5) * side / n
             for cx, cy in ((u, 0), (u, side - 1), (0, u), (side - 1, u)):
                 bd.ellipse((cx - r, cy - r, cx + r, cy + r), fill=0)
+        return np.asarray(big.resize((t, t), Image.LANCZOS), np.uint8).copy()
+    if pal.notch > 0:  # the corners bitten in: a quarter circle cut out of each
+        big = Image.new("L", (4 * t, 4 * t), 255)
+        bd = ImageDraw.Draw(big)
+        side, r = 4 * t - 1, pal.notch * 4 * t
+        for cx, cy in ((0, 0), (side, 0), (side, side), (0, side)):
+            bd.ellipse((cx - r, cy - r, cx + r, cy + r), fill=0)
         return np.asarray(big.resize((t, t), Image.LANCZOS), np.uint8).copy()
     if pal.chamfer > 0:  # the corners cut off straight
         big = Image.new("L", (4 * t, 4 * t), 0)

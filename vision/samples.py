@@ -98,7 +98,8 @@ def table(rng, h, w, kind: str) -> np.ndarray:
         img = cv2.resize(img, (w, h), interpolation=cv2.INTER_NEAREST)
     elif kind in ("paper", "floor", "linen", "colour", "busy", "dark", "slats", "terrazzo", "concrete",
                   "cork", "stripes", "granite", "bamboo", "denim", "leather", "grass", "gravel", "rug",
-                  "sand", "towel", "lino", "velvet", "parquet", "tray", "deskmat", "kraft", "oak"):  # the held-out tables (vision.samples_box)
+                  "sand", "towel", "lino", "velvet", "parquet", "tray", "deskmat", "kraft", "oak",
+                  "laminate", "moquette", "traytable"):  # the held-out tables (vision.samples_box)
         return table_b(rng, h, w, kind)
     else:  # stone / marble
         base = np.array(rng.integers(150, 235, 3), np.float32)
@@ -199,7 +200,8 @@ def table_b(rng, h, w, kind: str) -> np.ndarray:
     near-black one, a garden table of weathered slats, terrazzo, bare concrete, a cork board, a
     striped tablecloth, dark speckled granite, a bamboo mat, denim, brown leather, a lawn, gravel,
     a woven rug, beach sand, a terry beach towel, marbled linoleum, dark velvet, herringbone parquet,
-    a glossy black tray, a grey desk mat, a kraft-paper blotter, pale oak."""
+    a glossy black tray, a grey desk mat, a kraft-paper blotter, pale oak, a train's speckled laminate
+    table, a train seat's patterned moquette, a train's fold-down grey tray."""
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     if kind == "paper":
         img = np.full((h, w, 3), rng.integers(200, 240), np.float32) + rng.normal(0, 4, (h, w, 1))
@@ -357,6 +359,27 @@ def table_b(rng, h, w, kind: str) -> np.ndarray:
         u = xx * math.cos(a) + yy * math.sin(a)
         grain = np.sin(u / rng.uniform(3, 6) + 3 * _smooth_noise(rng, h, w, max(6, w // 60)))
         img = np.array([150, 190, 215], np.float32)[None, None] * (1 + .06 * grain)[..., None]
+    elif kind == "laminate":  # a train's table: grey-blue laminate finely speckled lighter and darker
+        img = np.array([150, 140, 126], np.float32)[None, None] * (1 + .04 * _smooth_noise(rng, h, w, 6))[..., None]
+        fleck = rng.random((h, w))
+        img[fleck < .04] *= .7
+        img[fleck > .97] = img[fleck > .97] * .6 + 90
+    elif kind == "moquette":  # a train seat's moquette: small coloured shapes repeating on deep blue, a pile
+        p = rng.uniform(w / 28, w / 16)
+        u, v = np.mod(xx / p, 1.0), np.mod(yy / p, 1.0)
+        odd = (np.floor(xx / p) + np.floor(yy / p)) % 2 == 1
+        img = np.empty((h, w, 3), np.float32)
+        img[:] = (96, 40, 24)
+        img[(np.abs(u - .5) + np.abs(v - .5) < .22) & odd] = (40, 60, 200)     # red diamonds
+        img[(np.abs(u - .5) < .32) & (np.abs(v - .5) < .07) & ~odd] = (40, 190, 230)  # yellow bars
+        img[np.hypot(u - .1, v - .1) < .07] = (170, 160, 40)                  # teal dots
+        img *= (1 + .08 * _smooth_noise(rng, h, w, 2))[..., None]
+    elif kind == "traytable":  # a train's fold-down tray: pale grey plastic, a fine stipple, a cup's recess
+        img = np.full((h, w, 3), float(rng.integers(150, 185)), np.float32) * np.array([1.02, 1.0, .97], np.float32)
+        img *= (1 + .05 * _smooth_noise(rng, h, w, 2))[..., None]
+        cx, cy, r = rng.uniform(.1, .9) * w, rng.uniform(.1, .9) * h, rng.uniform(.06, .1) * min(w, h)
+        ring = np.abs(np.hypot(xx - cx, yy - cy) - r) < max(2.0, r * .06)
+        img[ring] *= .72
     elif kind == "busy":  # a cluttered table: papers, magazines and coasters of any colour
         img = np.empty((h, w, 3), np.float32)
         img[:] = np.array(rng.integers(60, 200, 3), np.float32)
@@ -472,7 +495,8 @@ def empty_photo(rng, w, h, kind: str) -> np.ndarray:
             y += int(40 * fs)
         img = img.astype(np.float32)
     else:  # objects on a table
-        img = table(rng, h, w, kind if kind in ("wood", "cloth", "felt", "slats", "cork", "denim", "grass", "sand", "velvet", "deskmat") else "wood").astype(np.float32)
+        img = table(rng, h, w, kind if kind in ("wood", "cloth", "felt", "slats", "cork", "denim", "grass", "sand", "velvet", "deskmat",
+                                                    "moquette") else "wood").astype(np.float32)
         for _ in range(int(rng.integers(4, 9))):
             col = tuple(float(v) for v in rng.integers(0, 255, 3))
             cx, cy = int(rng.uniform(0, w)), int(rng.uniform(0, h))

@@ -1,6 +1,6 @@
 """Photos of the second box (``vision/boxart.py``): its six teaching photos and test photos.
 
-``python -m vision.samples_box OUTDIR [--seed N] [--variant A|B|...|O] [--count N] [--empty N] [--small N]``
+``python -m vision.samples_box OUTDIR [--seed N] [--variant A|B|...|P] [--count N] [--empty N] [--small N]``
 writes ``OUTDIR/teach/tNN.jpg`` + ``.json`` (the box plan's six layouts, ``vision.plan``:
 upright, a few degrees turned and tilted, as a person teaching the box takes them) and
 ``OUTDIR/test/pNN.jpg`` + ``.json`` (legal planets under every condition of ``vision.samples``:
@@ -94,7 +94,15 @@ bright parts, the phone's noise reduction smearing fine texture, on dark velvet,
 or a glossy black tray (teaching photos 2–14° at phone size); O: ``sample_photos/box2-heldout14``
 (seed 331, ``--count 20 --empty 4``, made in the same round to diagnose and tune on: seen), an
 office desk under cold LED panels with a warm desk lamp's pool on one side, a little defocus and
-chroma noise, on a grey desk mat, a kraft-paper blotter or pale oak (teaching photos 2–14°).
+chroma noise, on a grey desk mat, a kraft-paper blotter or pale oak (teaching photos 2–14°); P:
+``sample_photos/box2-heldout15`` (seed 415, ``--count 20 --empty 4``, made in issue 8's photo-scoring
+round, before any reader change; nothing is tuned on it, only its totals are read: held out), a
+table on a moving train: the carriage's dim, cool overhead light, a band of low sun through the window
+sweeping across the frame (a warm bright stripe, its leading edge crisp and its trailing edge smeared
+by the train's movement during the exposure, the window pillar's narrow shadow inside it, highlights
+clipped), and the carriage's vibration shaking the phone (a jagged short path: a ghosted double
+image, not a straight streak), on a speckled grey-blue laminate, a seat's patterned moquette or a
+fold-down grey tray with a cup's recess (teaching photos 2–14° at phone size).
 """
 from __future__ import annotations
 
@@ -500,6 +508,41 @@ def _style_o(rng, photo: np.ndarray) -> np.ndarray:
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
+def _style_p(rng, photo: np.ndarray) -> np.ndarray:
+    """The fifteenth held-out camera: a table on a moving train — the carriage's dim, cool overhead
+    light; a band of low sun through the window across the frame (warm, bright enough to clip the
+    palest parts, its leading edge crisp and its trailing edge smeared by the train's movement during
+    the exposure) with the window pillar's narrow shadow inside it; and the carriage's vibration
+    shaking the phone along a short jagged path (a few ghosted copies of the picture, not a straight
+    streak)."""
+    h, w = photo.shape[:2]
+    img = photo.astype(np.float32) * np.array([rng.uniform(1.04, 1.14), rng.uniform(1.0, 1.05),
+                                               rng.uniform(.86, .94)], np.float32) * rng.uniform(.72, .88)
+    yy, xx = np.mgrid[0:h:8, 0:w:8].astype(np.float32)
+    a = rng.uniform(0, math.pi)  # the band runs along this direction's normal
+    u = ((xx - w / 2) * math.cos(a) + (yy - h / 2) * math.sin(a)) / max(w, h)
+    c, half = rng.uniform(-.25, .25), rng.uniform(.12, .25)
+    crisp, smeared = rng.uniform(.004, .012), rng.uniform(.04, .09)
+    if rng.random() < .5:  # which edge leads depends on the way the train goes
+        crisp, smeared = smeared, crisp
+    band = 1 / (1 + np.exp(np.clip(-(u - (c - half)) / crisp, -60, 60)))
+    band /= 1 + np.exp(np.clip(-((c + half) - u) / smeared, -60, 60))
+    pillar = np.exp(-((u - (c + rng.uniform(-.5, .5) * half)) / rng.uniform(.015, .035)) ** 4)
+    band *= 1 - rng.uniform(.6, .85) * pillar
+    sun = np.array([.78, .94, 1.18], np.float32) * rng.uniform(.5, .85)
+    img *= cv2.resize((1 + band[..., None] * sun).astype(np.float32), (w, h))
+    # the shake: a few taps along a short jagged path, joined by faint lines
+    r = max(3, int(max(w, h) * rng.uniform(.0012, .0026)))
+    k = np.zeros((2 * r + 1, 2 * r + 1), np.float32)
+    pts = [(r, r)] + [(int(r + rng.integers(-r, r + 1)), int(r + rng.integers(-r, r + 1))) for _ in range(int(rng.integers(2, 4)))]
+    for p0, p1 in zip(pts, pts[1:]):
+        cv2.line(k, p0, p1, .15, 1)
+    for p0 in pts:
+        k[p0[1], p0[0]] += float(rng.uniform(.5, 1.0))
+    img = cv2.filter2D(img, -1, k / k.sum())
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
 def _photo(rng, grid, w, h, variant, truth=None, teach=False, **kw):
     if variant == "B":  # the held-out tables
         kw["bg"] = str(rng.choice(["paper", "floor", "linen"]))
@@ -557,6 +600,10 @@ def _photo(rng, grid, w, h, variant, truth=None, teach=False, **kw):
         kw["bg"] = str(rng.choice(["deskmat", "kraft", "oak"]))
         if teach:
             kw["tilt"] = kw.get("tilt", 0.0) * 1.5 + 2.0
+    elif variant == "P":  # a train: a speckled laminate table, a seat's moquette or a fold-down tray
+        kw["bg"] = str(rng.choice(["laminate", "moquette", "traytable"]))
+        if teach:
+            kw["tilt"] = kw.get("tilt", 0.0) * 1.5 + 2.0
     photo = take_photo(rng, grid, w, h, tile=tile_source(variant), truth=truth, **kw)
     if variant == "B":
         photo = _style_b(rng, photo)
@@ -586,6 +633,8 @@ def _photo(rng, grid, w, h, variant, truth=None, teach=False, **kw):
         photo = _style_n(rng, photo)
     elif variant == "O":
         photo = _style_o(rng, photo)
+    elif variant == "P":
+        photo = _style_p(rng, photo)
     return photo
 
 
@@ -598,13 +647,13 @@ def make_teaching(out: Path, rng, variant: str, truths: list | None = None) -> l
     for i, grid in enumerate(teaching_plan()):
         truth: dict = {}
         # D: taken with a phone at its full size (the others: 1600×1200)
-        w, h = phone_size(rng, portrait=False) if variant in "DEFGHIJKLMNO" else (1600, 1200)
+        w, h = phone_size(rng, portrait=False) if variant in "DEFGHIJKLMNOP" else (1600, 1200)
         photo = _photo(rng, grid, w, h, variant, truth, teach=True, hand=True, angle=float(rng.uniform(-4, 4)),
                        tilt=float(rng.uniform(0, 8)), fill=float(rng.uniform(.6, .85)),
                        bg=BACKGROUNDS[i % 3], light=float(rng.uniform(.1, .35)), blur=0.0,
                        noise=float(rng.uniform(1, 3)), loose=.35)
         path = out / f"t{i + 1:02d}.jpg"
-        save_jpeg(path, photo, 84 if variant == "D" else 70 if variant in "EFGHIJKLMNO" else 88)
+        save_jpeg(path, photo, 84 if variant == "D" else 70 if variant in "EFGHIJKLMNOP" else 88)
         # the grid and where its lattice lies (``corners``: the outer corners of cells 0, 3, 15, 12,
         # ``gap``), as a test photo's truth: the corners a teacher would tap (``vision.bench``)
         (out / f"t{i + 1:02d}.json").write_text(json.dumps({**grid, **truth}) + "\n")
@@ -629,7 +678,7 @@ def make_tests(out: Path, rng, variant: str, count: int, empty: int, small: int)
                        fill=fill, bg=BACKGROUNDS[i % 5] if BACKGROUNDS[i % 5] != "noise" else "stone",
                        light=float(rng.uniform(.1, .7)), blur=float(rng.choice([0, 0, .8, 1.5, 2.5])) * (max(w, h) / 1600),
                        noise=float(rng.uniform(1, 6)))
-        q = int(rng.integers(60, 87 if variant == "D" else 75 if variant in "EFGHIJKLMNO" else 93))  # D, E: phone size, kept small
+        q = int(rng.integers(60, 87 if variant == "D" else 75 if variant in "EFGHIJKLMNOP" else 93))  # D, E: phone size, kept small
         path = out / f"p{i + 1:02d}.jpg"
         save_jpeg(path, photo, q, int(rng.choice([6, 8, 3])) if i % 4 == 0 and i >= small else 1)
         (out / f"p{i + 1:02d}.json").write_text(json.dumps({**grid, **truth}) + "\n")
@@ -659,6 +708,8 @@ def make_tests(out: Path, rng, variant: str, count: int, empty: int, small: int)
         kinds = ("velvet", "face", "text", "blank")
     if variant == "O":
         kinds = ("deskmat", "text", "face", "blank")
+    if variant == "P":
+        kinds = ("moquette", "face", "blank", "text")
     for i in range(empty):
         path = out / f"n{i + 1:02d}.jpg"
         img = phone_empty(rng, *phone_size(rng, portrait=False), kinds[i % len(kinds)])
@@ -686,7 +737,9 @@ def make_tests(out: Path, rng, variant: str, count: int, empty: int, small: int)
             img = _style_n(rng, img)
         elif variant == "O":
             img = _style_o(rng, img)
-        save_jpeg(path, img, int(rng.integers(60, 81 if variant in "DEFGHIJKLMNO" else 93)))
+        elif variant == "P":
+            img = _style_p(rng, img)
+        save_jpeg(path, img, int(rng.integers(60, 81 if variant in "DEFGHIJKLMNOP" else 93)))
         (out / f"n{i + 1:02d}.json").write_text(json.dumps({"planet": None}) + "\n")
         written.append(path)
     return written
@@ -696,7 +749,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m vision.samples_box")
     ap.add_argument("outdir")
     ap.add_argument("--seed", type=int, default=2)
-    ap.add_argument("--variant", choices=("A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L", "M", "N", "O"), default="A")
+    ap.add_argument("--variant", choices=tuple("ABCDEFGHIJKLMNOP"), default="A")
     ap.add_argument("--count", type=int, default=32)
     ap.add_argument("--empty", type=int, default=7)
     ap.add_argument("--small", type=int, default=0, help="how many 1280×960 photos (the rest: phone size)")
