@@ -67,6 +67,7 @@ class Verdict:
     base: np.ndarray | None = field(default=None, compare=False, repr=False)   # (16, n): the match (classify's)
     order: np.ndarray | None = field(default=None, compare=False, repr=False)  # (16, n): what orders the tiles
     fine: Cells | None = field(default=None, compare=False, repr=False)       # the cells at FINE_PX, once cut
+    fine_kept: dict = field(default_factory=dict, compare=False, repr=False)   # cell -> (fine, _fine_cell), once made
 
     @property
     def score(self) -> float:
@@ -292,13 +293,21 @@ def _finer(v: Verdict, ex: Exemplars, photo: Photo | None) -> bool:
 
 def _fine_cell(v: Verdict, ex: Exemplars, photo: Photo | None, fine: Cells | None, q: int) -> tuple[Cells, np.ndarray]:
     """Cell ``q`` at ``FINE_PX`` for the runner-up tests, with the finer cut of the planet it is
-    taken from (``fine``: made now, through the same outline, when no stage has made it yet)."""
+    taken from (``fine``: made now, through the same outline, when no stage has made it yet).
+    Made once per reading (``Verdict.fine_kept``, shared by the verdicts ``tell_lookalikes`` and
+    ``look_again`` make from it: the same cut, outline and centres): both stages ask for most
+    doubtful cells."""
     assert photo is not None and v.aligned is not None
     if fine is None:
         fine = fine_cells(photo, v.outline) if ex.outward else cut_cells(photo, v.outline, v.turn, tuning.FINE_PX)
+    hit = v.fine_kept.get(q)
+    if hit is not None and hit[0] is fine:
+        return fine, hit[1]
     pad = int(round(tuning.CELL_PX * tuning.PAD))
     st = STACK_AT[q]
-    return fine, fine_cell(fine, v.aligned.centres[q], pad, q, _fine_mean(ex, st), _fine_mean_detail(ex, st))
+    cell = fine_cell(fine, v.aligned.centres[q], pad, q, _fine_mean(ex, st), _fine_mean_detail(ex, st))
+    v.fine_kept[q] = (fine, cell)
+    return fine, cell
 
 
 def look_again(v: Verdict, ex: Exemplars, photo: Photo | None, conf: np.ndarray) -> Verdict:

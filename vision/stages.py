@@ -732,6 +732,7 @@ class Slider:
         self.norms = np.sqrt((zero.astype(np.float64) ** 2).sum(axis=(1, 2, 3)))
         self._spectra: dict = {}
         self.angles: tuple = ()                            # the turn of each, when they are turns
+        self._pair_terms: list | None = None               # what _told_all needs of each (pair_terms)
 
     def _zero_mean(self) -> np.ndarray:
         """(k, m, m, c): each template less each channel's mean (made when asked, not kept)."""
@@ -746,6 +747,24 @@ class Slider:
             hit = np.conj(np.fft.rfft2(self._zero_mean().transpose(0, 3, 1, 2), s=size)).astype(np.complex64)
             self._spectra[size] = hit
         return hit
+
+    def pair_terms(self) -> list:
+        """Per template (a turned exemplar, (m, m, c)): what ``_told_all`` needs of it whatever the
+        cell, made once and kept (per box): the integral images of it and of its square, channels
+        summed (its spread over any part), float64 (2, m + 1, m + 1); itself channels first
+        (c, m, m); and per pixel a row (its square, itself per channel), float64 (m·m, 1 + c)."""
+        if self._pair_terms is None:
+            out = []
+            for t in self.originals:
+                t = t if t.ndim == 3 else t[..., None]
+                m, mw, c = t.shape
+                s1, s2 = cv2.integral2(np.ascontiguousarray(t), sdepth=cv2.CV_64F, sqdepth=cv2.CV_64F)
+                sums = np.stack([s1.reshape(m + 1, mw + 1, c).sum(axis=2), s2.reshape(m + 1, mw + 1, c).sum(axis=2)])
+                e = t.astype(np.float64).reshape(-1, c)
+                pix = np.concatenate([(e * e).sum(axis=1)[:, None], e], axis=1)
+                out.append((sums, np.ascontiguousarray(np.moveaxis(t, 2, 0)), pix))
+            self._pair_terms = out
+        return self._pair_terms
 
     def warm(self, shape: tuple) -> None:
         """Make the spectra for pictures of ``shape`` (h, w) now."""
@@ -972,13 +991,18 @@ def _places(cell: np.ndarray, *turned) -> list[tuple[int, int, np.ndarray]]:
     """For each exemplar (at each turn, or its ``Slider``): where (y, x) and at which turn it fits
     ``cell`` best (the first best turn and place, as ``cv2.minMaxLoc`` one turn after another)."""
     sliders = [t if isinstance(t, Slider) else Slider(t) for t in turned]
+    return [(y, x, slider.originals[k]) for slider, (y, x, k) in zip(sliders, _places_at(cell, sliders))]
+
+
+def _places_at(cell: np.ndarray, sliders: list) -> list[tuple[int, int, int]]:
+    """``_places`` of each of ``sliders`` as (y, x, the turn's index in the slider)."""
     out = []
-    for slider, res in zip(sliders, slide(cell, *sliders)):
+    for res in slide(cell, *sliders):
         flat = res.reshape(len(res), -1)
         at = flat.argmax(axis=1)
         k = int(np.argmax(flat[np.arange(len(res)), at]))
         y, x = divmod(int(at[k]), res.shape[2])
-        out.append((y, x, slider.originals[k]))
+        out.append((y, x, k))
     return out
 
 
@@ -1012,15 +1036,102 @@ def tell_apart(cell: np.ndarray, first: np.ndarray, second: np.ndarray, blur: fl
 def tell_apart_all(cell: np.ndarray, turned: list, blur: float = tuning.PAIR_BLUR) -> np.ndarray:
     """``tell_apart`` of every pair of the exemplars ``turned`` (each as ``tell_apart`` takes
     it) on one cell, each exemplar placed once: (k, k), [a, b] how much better the cell fits a
-    than b (``reader.look_again``)."""
-    places = _places(cell, *turned)
-    k = len(places)
+    than b (``reader.look_again``). Every pair at once (``_told_all``)."""
+    sliders = [t if isinstance(t, Slider) else Slider(t) for t in turned]
+    return _told_all(cell, sliders, _places_at(cell, sliders), blur)
+
+
+def _told_all(cell: np.ndarray, sliders: list, at: list, blur: float) -> np.ndarray:
+    """``placed_apart`` of every pair of the exemplars ``sliders`` placed on the cell at ``at``
+    ((y, x, turn) each, ``_places_at``; templates of one size) at once: (k, k). Each pair's steps
+    as ``placed_apart`` takes them, batched: each pair's spread over where both lie from the
+    exemplars' integral images (kept per box, ``Slider.pair_terms``); the pairs' differences
+    blurred as one picture of a channel per pair; and every weighted sum the two correlations
+    need (of the cell and each exemplar per channel, and of their products) as matrix products of
+    the pairs' weights (0 where the two do not both lie) with per-pixel terms, in float64 (a
+    weighted centring is the sums less the product of the means). The same values as pair by pair
+    to float rounding (tests/test_vision_second_look.py)."""
+    k = len(at)
     out = np.zeros((k, k), np.float32)
-    for a in range(k):
-        for b in range(a + 1, k):
-            out[a, b] = placed_apart(cell, places[a], places[b], blur)
-            out[b, a] = -out[a, b]
+    if k < 2:
+        return out
+    ia, ib = _pairs(k)
+    P = len(ia)
+    n, nw, ch = cell.shape
+    mh, mw = sliders[0].shape
+    terms = [sl.pair_terms()[t] for sl, (_, _, t) in zip(sliders, at)]   # (sums, planes, per-pixel terms)
+    ys, xs = [a[0] for a in at], [a[1] for a in at]
+    spreads = np.ones((P, 2), np.float32)
+    boxes = []
+    for p in range(P):
+        a, b = ia[p], ib[p]
+        y0, y1, x0, x1 = max(ys[a], ys[b]), min(ys[a], ys[b]) + mh, max(xs[a], xs[b]), min(xs[a], xs[b]) + mw
+        boxes.append((y0, y1, x0, x1))
+        if y0 >= y1 or x0 >= x1:
+            continue
+        size = float((y1 - y0) * (x1 - x0) * ch)
+        for i, j in enumerate((a, b)):     # each one's std over where both lie (all channels), + 1e-6
+            s1, s2 = terms[j][0]
+            r0, r1, c0, c1 = y0 - ys[j], y1 - ys[j], x0 - xs[j], x1 - xs[j]
+            mean = float(s1[r1, c1] - s1[r0, c1] - s1[r1, c0] + s1[r0, c0]) / size
+            sq = float(s2[r1, c1] - s2[r0, c1] - s2[r1, c0] + s2[r0, c0]) / size
+            spreads[p, i] = np.sqrt(max(sq - mean * mean, 0.0)) + 1e-6
+    diff = np.zeros((P, ch, n, nw), np.float32)       # per pair: na - nb on the cell's canvas
+    for p in range(P):
+        a, b = ia[p], ib[p]
+        diff[p, :, ys[a]:ys[a] + mh, xs[a]:xs[a] + mw] = terms[a][1] / spreads[p, 0]
+        diff[p, :, ys[b]:ys[b] + mh, xs[b]:xs[b] + mw] -= terms[b][1] / spreads[p, 1]
+    np.abs(diff, out=diff)
+    d = diff[:, 0].copy()                             # (pairs, n, nw): channels summed (plane by plane:
+    for c in range(1, ch):                            # numpy's sum over a short axis is slow)
+        d += diff[:, c]
+    w = cv2.GaussianBlur(np.ascontiguousarray(d.transpose(1, 2, 0)), (0, 0), blur).reshape(n, nw, P)
+    w64 = np.zeros((P, n, nw))                        # each pair's weight where both lie, 0 elsewhere
+    for p, (y0, y1, x0, x1) in enumerate(boxes):
+        if y0 < y1 and x0 < x1:
+            wp = w[y0:y1, x0:x1, p]
+            w64[p, y0:y1, x0:x1] = (wp / (float(wp.max()) + 1e-6)) ** 2
+    c64 = np.moveaxis(cell, 2, 0).astype(np.float64)  # (ch, n, nw)
+    W = w64.reshape(P, -1)
+    cell_terms = np.empty((1 + ch, n, nw))            # per pixel: the cell's square, the cell per channel
+    cell_terms[1:] = c64
+    np.multiply(c64[0], c64[0], out=cell_terms[0])
+    for c in range(1, ch):
+        cell_terms[0] += c64[c] * c64[c]
+    Sc = W @ cell_terms.reshape(1 + ch, -1).T         # (pairs, 1 + ch): Σw c·c, Σw c per channel
+    Se = np.empty((k, P, 2 + ch))                     # per exemplar: Σw c·e, Σw e·e, Σw e per channel
+    for j in range(k):
+        y, x = ys[j], xs[j]
+        pix = terms[j][2]                             # (m·m, 1 + ch): e·e, e per channel
+        under = c64[:, y:y + mh, x:x + mw].reshape(ch, -1)
+        ce = under[0] * pix[:, 1]
+        for c in range(1, ch):
+            ce += under[c] * pix[:, 1 + c]
+        wj = w64[:, y:y + mh, x:x + mw].reshape(P, -1)
+        Se[j, :, 0] = wj @ ce
+        Se[j, :, 1:] = wj @ pix
+    sw = W.sum(axis=1)
+    ws = sw + 1e-6
+    f = 2 / ws - sw / (ws * ws)       # Σw (x - Sx/ws)(y - Sy/ws) = Σwxy - Sx·Sy·f
+    rows = np.arange(P)
+    A, B = Se[ia, rows], Se[ib, rows]                 # (pairs, 2 + ch)
+    mc = Sc[:, 1:]
+    cc = Sc[:, 0] - (mc * mc).sum(axis=1) * f
+    ca = A[:, 0] - (mc * A[:, 2:]).sum(axis=1) * f
+    cb = B[:, 0] - (mc * B[:, 2:]).sum(axis=1) * f
+    aa = A[:, 1] - (A[:, 2:] * A[:, 2:]).sum(axis=1) * f
+    bb = B[:, 1] - (B[:, 2:] * B[:, 2:]).sum(axis=1) * f
+    told = ca / np.sqrt(cc * aa + 1e-9) - cb / np.sqrt(cc * bb + 1e-9)
+    told = np.where([y0 < y1 and x0 < x1 for y0, y1, x0, x1 in boxes], told, 0.0)   # no overlap: 0
+    out[ia, ib] = told
+    out[ib, ia] = -out[ia, ib]
     return out
+
+
+@functools.cache
+def _pairs(k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs (a < b) of k things, as two index arrays."""
+    return np.triu_indices(k, 1)
 
 
 def placed_apart(cell: np.ndarray, first: tuple, second: tuple, blur: float = tuning.PAIR_BLUR) -> float:
