@@ -138,14 +138,19 @@ def minutes_between(started: datetime | None, ended: datetime | None) -> int | N
     return max(1, round((utc(ended) - utc(started)).total_seconds() / 60))
 
 
-def play_of_game(play_id: str, table_id: str, created: datetime, result: object, *, game_id: str,
-                 started: datetime | None, rematch_of: str | None) -> PlayRecord:
-    """Play ``play_id``: tracked game ``game_id``, whose result was saved as table ``table_id`` at
-    ``created``: seat 0 started it (SPEC: the youngest, start player of round 1), and it lasted
-    from ``started`` (the game's creation) until then."""
-    return PlayRecord(id=play_id, table_id=table_id, created=created, kind="game",
-                      players=players_of(result, start_seat=0), game_id=game_id, rematch_of=rematch_of,
-                      duration_min=minutes_between(started, created))
+def players_of_game(result: object) -> tuple[PlayerRecord, ...]:
+    """The players of a tracked game's result: seat 0 started it (SPEC: the youngest, start
+    player of round 1). Raises ``RecordError`` as ``players_of``."""
+    return players_of(result, start_seat=0)
+
+
+def play_of_game(play_id: str, table_id: str, created: datetime, players: tuple[PlayerRecord, ...], *,
+                 game_id: str, started: datetime | None, rematch_of: str | None) -> PlayRecord:
+    """Play ``play_id``: tracked game ``game_id`` of ``players`` (``players_of_game``), whose
+    result was saved as table ``table_id`` at ``created``; it lasted from ``started`` (the
+    game's creation) until then."""
+    return PlayRecord(id=play_id, table_id=table_id, created=created, kind="game", players=players,
+                      game_id=game_id, rematch_of=rematch_of, duration_min=minutes_between(started, created))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -32,7 +32,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 from .db import Base, Database, SavedTable, new_id, utcnow
 from .draft import Setup, State, Undo, advance, apply, check_undo, parse_move, score_request_of, start, take_back
 from .errors import GameNotFound, IllegalMove, NotYourTurn, StaleVersion
-from .history import play_of_game
+from .history import PlayerRecord, RecordError, play_of_game, players_of_game
 from .history_store import Play, mark_game, record_play
 from .i18n import _
 
@@ -412,6 +412,10 @@ class _Result:
         self.game_id = game_id
         self.request_json = json.dumps(score_request_of(state))
         self.result = dict(state.result)
+        try:  # checked before the transaction: a result the history cannot list still ends the game
+            self.players: tuple[PlayerRecord, ...] | None = players_of_game(self.result)
+        except (RecordError, ValueError):  # as for any saved table: kept, not listed
+            self.players = None
 
     def store(self, conn: Connection) -> str:
         """Saves the result unless another process saved it first; the game's table id either way."""
@@ -421,8 +425,9 @@ class _Result:
         table_id, created = new_id(), utcnow()
         conn.execute(insert(SavedTable).values(id=table_id, created=created, request_json=self.request_json,
                                                result_json=json.dumps(self.result)))
-        record_play(conn, play_of_game(new_id(), table_id, created, self.result, game_id=self.game_id,
-                                       started=game.created, rematch_of=game.rematch_of))
+        if self.players is not None:
+            record_play(conn, play_of_game(new_id(), table_id, created, self.players, game_id=self.game_id,
+                                           started=game.created, rematch_of=game.rematch_of))
         conn.execute(update(TrackerGame).where(TrackerGame.id == self.game_id).values(table_id=table_id))
         return table_id
 

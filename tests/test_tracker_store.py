@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 import secrets
 import threading
@@ -107,6 +108,24 @@ def test_a_games_last_move_is_stored_with_its_result_and_its_play_or_not_at_all(
     assert [p.start_player for p in play.players] == [True, False, False]  # seat 0 starts round 1
     assert [p.score for p in play.players] == [p["total"] for p in after.state.result["players"]]
     assert games.ensure_result_saved(fresh) == after.table_id and stored() == (1, 1)
+
+
+def test_a_game_whose_result_the_history_cannot_list_still_ends_with_its_table(db, monkeypatch):
+    # as the history's hook does for any saved table: kept and reopened by its link, not listed
+    from scorer.history import RecordError
+
+    def unlistable(result):
+        raise RecordError("players[0].name is missing or longer than 40 characters.")
+    monkeypatch.setattr(tracker_store, "players_of_game", unlistable)
+    games = Games(db)
+    gid = games.create(Setup(("Ann", "Ben"), 9, False)).id
+    play_out(games, gid, random.Random(9))
+    fresh = Games(db).load(gid)
+    assert fresh.state.finished and fresh.table_id is not None
+    with db.engine.connect() as conn:
+        assert conn.execute(select(func.count()).select_from(Play)).scalar_one() == 0
+        saved = conn.execute(select(SavedTable.result_json).where(SavedTable.id == fresh.table_id)).scalar_one()
+    assert json.loads(saved) == fresh.state.result
 
 
 def test_a_store_that_did_not_write_the_moves_reads_the_same_game(db):
