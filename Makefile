@@ -66,7 +66,7 @@ test-postgres: setup-test
 	@$(PY) -m pip install --quiet -c constraints.txt -e '.[postgres]' >/dev/null 2>&1 || $(PY) -m pip install -c constraints.txt -e '.[postgres]'
 	scripts/with-postgres $(PY) -m pytest -q tests/test_contract.py tests/test_pages.py tests/test_scan_page.py \
 		tests/test_tracker.py tests/test_tracker_api.py tests/test_tracker_pages.py tests/test_box_store.py tests/test_box_pages.py \
-		tests/test_live.py
+		tests/test_live.py tests/test_stored_times.py tests/test_history.py tests/test_history_export.py tests/test_expiry.py
 
 # Speed and accuracy, printed as numbers: scoring (core and HTTP beside a bare endpoint), the
 # tracker under 100 concurrent tables, game night open-loop (scorer.load_bench), the draft engine per

@@ -13,11 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import DateTime, Integer, LargeBinary, String, delete, insert, select, update
+from sqlalchemy import Integer, LargeBinary, String, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
-from .db import Base, Database, new_id, utcnow
+from .db import Base, Database, UTCDateTime, new_id, utcnow
 
 ACTIVE = "active"   # the one slot a box can be in
 
@@ -28,8 +28,8 @@ class LearnedBox(Base):
     id: Mapped[str] = mapped_column(String(32), primary_key=True, default=new_id)
     slot: Mapped[str] = mapped_column(String(16), unique=True, default=ACTIVE)
     version: Mapped[int] = mapped_column(Integer, default=1)
-    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    updated: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    created: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    updated: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     data: Mapped[bytes] = mapped_column(LargeBinary)
 
 

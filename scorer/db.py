@@ -15,6 +15,7 @@ from datetime import datetime, UTC
 from typing import TypeVar
 
 from sqlalchemy import DateTime, String, Text, create_engine, event, make_url
+from sqlalchemy.types import TypeDecorator
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.engine import Engine
@@ -32,6 +33,28 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+class UTCDateTime(TypeDecorator):
+    """A moment stored in UTC and read back as an aware UTC datetime on every database.
+
+    PostgreSQL keeps the zone (``timestamp with time zone``); SQLite keeps none and gave naive
+    datetimes back, so the same stored game or table read as a different value on each, and
+    comparing one with ``utcnow()`` failed on SQLite alone. Written: an aware moment is turned to
+    UTC, a naive one is taken as UTC already (what SQLite gave back)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect) -> datetime | None:  # type: ignore[no-untyped-def]
+        if value is None or value.tzinfo is None:
+            return value
+        return value.astimezone(UTC)
+
+    def process_result_value(self, value: datetime | None, dialect) -> datetime | None:  # type: ignore[no-untyped-def]
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
 def new_id(nbytes: int = 9) -> str:
     return secrets.token_urlsafe(nbytes)
 
@@ -41,7 +64,7 @@ class StoredResult:
     Rising to the Stars tally); each model using it has a table of its own."""
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True, default=new_id)
-    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    created: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     request_json: Mapped[str] = mapped_column(Text)
     result_json: Mapped[str] = mapped_column(Text)
 

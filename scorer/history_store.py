@@ -15,7 +15,6 @@ from datetime import datetime
 
 from sqlalchemy import (
     Boolean,
-    DateTime,
     ForeignKey,
     Index,
     Integer,
@@ -31,7 +30,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Mapped, mapped_column
 
-from .db import Base, Database, SavedTable, new_id, utcnow
+from .db import Base, Database, SavedTable, UTCDateTime, new_id, utcnow
 from .history import (
     KINDS,
     CharacterTotals,
@@ -57,7 +56,7 @@ class Play(Base):
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True, default=new_id)
     table_id: Mapped[str] = mapped_column(String(32), unique=True)
-    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    created: Mapped[datetime] = mapped_column(UTCDateTime)
     kind: Mapped[str] = mapped_column(String(8))
     players: Mapped[int] = mapped_column(Integer)
     game_id: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
@@ -74,7 +73,7 @@ class PlayPlayer(Base):
     seat: Mapped[int] = mapped_column(Integer)
     name: Mapped[str] = mapped_column(String(64))
     key: Mapped[str] = mapped_column(String(64))
-    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    created: Mapped[datetime] = mapped_column(UTCDateTime)
     counted: Mapped[bool] = mapped_column(Boolean)
     score: Mapped[int] = mapped_column(Integer)
     subtotal: Mapped[int] = mapped_column(Integer)
@@ -104,7 +103,7 @@ class PlayerAlias(Base):
 
     key: Mapped[str] = mapped_column(String(64), primary_key=True)
     into: Mapped[str] = mapped_column(String(64), index=True)
-    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    created: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -23,13 +23,13 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from sqlalchemy import (
-    DateTime, ForeignKey, Integer, String, Text, UniqueConstraint, bindparam, delete, func, insert, select, text, update,
+    ForeignKey, Integer, String, Text, UniqueConstraint, bindparam, delete, func, insert, select, text, update,
 )
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Mapped, mapped_column
 
-from .db import Base, Database, SavedTable, new_id, utcnow
+from .db import Base, Database, SavedTable, UTCDateTime, new_id, utcnow
 from .draft import Setup, State, Undo, advance, apply, check_undo, parse_move, score_request_of, start, take_back
 from .errors import GameNotFound, IllegalMove, NotYourTurn, StaleVersion
 from .history import PlayerRecord, RecordError, play_of_game, players_of_game
@@ -48,7 +48,7 @@ class TrackerGame(Base):
     __tablename__ = "tracker_games"
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True, default=new_id)
-    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    created: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     setup_json: Mapped[str] = mapped_column(Text)
     tokens_json: Mapped[str] = mapped_column(Text)          # one secret per seat
     host_token: Mapped[str] = mapped_column(String(64))
@@ -65,7 +65,7 @@ class TrackerMove(Base):
     game_id: Mapped[str] = mapped_column(String(32), ForeignKey("tracker_games.id"), index=True)
     version: Mapped[int] = mapped_column(Integer)
     move_json: Mapped[str] = mapped_column(Text)
-    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    created: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
 class SeatClaim(Base):
@@ -75,7 +75,7 @@ class SeatClaim(Base):
     game_id: Mapped[str] = mapped_column(String(32), ForeignKey("tracker_games.id"), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     claim_hash: Mapped[str] = mapped_column(String(64))
-    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    created: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
 # The queries every board, move and watcher tick runs, built once: SQLAlchemy then neither builds

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from datetime import timedelta
 
+from sqlalchemy import text
+
 from scorer.contract import score_request
 from scorer.db import save_table, utcnow
 from scorer.expiry_store import expire
@@ -20,8 +22,8 @@ def count(db, table: str) -> int:
 
 def age(db, table: str, row_id: str, days: int) -> None:
     with db.engine.begin() as connection:
-        connection.exec_driver_sql(f"UPDATE {table} SET created = ? WHERE id = ?",
-                                   (utcnow() - timedelta(days=days), row_id))
+        connection.execute(text(f"UPDATE {table} SET created = :created WHERE id = :id"),  # any database's placeholders
+                           {"created": utcnow() - timedelta(days=days), "id": row_id})
 
 
 def test_abandoned_games_go_and_live_ones_stay(app, client):
@@ -33,7 +35,7 @@ def test_abandoned_games_go_and_live_ones_stay(app, client):
                 headers={"Authorization": f"Bearer {old['seats'][0]['token']}"})
     age(db, "tracker_games", old["id"], 40)
     with db.engine.begin() as connection:  # its last move, long ago too
-        connection.exec_driver_sql("UPDATE tracker_moves SET created = ?", (utcnow() - timedelta(days=35),))
+        connection.execute(text("UPDATE tracker_moves SET created = :created"), {"created": utcnow() - timedelta(days=35)})
     done = expire(db, abandoned_days=30)
     assert done.abandoned_games == 1 and done.tables == 0
     with db.engine.connect() as connection:
