@@ -1,6 +1,7 @@
 """The load bench's own bookkeeping (its figures come from ``make bench``): errors cannot hide."""
 from __future__ import annotations
 
+import json
 import threading
 from collections import Counter
 
@@ -161,11 +162,11 @@ def test_the_bench_reads_each_workers_loop_reports_of_the_played_part_only(tmp_p
 def test_phones_on_event_streams_through_the_real_server_see_every_move_and_every_game_checks(tmp_path):
     """A small game night through ``python -m scorer serve`` (gunicorn, gevent workers), every phone
     on the page's event stream: each other phone gets each move's board, with nothing asked again."""
-    from scorer.load_bench import held, one_run, parse, play_openings
+    from scorer.load_bench import deal_openings, held, one_run, parse
     database = f"sqlite:///{tmp_path / 'night.sqlite3'}"
     args = parse(["--tables", "4", "--moves", "3", "--openings", "2", "--double", "0", "--workers", "2"])
     assert args.mode == "stream"
-    openings = play_openings(database, args.openings, args.moves, args.seed)
+    openings = deal_openings(args.openings, args.moves, args.seed)
     ran: dict = {}
     # in a thread of its own: the browser tests' Playwright keeps an event loop running in this one
     night = threading.Thread(target=lambda: ran.setdefault("out", one_run(4, args, openings, database, tmp_path)))
@@ -180,3 +181,21 @@ def test_phones_on_event_streams_through_the_real_server_see_every_move_and_ever
     assert len(stats.delivery_ms) == others           # every move on every other phone, by the stream
     assert stats.nothing_new == 0 and stats.streams == out["phones"]  # one stream a phone, for the whole game
     assert held(out)
+
+
+def test_every_table_of_a_night_can_be_its_own_game_played_by_the_rules_to_near_its_end():
+    """Tables copied from a few openings draw the same planets, whose drawings the server shares by
+    what they show, as real tables' never are: by default each table gets a game of its own."""
+    from scorer.draft import Setup, legal, parse_entry, replay
+    from scorer.load_bench import deal_openings, parse
+    assert parse([]).openings == 0                    # one opening for each table unless asked
+    openings = deal_openings(40, 5, seed=3)
+    assert len({tuple(log) for _, _, log in openings}) == 40   # 40 different games
+    assert deal_openings(40, 5, seed=3) == openings   # and the same again from the same seed
+    for setup_json, mode, log in openings:
+        setup = Setup.parse(json.loads(setup_json))
+        state = replay(setup, [json.loads(m) for m in log])
+        assert mode == "own" and not state.finished and legal(state, state.to_act)
+        assert [parse_entry(json.loads(m)).as_json() for m in log] == [json.loads(m) for m in log]
+    assert {len(json.loads(s)["players"]) for s, _, _ in openings} == {3, 4, 5}
+    assert {json.loads(s)["hidden_characters"] for s, _, _ in openings} == {True, False}
