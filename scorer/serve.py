@@ -36,18 +36,17 @@ NEVER = 2**30         # a collector threshold that is never reached
 def default_workers() -> int:
     """Two workers (one on a one-core machine), on SQLite as on other databases. Two SQLite
     workers take turns for each write on a lock file, each holding it for one commit and never
-    while their event loop is busy (``Database.write``). Each worker loads and folds every game its phones ask about (a board one
-    worker drew, the other hands out from their shared folder: ``shared_boards.Shelf``) and
-    watches the move table itself, so the server's CPU per move is about a third higher (9.4-10.2
-    ms against 7.3 with one). The second core still does the work: with full collections on a
-    timer (``collect_fully_on_a_timer``), ``python -m scorer.load_bench --openings 6 --moves 12
-    --search 700,800,900,1000`` held 700 tables with two workers (seen p95 55.9 ms; 800 not: 108.7
-    ms) where one worker did not hold 600 (114 and 188 ms in two runs); quiet machine, load
-    0.1-1.2, 2026-12-01. A later machine was slower (11-12.6 ms of server CPU a move at 500-700
-    tables): ``--search 500,600,700,800`` held 600 (93.0 ms) and not 700 (150.9 ms), 2026-12-01
-    11:30-11:37 UTC, but three later runs at 600 missed (355-4,097 ms at 14.1-14.8 ms a move), and
-    at 14:13-14:19 UTC ``--search 400,450`` held 400 (63.1 ms) and not 450 (183.0 ms, 17.1 ms a
-    move): 400-600 there, as its speed drifts. ``--workers 1`` is there for a server that shares its cores."""
+    while their event loop is busy (``Database.write``). Each worker loads and folds every game its
+    phones ask about (a board one worker drew, the other hands out from their shared folder:
+    ``shared_boards.Shelf``) and watches the move table itself, so the server's CPU per move is
+    higher than with one worker; the second core still does the work. With every table its own
+    game (``python -m scorer.load_bench --moves 12 --search 300,400,500``), two workers held 300
+    tables (seen p95 86.0 ms; 400 not: 128.6 ms) at 20-21.5 ms of server CPU a move, 2026-12-02
+    06:40-06:46 UTC; one worker did not hold 300 (seen p95 200.5 ms at 14.2 ms a move: cheaper
+    moves, one core), 06:47-06:51 UTC. Earlier figures (two workers
+    holding 400-700 tables where one did not hold 600, 2026-12-01) were measured on tables copied
+    from 6-12 games, which share drawings as real tables do not. ``--workers 1`` is there for a
+    server that shares its cores."""
     return max(1, min(2, os.cpu_count() or 1))
 
 
