@@ -417,3 +417,21 @@ def test_every_character_has_its_own_initials_in_the_picker(app, accept):
     assert len(choices) == 13  # the catalog's characters
     shared = {k: v for k, v in by_initials.items() if len(v) > 1}
     assert not shared, f"characters sharing initials: {shared}"
+
+
+@pytest.mark.parametrize("order", [("en", "fr", "zh-TW"), ("fr", "zh-TW", "en")])
+def test_a_planets_cells_speak_each_requests_language_and_follow_its_root(app, order):
+    """A cell's words and picture are made once and kept (``planet_view._cell_words``): each
+    request must still get its own language and its own script root, whichever came first."""
+    from scorer.web.planet_view import planet
+    want = {"en": ("rose, 2 lampposts", "row 2, column 2", "face down", "planet center"),
+            "fr": ("rose, 2 réverbères", "rangée 2, colonne 2", "face cachée", "centre de planète"),
+            "zh-TW": ("玫瑰、2 盞路燈", "第 2 列第 2 行", "背面朝上", "星球中心")}
+    cells = [None] * 16
+    cells[5], cells[6] = "C10", "back"
+    for lang in order:
+        for root in ("", "/planet"):
+            with app.test_request_context("/", headers={"Accept-Language": lang}, base_url="http://x" + root):
+                shown = planet(cells).cells
+                assert (shown[5].text, shown[5].where, shown[6].text, shown[5].stack_name) == want[lang]
+                assert shown[5].art == f"{root}/art/C10.webp" and shown[5].value == "C10" and shown[6].kind == "back"

@@ -85,6 +85,11 @@ def _catalog() -> Any:
     return found
 
 
+def translations() -> Any:
+    """The catalog this request's messages come from (its language's; found once a request)."""
+    return _catalog()
+
+
 def gettext(message: str, **variables: Any) -> str:
     text = _catalog().ugettext(message)
     return text % variables if variables else text

@@ -10,12 +10,13 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from flask import url_for
+from flask import current_app, has_request_context, request, url_for
 
 from ..catalog import catalog, character_name, stack_name
 from ..i18n import N_, _
 from ..planet import BACK, STACK_AT, position_words
 from .art import sprite_place
+from .language import translations as language_catalog
 
 HIDDEN = "hidden"  # a tile this viewer may not see (the tracker hides face-down characters)
 
@@ -98,12 +99,34 @@ def kind_of(value: str | None) -> str:
 def cell_of(position: int, value: object, **marks) -> Cell:
     """One cell: ``value`` a tile id, ``"back"``, ``"hidden"`` or None/""; ``marks`` as in ``Cell``."""
     value = value.strip() if isinstance(value, str) else ""
-    kind = kind_of(value)
-    tile = catalog()[value] if kind == "tile" else None
-    stack = STACK_AT[position]
-    return Cell(position=position, stack=stack, stack_name=stack_name(stack), where=position_words(position),
-                value=value, kind=kind, art=art_url(value), sprite=sprite_place(value) if kind in ("tile", "back") else None, text=tile_words(value),
-                character=character_name(tile.character) if tile and tile.character else None, **marks)
+    return Cell(**_cell_words(position, value), **marks)
+
+
+CELLS_KEPT = 20_000   # cells' words kept per app (16 places x ~85 values x 3 languages: ~4,100)
+
+
+def _cell_words(position: int, value: str) -> dict[str, object]:
+    """What a cell at ``position`` holding ``value`` shows whatever its marks: its stack, place,
+    picture and words, in the request's language. Made once per app, language catalog, script root,
+    place and value, and kept (``app.extensions["planet_cells"]``): drawing a planet made these
+    16 times (with its gettext calls and an ``url_for``), and a tracker board draws several
+    planets at every move."""
+    root = request.script_root if has_request_context() else None
+    key = (language_catalog(), root, position, value)  # the catalog itself: kept alive while its key is
+    kept: dict = current_app.extensions.setdefault("planet_cells", {})
+    words = kept.get(key)
+    if words is None:
+        kind = kind_of(value)
+        tile = catalog()[value] if kind == "tile" else None
+        stack = STACK_AT[position]
+        words = {"position": position, "stack": stack, "stack_name": stack_name(stack), "where": position_words(position),
+                 "value": value, "kind": kind, "art": art_url(value),
+                 "sprite": sprite_place(value) if kind in ("tile", "back") else None, "text": tile_words(value),
+                 "character": character_name(tile.character) if tile and tile.character else None}
+        if len(kept) >= CELLS_KEPT:
+            kept.clear()
+        kept[key] = words
+    return words
 
 
 def flat(cells: object) -> list:
