@@ -349,16 +349,23 @@ def find_outlines(photo: Photo, upright: bool = False) -> list[Outline]:
                   key=lambda o: -o.fit)
 
 
-def outlines_in_turn(photo: Photo, later: bool = False) -> Iterator[Outline]:
+def outlines_in_turn(photo: Photo, later: bool = False, kept: dict | None = None) -> Iterator[Outline]:
     """The candidate outlines one by one, each fitted when asked for, in the order of how well
     the lattice lies on the photo's edges before fitting (one batch): a reader that is sure
     of the first stops there. The first ``CANDIDATES`` the masks find; ``later``: those the
-    masks find after them (on a cluttered table the planet's own may come 9th of 11)."""
-    quads = candidate_quads(photo.image)
-    quads = quads[tuning.CANDIDATES:] if later else quads[:tuning.CANDIDATES]
+    masks find after them (on a cluttered table the planet's own may come 9th of 11).
+    ``kept``: a dict the caller keeps for this photo, in which the masks' outlines and the edge
+    map are kept when first made (the later ones are looked at in the same photo: the same
+    values, made once; ``reader.read_photo``)."""
+    kept = {} if kept is None else kept
+    if "quads" not in kept:
+        kept["quads"] = candidate_quads(photo.image)
+    quads = kept["quads"][tuning.CANDIDATES:] if later else kept["quads"][:tuning.CANDIDATES]
     if not quads:
         return
-    edges = edge_map(photo.image)
+    if "edges" not in kept:
+        kept["edges"] = edge_map(photo.image)
+    edges = kept["edges"]
     for k in np.argsort(-lattice_fits(edges, np.stack(quads)), kind="stable"):
         yield fit_outline(edges, quads[k])
 
