@@ -80,3 +80,30 @@ def test_the_later_outlines_from_what_the_first_look_kept_as_found_again():
     assert [o.corners.tobytes() for o in again] == [o.corners.tobytes() for o in alone]
     assert [o.fit for o in again] == pytest.approx([o.fit for o in alone], rel=1e-6, abs=0)
     assert len({round(o.fit, 3) for o in alone}) == len(alone)       # the outlines differ: the test can tell
+
+
+def test_the_runner_ups_weights_summed_plane_by_plane_as_numpys_sum(box2_learned):
+    """stages._abs_summed (the runner-up test's |difference| summed over the channels plane by
+    plane) gives numpy's np.abs(x).sum(axis=2), to the bit: on every difference of placed
+    exemplars the runner-up tests of two box2 photos make, and on random pictures."""
+    from vision.reader import exemplars_in, read_box
+    ex = exemplars_in(box2_learned)
+    seen = []
+    real = stages._abs_summed
+
+    def kept(x):
+        seen.append(x.copy())
+        return real(x)
+    stages._abs_summed = kept
+    try:
+        for name in ("p01.jpg", "p17.jpg"):
+            assert read_box((SAMPLES / "box2" / "test" / name).read_bytes(), ex).ok
+    finally:
+        stages._abs_summed = real
+    rng = np.random.default_rng(11)
+    seen += [rng.normal(0, s, (44, 44, c)).astype(np.float32) for s, c in ((1.0, 3), (30.0, 3), (5.0, 1), (2.0, 4))]
+    assert len(seen) > 10
+    for x in seen:
+        want = np.abs(x).sum(axis=2)
+        got = stages._abs_summed(x.copy())
+        assert got.shape == want.shape and got.tobytes() == want.tobytes()
