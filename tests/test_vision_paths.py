@@ -38,14 +38,20 @@ def _quick_one(img, quad, index) -> float:
     return float(best / 16)
 
 
+def _shipped(name: str) -> tuple[list, np.ndarray, float]:
+    """A shipped-art sample photo as recognize starts on it: its pyramid, the picture its outlines
+    are looked for in (``WORK`` px) and that picture's scale."""
+    img, _ = decode((SAMPLES / name).read_bytes(), min_side=R.SHIPPED_SIDE)
+    h, w = img.shape[:2]
+    f = R.WORK / max(h, w)
+    return R._pyramid(img), cv2.resize(img, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA), f
+
+
 @pytest.mark.parametrize("name", PHOTOS)
 def test_outlines_ranked_at_once_score_as_one_by_one(name):
     index = get_index(None)
-    img, _ = decode((SAMPLES / name).read_bytes(), min_side=R.SHIPPED_SIDE)
-    pyr = R._pyramid(img)
-    h, w = img.shape[:2]
-    f = R.WORK / max(h, w)
-    work = cv2.resize(img, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
+    pyr, work, f = _shipped(name)
+    h, w = pyr[0].shape[:2]
     quads = [q / f for m in _masks(work) for q in _quads_from_mask(m)]
     quads.append(np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]]))
     with stages.one_thread():
@@ -411,3 +417,76 @@ def test_a_wide_blur_by_matrix_products_is_cv2s():
         got = stages.wide_blur(img, sigma)
         assert got.shape == want.shape and np.abs(got - want).max() < 1e-4 * np.abs(want).max()
         assert np.abs(got - img).max() > 1.0                    # it did blur
+
+
+def _best_place_by_turns(every: np.ndarray) -> tuple:
+    """What ``recognize._cells`` did per cell: ``cv2.minMaxLoc`` turn after turn, a turn kept
+    only when strictly better."""
+    best = None
+    for a, res in zip(R.ANGLES, every):
+        _, mx, _, loc = cv2.minMaxLoc(res)
+        if best is None or mx > best[0]:
+            best = (mx, a, loc)
+    return best
+
+
+def _planet_maps(name: str) -> list[np.ndarray]:
+    """The maps ``_cells`` looks at per cell in a shipped photo (the ring slid over the whole
+    straightened planet at each turn, less each place's and turn's cost), for its first outlines."""
+    index = get_index(None)
+    pyr, work, f = _shipped(name)
+    out = []
+    with stages.one_thread():
+        quads = [q / f for m in _masks(work) for q in _quads_from_mask(m)][:3]
+        for quad in quads:
+            straight, _ = R._rectify(pyr, quad)
+            half = R._half(straight)
+            whole = stages.slide(half, R._ring_slider(index.key, R._rings_of(index)))[0]
+            hc, hs, hm = R.CELL // 2, R.SEARCH // 2, R.MARGIN // 2
+            for r in range(4):
+                for c in range(4):
+                    x0, y0 = hm + c * hc - hs, hm + r * hc - hs
+                    xa, ya = max(0, x0), max(0, y0)
+                    hy = min(half.shape[0], y0 + hc + 2 * hs) - ya - hc + 1
+                    hx = min(half.shape[1], x0 + hc + 2 * hs) - xa - hc + 1
+                    prior = R._prior(hy, hx, (x0 + hs) - xa, (y0 + hs) - ya)
+                    out.append(whole[:, ya:ya + hy, xa:xa + hx] - prior - R._TURN_COST)
+    return out
+
+
+@pytest.mark.parametrize("name", ["p02.jpg", "n01.jpg"])
+def test_each_tiles_best_place_and_turn_at_once_as_turn_by_turn(name):
+    """recognize._best_place (every turn's map at once) finds, in every cell of real planets, the
+    value, turn and place cv2.minMaxLoc found turn by turn."""
+    maps = _planet_maps(name)
+    assert len(maps) >= 32
+    got = [R._best_place(e) for e in maps]
+    want = [_best_place_by_turns(e) for e in maps]
+    assert got == want
+    assert len({(a, loc) for _, a, loc in want}) > 8     # places and turns differ: the test can tell
+
+
+def test_ties_between_places_and_turns_go_where_they_went():
+    """Equal values: the first place in row order of a turn and the first of equal turns win,
+    as with cv2.minMaxLoc turn after turn (flat maps, a plateau, two equal peaks)."""
+    rng = np.random.default_rng(3)
+    cases = [np.zeros((len(R.ANGLES), 5, 7)), np.full((len(R.ANGLES), 9, 9), -0.25)]
+    peaks = rng.normal(size=(len(R.ANGLES), 6, 8))
+    peaks[2, 4, 1] = peaks[5, 1, 6] = peaks[5, 3, 2] = 9.0     # one turn's peak before another's …
+    cases.append(peaks)
+    plateau = rng.normal(size=(len(R.ANGLES), 7, 7))
+    plateau[4, 2:5, 3:6] = 7.0                                   # … and a plateau within a turn
+    cases.append(plateau)
+    for every in cases:
+        assert R._best_place(every) == _best_place_by_turns(every)
+    assert R._best_place(peaks)[1:] == (R.ANGLES[2], (1, 4))
+    assert R._best_place(plateau)[1:] == (R.ANGLES[4], (3, 2))
+
+
+def test_the_rings_are_made_once_per_index_as_from_its_bytes():
+    """recognize._rings_of keeps the rings per index: the rings made from its ring's bytes."""
+    index = get_index(None)
+    kept = R._rings_of(index)
+    plain = R._rings.__wrapped__(index.key, index.ring.tobytes(), index.ring.shape[0])
+    assert [t.tobytes() for t in kept] == [t.tobytes() for t in plain]
+    assert R._rings_of(index) is kept

@@ -397,11 +397,12 @@ def read_photo(photo: Photo, ex: Exemplars) -> Verdict | None:
     as a planet does (None: no outline at all). None read as a planet: the photo with its slow
     light taken out (``FLAT_LOOK``), then the outlines the masks found after the first
     ``CANDIDATES`` (``LATE_LOOK``)."""
-    best = _read_in_turn(photo, outlines_in_turn(photo), ex, None, tuning.READ_OUTLINES)
+    kept: dict = {}   # the photo's outlines and edge map, made once for both looks at them
+    best = _read_in_turn(photo, outlines_in_turn(photo, kept=kept), ex, None, tuning.READ_OUTLINES)
     if tuning.FLAT_LOOK and not is_planet(best):
         best = _read_flattened(photo, ex, best)
     if tuning.LATE_LOOK and not is_planet(best):
-        best = _read_in_turn(photo, outlines_in_turn(photo, later=True), ex, best, tuning.READ_OUTLINES)
+        best = _read_in_turn(photo, outlines_in_turn(photo, later=True, kept=kept), ex, best, tuning.READ_OUTLINES)
     return best
 
 

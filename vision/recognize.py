@@ -181,6 +181,20 @@ def _rings(key, ring_bytes: bytes, n: int):
     return out
 
 
+_RINGS: dict = {}
+
+
+def _rings_of(index) -> list:
+    """``_rings`` of the index's ring, kept per index: its bytes are copied and hashed once, not
+    for every cell looked for (``_cells``, ``_second_pass``)."""
+    hit = _RINGS.get(id(index))
+    if hit is None or hit[0] is not index:
+        if len(_RINGS) > 8:
+            _RINGS.clear()
+        hit = _RINGS[id(index)] = (index, _rings(index.key, index.ring.tobytes(), index.ring.shape[0]))
+    return hit[1]
+
+
 _RING_SLIDERS: dict = {}
 
 
@@ -213,7 +227,7 @@ def _cells(straight: np.ndarray, index, templates=None, centres0=None, search=SE
     ``centres0``. ``cut`` False: each patch is left uncut, its place given instead (``_cut_one``
     cuts it): a reading refitted and read again, and the tile size a cell's picture fitted
     less, never use their patches (speed round 4). ``half``: ``_half(straight)`` when already made."""
-    rings = _rings(index.key, index.ring.tobytes(), index.ring.shape[0])
+    rings = _rings_of(index)
     half = _half(straight) if half is None else half
     hc, hs, hm = CELL // 2, search // 2, MARGIN // 2
     if scale != 1.0:
@@ -254,17 +268,15 @@ def _cells(straight: np.ndarray, index, templates=None, centres0=None, search=SE
                 continue
             if whole is not None:  # the generic outline: one map over the whole planet per turn,
                 # each turn's cost taken off in one go (the same float64 values as turn by turn)
-                every = whole[:, ya:ya + hy, xa:xa + hx] - prior - _TURN_COST
-            for ai, (a, t) in enumerate(zip(ANGLES, rings if templates is None else templates[q])):
-                if angles0 is not None and abs(a - angles0[q]) > 3.5:
-                    continue
-                if whole is not None:
-                    res = every[ai]
-                else:
+                best = _best_place(whole[:, ya:ya + hy, xa:xa + hx] - prior - _TURN_COST)
+            else:
+                for a, t in zip(ANGLES, rings if templates is None else templates[q]):
+                    if angles0 is not None and abs(a - angles0[q]) > 3.5:
+                        continue
                     res = cv2.matchTemplate(win, t, cv2.TM_CCOEFF_NORMED) - prior - TURN_COST * abs(a)
-                _, mx, _, loc = cv2.minMaxLoc(res)
-                if best is None or mx > best[0]:
-                    best = (mx, a, loc)
+                    _, mx, _, loc = cv2.minMaxLoc(res)
+                    if best is None or mx > best[0]:
+                        best = (mx, a, loc)
             mx, a, loc = best
             cx = 2 * (xa + loc[0]) + hc
             cy = 2 * (ya + loc[1]) + hc
@@ -274,6 +286,18 @@ def _cells(straight: np.ndarray, index, templates=None, centres0=None, search=SE
             fits.append(mx)
             turns.append(a)
     return patches, np.array(centres, np.float32), np.array(fits, np.float32), turns
+
+
+def _best_place(every: np.ndarray) -> tuple:
+    """Of the maps ``every`` (turns, h, w), one per turn of ANGLES, the best: (its value, its
+    turn, its place (x, y)). Each turn's first best place and the first best turn, found at once:
+    what ``cv2.minMaxLoc`` found turn after turn, keeping a turn only when better
+    (tests/test_vision_paths.py), without a call per turn."""
+    flat = every.reshape(len(every), -1)
+    at = flat.argmax(axis=1)
+    tops = flat[np.arange(len(at)), at]
+    ai = int(np.argmax(tops))
+    return float(tops[ai]), ANGLES[ai], (int(at[ai]) % every.shape[2], int(at[ai]) // every.shape[2])
 
 
 def _half(straight: np.ndarray) -> np.ndarray:
@@ -635,7 +659,7 @@ def _second_pass(straight, index, first, centres, quad, angles, tries: int = TRI
                 rows = cand.get(q, [])
                 row = rows[min(i, len(rows) - 1)] if rows else None
                 if row is None or q not in now:
-                    templates.append(_rings(index.key, index.ring.tobytes(), index.ring.shape[0]))
+                    templates.append(_rings_of(index))
                     continue
                 templates.append(_ref_templates(index, row, turn_of_cell[q], sc))
             patches, _, fits, _ = _cells(straight, index, templates, centres, search=8, angles0=angles, scale=sc,

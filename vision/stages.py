@@ -349,16 +349,23 @@ def find_outlines(photo: Photo, upright: bool = False) -> list[Outline]:
                   key=lambda o: -o.fit)
 
 
-def outlines_in_turn(photo: Photo, later: bool = False) -> Iterator[Outline]:
+def outlines_in_turn(photo: Photo, later: bool = False, kept: dict | None = None) -> Iterator[Outline]:
     """The candidate outlines one by one, each fitted when asked for, in the order of how well
     the lattice lies on the photo's edges before fitting (one batch): a reader that is sure
     of the first stops there. The first ``CANDIDATES`` the masks find; ``later``: those the
-    masks find after them (on a cluttered table the planet's own may come 9th of 11)."""
-    quads = candidate_quads(photo.image)
-    quads = quads[tuning.CANDIDATES:] if later else quads[:tuning.CANDIDATES]
+    masks find after them (on a cluttered table the planet's own may come 9th of 11).
+    ``kept``: a dict the caller keeps for this photo, in which the masks' outlines and the edge
+    map are kept when first made (the later ones are looked at in the same photo: the same
+    values, made once; ``reader.read_photo``)."""
+    kept = {} if kept is None else kept
+    if "quads" not in kept:
+        kept["quads"] = candidate_quads(photo.image)
+    quads = kept["quads"][tuning.CANDIDATES:] if later else kept["quads"][:tuning.CANDIDATES]
     if not quads:
         return
-    edges = edge_map(photo.image)
+    if "edges" not in kept:
+        kept["edges"] = edge_map(photo.image)
+    edges = kept["edges"]
     for k in np.argsort(-lattice_fits(edges, np.stack(quads)), kind="stable"):
         yield fit_outline(edges, quads[k])
 
@@ -1134,6 +1141,17 @@ def _pairs(k: int) -> tuple[np.ndarray, np.ndarray]:
     return np.triu_indices(k, 1)
 
 
+def _abs_summed(x: np.ndarray) -> np.ndarray:
+    """``np.abs(x).sum(axis=2)`` of a picture (h, w, c), in place of ``x``: the channels added
+    plane by plane in the order numpy's sum over a short last axis adds them, in a fifth of its
+    time (tests/test_vision_read_once.py)."""
+    np.abs(x, out=x)
+    out = x[..., 0].copy()
+    for c in range(1, x.shape[2]):
+        out += x[..., c]
+    return out
+
+
 def placed_apart(cell: np.ndarray, first: tuple, second: tuple, blur: float = tuning.PAIR_BLUR) -> float:
     """``tell_apart`` of two exemplars already placed on the cell (``_places``: (y, x, picture))."""
     (ya, xa, ta), (yb, xb, tb) = first, second
@@ -1148,7 +1166,7 @@ def placed_apart(cell: np.ndarray, first: tuple, second: tuple, blur: float = tu
     diff = np.zeros(cell.shape, np.float32)             # na - nb on the cell's canvas
     diff[ya:ya + mh, xa:xa + mw] = ta / sa
     diff[yb:yb + mh, xb:xb + mw] -= tb / sb
-    w = cv2.GaussianBlur(np.abs(diff).sum(axis=2), (0, 0), blur)[y0:y1, x0:x1]
+    w = cv2.GaussianBlur(_abs_summed(diff), (0, 0), blur)[y0:y1, x0:x1]
     w = (w / (float(w.max()) + 1e-6)) ** 2
     # _weighted_ncc(cell, a, w) - _weighted_ncc(cell, b, w) over where both lie: the cell and the
     # two placed exemplars there, each less its weighted mean per channel, and their weighted
