@@ -435,3 +435,15 @@ def test_a_planets_cells_speak_each_requests_language_and_follow_its_root(app, o
                 shown = planet(cells).cells
                 assert (shown[5].text, shown[5].where, shown[6].text, shown[5].stack_name) == want[lang]
                 assert shown[5].art == f"{root}/art/C10.webp" and shown[5].value == "C10" and shown[6].kind == "back"
+
+
+def test_values_that_are_no_tile_are_shown_as_typed_and_never_kept(app):
+    """A posted planet may hold anything in a cell: it is shown as it came, and the table of cells'
+    words keeps only real tiles, so no flood of made-up values can grow it."""
+    from scorer.web.planet_view import planet
+    with app.test_request_context("/", headers={"Accept-Language": "en"}):
+        for n in range(50):
+            shown = planet([f"X{n}", "C10"] + [None] * 14).cells
+            assert (shown[0].kind, shown[0].text, shown[0].art) == ("unknown", f"X{n}", None)
+        kept = app.extensions["planet_cells"]
+        assert not any(key[3].startswith("X") for key in kept) and any(key[3] == "C10" for key in kept)

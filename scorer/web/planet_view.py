@@ -110,7 +110,7 @@ def _cell_words(position: int, value: str) -> dict[str, object]:
     picture and words, in the request's language. Made once per app, language catalog, script root,
     place and value, and kept (``app.extensions["planet_cells"]``): drawing a planet made these
     16 times (with its gettext calls and an ``url_for``), and a tracker board draws several
-    planets at every move."""
+    planets at every move. Only the catalog's tiles, the back, hidden and empty are kept."""
     root = request.script_root if has_request_context() else None
     key = (language_catalog(), root, position, value)  # the catalog itself: kept alive while its key is
     kept: dict = current_app.extensions.setdefault("planet_cells", {})
@@ -123,6 +123,8 @@ def _cell_words(position: int, value: str) -> dict[str, object]:
                  "value": value, "kind": kind, "art": art_url(value),
                  "sprite": sprite_place(value) if kind in ("tile", "back") else None, "text": tile_words(value),
                  "character": character_name(tile.character) if tile and tile.character else None}
+        if kind == "unknown":
+            return words      # a value typed or posted that is no tile: never kept (any may come)
         if len(kept) >= CELLS_KEPT:
             kept.clear()
         kept[key] = words
