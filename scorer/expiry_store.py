@@ -55,12 +55,7 @@ def _abandoned_games(conn: Connection, before: datetime) -> list[str]:
     rows = conn.execute(select(TrackerGame.id, TrackerGame.created, last_move.c.last)
                         .outerjoin(last_move, last_move.c.game_id == TrackerGame.id)
                         .where(TrackerGame.table_id.is_(None)))
-    return [gid for gid, created, last in rows if _aware(last or created) < before]
-
-
-def _aware(moment: datetime) -> datetime:
-    """SQLite gives back naive times (written in UTC)."""
-    return moment if moment.tzinfo else moment.replace(tzinfo=utcnow().tzinfo)
+    return [gid for gid, created, last in rows if (last or created) < before]  # aware UTC: db.UTCDateTime
 
 
 def _delete_games(conn: Connection, game_ids: list[str]) -> None:

@@ -197,7 +197,7 @@ def _records(conn: Connection, plays, with_characters: bool) -> list[PlayRecord]
                                 .order_by(PlayCharacter.id)):
             chars.setdefault((row.play_id, row.seat), []).append((row.character, row.points))
     return [PlayRecord(
-        id=p.id, table_id=p.table_id, created=utc(p.created), kind=p.kind, game_id=p.game_id,
+        id=p.id, table_id=p.table_id, created=p.created, kind=p.kind, game_id=p.game_id,
         rematch_of=p.rematch_of, duration_min=p.duration_min,
         players=tuple(PlayerRecord(seat=r.seat, name=r.name, score=r.score, subtotal=r.subtotal,
                                    penalty=r.penalty, volcanoes=r.volcanoes, rank=r.rank,
@@ -304,7 +304,7 @@ def recent(conn: Connection, keys: list[str], limit: int) -> list[RecentPlay]:
                         .join(Play, Play.id == PlayPlayer.play_id)
                         .where(PlayPlayer.key.in_(keys), PlayPlayer.counted.is_(True))
                         .order_by(PlayPlayer.created.desc()).limit(limit)).all()
-    return [RecentPlay(r[0], utc(r[1]), r[2], r[3], bool(r[4]), r[5]) for r in rows]
+    return [RecentPlay(r[0], r[1], r[2], r[3], bool(r[4]), r[5]) for r in rows]
 
 
 class MergeError(ValueError):
