@@ -71,14 +71,19 @@ _backfilled: weakref.WeakSet = weakref.WeakSet()  # per Database (tests share a 
 _backfill_lock = threading.Lock()
 
 
+def record_earlier_plays(db) -> None:
+    """The plays of tables, and of tracked games, stored before plays were recorded."""
+    backfill(db)
+    mark_finished_games(db)
+
+
 def plays_db():
     """The database, its older tables (stored before plays were recorded) recorded once."""
     db = get_db()
     if db not in _backfilled:
         with _backfill_lock:
             if db not in _backfilled:
-                backfill(db)
-                mark_finished_games(db)
+                record_earlier_plays(db)
                 _backfilled.add(db)
     return db
 

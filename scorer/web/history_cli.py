@@ -12,12 +12,10 @@ def _app(database: str | None):
 
 
 def cmd_export(args) -> int:
-    from ..history_store import backfill, export_json
-    from ..tracker_store import mark_finished_games
-    from .history import csv_text
+    from ..history_store import export_json
+    from .history import csv_text, record_earlier_plays
     db = _app(args.database).extensions["db"]
-    backfill(db)  # tables stored before plays were recorded
-    mark_finished_games(db)
+    record_earlier_plays(db)
     text = "".join(export_json(db)) if args.format == "json" else csv_text(db)
     if args.file in (None, "-"):
         sys.stdout.write(text)
