@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from flask import current_app, has_request_context, request, url_for
+from flask import current_app, get_template_attribute, has_request_context, request, url_for
+from markupsafe import Markup
 
 from ..catalog import catalog, character_name, stack_name
 from ..i18n import N_, _
@@ -129,6 +130,30 @@ def _cell_words(position: int, value: str) -> dict[str, object]:
             kept.clear()
         kept[key] = words
     return words
+
+
+def drawn_cells(cells: object, *, small: bool = False) -> list[Markup]:
+    """The 16 read-only cells of a planet without marks (the tracker's), each as the ``view_cell``
+    macro of ``partials/planet.html`` draws it: made once per app, language catalog, script root,
+    place, value and size, and kept (``app.extensions["planet_cell_drawings"]``). A board draws
+    a planet at every move (several, with hidden characters or across workers), and its cells
+    were most of that; only the catalog's tiles, the back, hidden and empty are kept."""
+    root = request.script_root if has_request_context() else None
+    language = language_catalog()
+    kept: dict = current_app.extensions.setdefault("planet_cell_drawings", {})
+    out = []
+    for position, value in enumerate(flat(cells)):
+        value = value.strip() if isinstance(value, str) else ""
+        key = (language, root, position, value, small)
+        drawing = kept.get(key)
+        if drawing is None:
+            drawing = Markup(get_template_attribute("partials/planet.html", "view_cell")(cell_of(position, value), small))
+            if kind_of(value) != "unknown":
+                if len(kept) >= CELLS_KEPT:
+                    kept.clear()
+                kept[key] = drawing
+        out.append(drawing)
+    return out
 
 
 def flat(cells: object) -> list:

@@ -38,7 +38,7 @@ from ..i18n import N_, _
 from .board_parts import event_words, planet_part, shared
 from .games import claimed_game, get_games, read_game
 from .live import ANSWERED
-from .planet_view import planet as planet_view
+from .planet_view import PlanetView, drawn_cells
 from .shared_boards import PUBLIC, Board, drawn_as, for_roles, last_mover, seat_classes, splice
 from .tracker_words import words_for
 from .security import absolute_url
@@ -224,7 +224,8 @@ def _draw_planet(box: dict, finished: bool) -> Markup:
     """A planet box's drawing and points, drawn by the ``planet_body`` macro (shared by the
     phones that see the same planet: ``board_parts``)."""
     body = get_template_attribute("tracker/_macros.html", "planet_body")
-    return Markup(body(dict(box, view=planet_view(box["cells"], label=box["label"])), finished))
+    view = PlanetView(cells=(), label=box["label"])  # its cells come drawn
+    return Markup(body(dict(box, view=view, drawn=drawn_cells(box["cells"], small=True)), finished))
 
 
 def board_context(loaded, seat, *, mode: str, live_url: str | None, move_url: str | None,
