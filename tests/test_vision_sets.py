@@ -110,7 +110,10 @@ HELDOUT6_FLOORS = {"cells": 0.66, "scored": 0.04, "refused": 1.0, "wrong_not_dou
 # 0.2-1.0): 152/320 cells, 2/20 scored, 2 wrong cells not doubtful (one more than the baseline, from a
 # planet the later candidates found); that reader change was taken back (above), and the bench then
 # gave the baseline again: 146/320 cells, 2/20 scored, 1 wrong cell not doubtful, 60/146 doubtful.
-HELDOUT7_FLOORS = {"cells": 0.46, "scored": 0.09, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.5}
+# Issue 8's dark-table round (vision32): t02 and t03 found (learn._off_table), 156 -> 244/320 cells, 2 -> 3/20
+# scored, 0 wrong cells not doubtful, 155/244 right cells doubtful (`python -m vision.bench --set=box2-heldout7
+# -q`, 10:19 UTC): the floors raised to that, the doubt's ceiling with it (more cells read, more doubted).
+HELDOUT7_FLOORS = {"cells": 0.76, "scored": 0.14, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.66}
 # Issue 8's part-comparison round (heldout7 seen from it; box2-heldout8 made first, never tuned on;
 # its floors at the end): the runner-up test made on a finer cut of the photo (reader.tell_lookalikes,
 # stages.fine_*) and the doubt's weights refitted with the photo's median margin, the bar 0.1 above the
@@ -162,7 +165,9 @@ HELDOUT9_FLOORS = {"cells": 0.86, "scored": 0.2, "refused": 1.0, "wrong_not_doub
 # --set=box2-heldout10 --set=box2 --set=box2-heldout2 -q`, 01:27-01:45 UTC, load 1-9): 260/320 cells, 0
 # wrong cells not doubtful (of 60), 154/260 right cells doubtful: the 6 cells gained are doubtful ones
 # (kept doubtful), so the doubtful share rises with them (148/254 = 0.583 -> 0.592).
-HELDOUT10_FLOORS = {"cells": 0.81, "scored": 0.0, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.6}
+# Issue 8's dark-table round (vision32): t02's best-fitted outline taken (0.62 -> 0.09 of a cell off), 260 ->
+# 278/320 cells, 0 -> 7/20 scored, 0 wrong cells not doubtful, 170/278 doubtful (`--set=box2-heldout10 -q`, 10:19 UTC).
+HELDOUT10_FLOORS = {"cells": 0.86, "scored": 0.3, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.64}
 # Issue 8's generalisation round 3 (heldout11 seen from it). box2-heldout11 (seed 211, variant L: a
 # chalkboard sky, a shaded magenta globe, stamp-perforated card edges, pixel-art icons, argyle backs,
 # under dappled tree shade): held out through round 2, teaching found 1 of its 6 layouts (0/320 cells).
