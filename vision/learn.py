@@ -97,7 +97,8 @@ def find_layout(photo: Photo) -> Outline | None:
     """The layout's outline: the best-fitting upright candidate (``stages.find_layouts``: every
     line of its lattice on tiles' borders) whose lines carry straight edges (the tiles' borders,
     not a face's or a table's: ``layout_straightness``) and whose cells are off the table (all
-    but ``LEARN_TABLE_CELLS``: a sky like the table in a corner tile). When none is, the
+    but ``LEARN_TABLE_CELLS``: a sky like the table in a corner tile; ``_off_table``: unlike the
+    table by colour, or busier than the table beside the outline). When none is, the
     candidates straightened (``_straightened_layout``)."""
     table = _not_table(photo.image)
     edges, layouts = oriented_edges(photo.image), find_layouts(photo)   # fitted once, for both looks
@@ -112,8 +113,8 @@ def find_layout(photo: Photo) -> Outline | None:
 def _first_layout(table: np.ndarray, edges: tuple, layouts: list[Outline]) -> Outline | None:
     """The first of ``layouts`` (fitted, best first) off the table whose lines are straight."""
     for outline in layouts:
-        if (_covered(table, outline.corners) >= tuning.LEARN_COVERED
-                and layout_straightness(edges, outline.corners) >= tuning.LEARN_STRAIGHT):
+        if (layout_straightness(edges, outline.corners) >= tuning.LEARN_STRAIGHT
+                and _off_table(table, edges, outline.corners)):
             return outline
     return None
 
@@ -130,7 +131,7 @@ def _straightened_layout(photo: Photo, table: np.ndarray, edges: tuple, layouts:
     for q in starts:
         quad, straight = straighten_layout(edges, q)
         if (straight >= tuning.STRAIGHTENED_MIN and (best is None or straight > best[1])
-                and _covered(table, quad) >= tuning.LEARN_COVERED):
+                and _off_table(table, edges, quad)):
             best = (quad, straight)
     if best is None:
         return None
@@ -165,21 +166,68 @@ def _not_table(img: np.ndarray) -> np.ndarray:
     return cv2.resize(mask, (w, h), interpolation=cv2.INTER_NEAREST)
 
 
-def _covered(mask: np.ndarray, quad: np.ndarray) -> float:
-    """How much of the cells of ``quad`` is not table: the least part of any cell's middle but
-    the ``LEARN_TABLE_CELLS`` least (every cell holds a tile, so none should be table; a corner
-    tile's sky may look like the table, as heldout3's t03's does)."""
-    H = cv2.getPerspectiveTransform(np.float32([[0, 0], [4, 0], [4, 4], [0, 4]]), quad.astype(np.float32))
+def _cell_means(values: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The mean of ``values`` over each cell's middle (0.2-0.8 of the cell) of ``quad``'s
+    lattice, (16,) in position order."""
+    H = cv2.getPerspectiveTransform(_UNIT, quad.astype(np.float32))
     parts = []
     for r in range(4):
         for c in range(4):
             pts = np.float32([[c + .2, r + .2], [c + .8, r + .2], [c + .8, r + .8], [c + .2, r + .8]])
             poly = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), H).reshape(-1, 2).astype(np.int32)
-            m = np.zeros(mask.shape, np.uint8)
+            m = np.zeros(values.shape[:2], np.uint8)
             cv2.fillConvexPoly(m, poly, 1)
-            n = int(m.sum())
-            parts.append(float((mask[m > 0] > 0).sum()) / max(1, n))
-    return sorted(parts)[tuning.LEARN_TABLE_CELLS]
+            parts.append(float(values[m > 0].mean(dtype=np.float64)) if m.any() else 0.0)
+    return np.array(parts)
+
+
+_UNIT = np.float32([[0, 0], [4, 0], [4, 4], [0, 4]])
+
+
+def _covered(mask: np.ndarray, quad: np.ndarray) -> float:
+    """How much of the cells of ``quad`` is not table: the least part of any cell's middle but
+    the ``LEARN_TABLE_CELLS`` least (every cell holds a tile, so none should be table; a corner
+    tile's sky may look like the table, as heldout3's t03's does)."""
+    return float(np.sort(_cell_means((mask > 0).astype(np.float32), quad))[tuning.LEARN_TABLE_CELLS])
+
+
+def _off_table(mask: np.ndarray, edges: tuple, quad: np.ndarray) -> bool:
+    """Are the cells of ``quad`` off the table (all but ``LEARN_TABLE_CELLS``)? A cell is when at
+    least ``LEARN_COVERED`` of its middle looks unlike the table (``_not_table``: colour and
+    texture unlike the photo's border), or, failing that, when its middle carries more edges than
+    the table beside the outline (``_busier_than_beside``): dark art on a dark table, under a lamp
+    that leaves the photo's border as dim as the art, looks like the table by colour
+    (box2-heldout7's t02, t03: 0.0-0.3 not table), but its pictures and borders carry edges a
+    plain table does not. A lattice a cell off the layout has a row or column of cells on the
+    table, and the table beside it takes in the tiles it left."""
+    parts = _cell_means((mask > 0).astype(np.float32), quad)
+    off = parts >= tuning.LEARN_COVERED
+    if int((~off).sum()) <= tuning.LEARN_TABLE_CELLS or not tuning.LEARN_BUSY:
+        return int((~off).sum()) <= tuning.LEARN_TABLE_CELLS
+    busy = _busier_than_beside(edges[2], quad)
+    return busy is not None and int((~(off | busy)).sum()) <= tuning.LEARN_TABLE_CELLS
+
+
+def _busier_than_beside(mag: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
+    """Which cells of ``quad`` carry more edges (``mag``: the gradient's magnitude) in their
+    middle than the table beside the outline does anywhere: the ring from ``BESIDE_RING[0]`` to
+    ``BESIDE_RING[1]`` of a cell outside it, looked at in windows of ``BESIDE_WINDOW`` of a cell,
+    at its ``BESIDE_QUANTILE`` percentile (a speck or two of the table left out). None when too
+    little of that ring is in the photo to say (less than a cell's area)."""
+    cell = float(np.sqrt(max(1.0, cv2.contourArea(quad.astype(np.float32))))) / 4
+    H = cv2.getPerspectiveTransform(_UNIT, quad.astype(np.float32))
+
+    def outline(d: float) -> np.ndarray:
+        pts = np.float32([[-d, -d], [4 + d, -d], [4 + d, 4 + d], [-d, 4 + d]])
+        return cv2.perspectiveTransform(pts[None], H)[0].astype(np.int32)
+    ring = np.zeros(mag.shape[:2], np.uint8)
+    cv2.fillConvexPoly(ring, outline(tuning.BESIDE_RING[1]), 1)
+    cv2.fillConvexPoly(ring, outline(tuning.BESIDE_RING[0]), 0)
+    if int(ring.sum()) < cell * cell:
+        return None
+    win = max(3, int(tuning.BESIDE_WINDOW * cell)) | 1
+    beside = float(np.percentile(cv2.blur(mag, (win, win))[ring > 0], tuning.BESIDE_QUANTILE))
+    return _cell_means(mag, quad) > beside + 1.0
 
 
 # --- 2b. the layout where the teacher showed it ---------------------------------------------
