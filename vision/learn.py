@@ -184,13 +184,6 @@ def _cell_means(values: np.ndarray, quad: np.ndarray) -> np.ndarray:
 _UNIT = np.float32([[0, 0], [4, 0], [4, 4], [0, 4]])
 
 
-def _covered(mask: np.ndarray, quad: np.ndarray) -> float:
-    """How much of the cells of ``quad`` is not table: the least part of any cell's middle but
-    the ``LEARN_TABLE_CELLS`` least (every cell holds a tile, so none should be table; a corner
-    tile's sky may look like the table, as heldout3's t03's does)."""
-    return float(np.sort(_cell_means((mask > 0).astype(np.float32), quad))[tuning.LEARN_TABLE_CELLS])
-
-
 def _off_table(mask: np.ndarray, edges: tuple, quad: np.ndarray) -> bool:
     """Are the cells of ``quad`` off the table (all but ``LEARN_TABLE_CELLS``)? A cell is when at
     least ``LEARN_COVERED`` of its middle looks unlike the table (``_not_table``: colour and
