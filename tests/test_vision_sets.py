@@ -570,16 +570,13 @@ def test_teaching_finds_the_layout_of_cards_with_perforated_edges(name):
     assert float(np.linalg.norm(found.corners - truth, axis=1).max()) / cell < 0.2
 
 
-def test_teaching_finds_a_layout_whose_art_is_full_of_edges_along_the_rows():
-    """box2-heldout14's t05 (seen; where the generator put the layout, its truth in t05.json): waves
-    across every tile drew each fitted lattice onto the art, 0.3-1.0 of a cell off, its lines not
-    straight (0.7-1.2), so the layout was not found and 16 tiles never learned (227/320 cells). Its
-    candidates straightened (learn._straightened_layout) put it 0.12 of a cell off; all 16 learned."""
+def assert_layout_found_and_learned(path: Path) -> None:
+    """The teaching photo ``path`` (seen): its layout found within 0.2 of a cell of where the
+    generator put it (its truth in the .json beside it), and its 16 tiles learned as the grid names them."""
     import numpy as np
     from vision import tuning
     from vision.learn import find_layout, learn
     from vision.stages import decode_photo
-    path = SAMPLES / "box2-heldout14" / "teach" / "t05.jpg"
     truth = json.loads(path.with_suffix(".json").read_text())
     photo = decode_photo(path.read_bytes(), min_side=tuning.LEARN_SIDE)
     found = find_layout(photo)
@@ -590,6 +587,14 @@ def test_teaching_finds_a_layout_whose_art_is_full_of_edges_along_the_rows():
     lesson = learn(path.read_bytes(), truth)
     assert lesson.ok, lesson.error
     assert [s.name for s in lesson.learned] == [c for row in truth["cells"] for c in row]
+
+
+def test_teaching_finds_a_layout_whose_art_is_full_of_edges_along_the_rows():
+    """box2-heldout14's t05 (seen; where the generator put the layout, its truth in t05.json): waves
+    across every tile drew each fitted lattice onto the art, 0.3-1.0 of a cell off, its lines not
+    straight (0.7-1.2), so the layout was not found and 16 tiles never learned (227/320 cells). Its
+    candidates straightened (learn._straightened_layout) put it 0.12 of a cell off; all 16 learned."""
+    assert_layout_found_and_learned(SAMPLES / "box2-heldout14" / "teach" / "t05.jpg")
 
 
 @pytest.mark.parametrize("name", ["t02", "t03"])
@@ -600,21 +605,7 @@ def test_teaching_finds_a_layout_whose_art_looks_like_a_dark_table(name):
     not table) and the layouts, fitted 0.06-0.10 of a cell off and straight, were refused: 16 tiles
     never learned from each. A cell that carries more edges than the table beside the outline
     (learn._busier_than_beside) counts as a tile: found, all 16 learned."""
-    import numpy as np
-    from vision import tuning
-    from vision.learn import find_layout, learn
-    from vision.stages import decode_photo
-    path = SAMPLES / "box2-heldout7" / "teach" / f"{name}.jpg"
-    truth = json.loads(path.with_suffix(".json").read_text())
-    photo = decode_photo(path.read_bytes(), min_side=tuning.LEARN_SIDE)
-    found = find_layout(photo)
-    assert found is not None
-    corners = np.float32(truth["corners"]) / photo.scale
-    cell = float(np.linalg.norm(corners[1] - corners[0])) / 4
-    assert float(np.linalg.norm(found.corners - corners, axis=1).max()) / cell < 0.2
-    lesson = learn(path.read_bytes(), truth)
-    assert lesson.ok, lesson.error
-    assert [s.name for s in lesson.learned] == [c for row in truth["cells"] for c in row]
+    assert_layout_found_and_learned(SAMPLES / "box2-heldout7" / "teach" / f"{name}.jpg")
 
 
 def test_a_lattice_a_cell_off_a_layout_on_a_dark_table_is_still_on_the_table():
