@@ -1,8 +1,9 @@
 """A teaching photo whose layout is not found is learned from the corners the teacher shows
 (``vision.learn.learn(..., corners=)``; the pages: four taps on the photo, ``/box/layout/N/corners``).
-box2-heldout7's t02 (candle light, a near-black table darker than the tiles' rims, so its cells look
-like the table) is one the automatic path does not find (a seen set); its true corners are in its
-``t02.json`` (the generator's). (box2-heldout6's t06, used before, is found since the layout-fit round.)"""
+box2-heldout7's t01 (a busy wood-grain table with more edges than the tiles, the layout's lines
+too little straighter than its grain) is one the automatic path does not find (a seen set); its true
+corners are in its ``t01.json`` (the generator's). (box2-heldout6's t06 and heldout7's t02, used
+before, are found since the layout-fit and dark-table rounds.)"""
 import io
 import json
 import re
@@ -19,7 +20,7 @@ from vision.box import Box, sample_key
 from vision.learn import corners_problem, in_order, learn
 
 ROOT = Path(__file__).resolve().parents[1]
-NOT_FOUND = ROOT / "sample_photos" / "box2-heldout7" / "teach" / "t02.jpg"
+NOT_FOUND = ROOT / "sample_photos" / "box2-heldout7" / "teach" / "t01.jpg"
 BOX2 = ROOT / "sample_photos" / "box2" / "teach"
 
 
@@ -50,7 +51,11 @@ def test_a_layout_not_found_is_learned_from_tapped_corners():
     # each tile is the one at its corners' place: like the tile cut from the true corners, and
     # unlike the tiles cut from an outline half a cell off
     q = np.array(grid["corners"])
-    off = q + (q[1] - q[0]) / 8
+    step = (q[1] - q[0]) / 8                                    # half a cell along the rows,
+    with Image.open(NOT_FOUND) as im:                           # towards the photo's middle
+        if np.dot(np.array(im.size) / 2 - q.mean(axis=0), step) < 0:
+            step = -step
+    off = q + step
     shifted = tiles(learn(data, grid, Box(), corners=off.tolist()))
     same = [ncc(a, b) for a, b in zip(got, exact)]
     moved = [ncc(a, b) for a, b in zip(shifted, exact)]
@@ -141,10 +146,10 @@ def tap(client, url, x, y):
 
 
 def test_not_found_then_four_taps_learn_the_layout(app, plain):
-    assert plain.post("/box/layout/1", data={"photo": (io.BytesIO((BOX2 / "t01.jpg").read_bytes()), "t.jpg")},
+    assert plain.post("/box/layout/2", data={"photo": (io.BytesIO((BOX2 / "t02.jpg").read_bytes()), "t.jpg")},
                       content_type="multipart/form-data").status_code == 303
     learned_before = stamp(app)
-    r = plain.post("/box/layout/2", data={"photo": (io.BytesIO(NOT_FOUND.read_bytes()), "t02.jpg")},
+    r = plain.post("/box/layout/1", data={"photo": (io.BytesIO(NOT_FOUND.read_bytes()), "t01.jpg")},
                    content_type="multipart/form-data")
     assert r.status_code == 422 and "4×4" in error_of(r)
     link = re.search(r'id="box-corners" href="([^"]+)"', text(r)).group(1)
@@ -176,19 +181,19 @@ def test_not_found_then_four_taps_learn_the_layout(app, plain):
     for x, y in [taps[0], taps[1], taps[3]]:          # bottom-left before bottom-right: any order will do
         assert tap(plain, link, x, y).status_code == 303
     r = tap(plain, link, *taps[2])
-    assert r.status_code == 303 and r.headers["Location"].endswith("/box/layout/2?learned=1"), error_of(r)
+    assert r.status_code == 303 and r.headers["Location"].endswith("/box/layout/1?learned=1"), error_of(r)
     shown = text(plain.get(r.headers["Location"]))
-    assert "Layout 2 learned." in shown and "2 of 6 layouts learned" in shown
+    assert "Layout 1 learned." in shown and "2 of 6 layouts learned" in shown
     assert stamp(app) == (learned_before[0], learned_before[1] + 1)
-    # what layout 1 taught is still there, and the learned photo can be shown its corners again
-    assert plain.get("/box/tile/K01.png").status_code == 200
+    # what layout 2 taught is still there, and the learned photo can be shown its corners again
+    assert plain.get("/box/tile/K05.png").status_code == 200
     assert 'id="box-fix-corners"' in shown
 
 
 def test_corner_forms_need_their_csrf_token(app, client):
-    page = text(client.get("/box/layout/2"))
+    page = text(client.get("/box/layout/1"))
     token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
-    r = client.post("/box/layout/2", data={"csrf_token": token, "photo": (io.BytesIO(NOT_FOUND.read_bytes()), "t.jpg")},
+    r = client.post("/box/layout/1", data={"csrf_token": token, "photo": (io.BytesIO(NOT_FOUND.read_bytes()), "t.jpg")},
                     content_type="multipart/form-data")
     link = re.search(r'id="box-corners" href="([^"]+)"', text(r)).group(1)
     assert tap(client, link, 50, 50).status_code == 400               # no token: refused, nothing kept
