@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from flask import current_app, get_template_attribute, has_request_context, request, url_for
 from markupsafe import Markup
@@ -19,6 +20,7 @@ from ..planet import BACK, STACK_AT, position_words
 from .art import sprite_place
 from .language import translations as language_catalog
 
+T = TypeVar("T")
 HIDDEN = "hidden"  # a tile this viewer may not see (the tracker hides face-down characters)
 
 
@@ -99,11 +101,30 @@ def kind_of(value: str | None) -> str:
 
 def cell_of(position: int, value: object, **marks) -> Cell:
     """One cell: ``value`` a tile id, ``"back"``, ``"hidden"`` or None/""; ``marks`` as in ``Cell``."""
-    value = value.strip() if isinstance(value, str) else ""
-    return Cell(**_cell_words(position, value), **marks)
+    return Cell(**_cell_words(position, _value(value)), **marks)
 
 
-CELLS_KEPT = 20_000   # cells' words kept per app (16 places x ~85 values x 3 languages: ~4,100)
+def _value(value: object) -> str:
+    return value.strip() if isinstance(value, str) else ""
+
+
+CELLS_KEPT = 20_000   # per table below (16 places x ~85 values x 3 languages x 2 sizes: ~8,200)
+
+
+def _kept(table: str, key: tuple, value: str, made: T) -> T:
+    """``made`` kept per app in ``app.extensions[table]`` under ``key`` (bounded: cleared at
+    ``CELLS_KEPT``) when ``value`` is a catalog tile, the back, hidden or empty; a value typed or
+    posted that is no tile is never kept (any may come)."""
+    if kind_of(value) != "unknown":
+        kept: dict = current_app.extensions.setdefault(table, {})
+        if len(kept) >= CELLS_KEPT:
+            kept.clear()
+        kept[key] = made
+    return made
+
+
+def _script_root() -> str | None:
+    return request.script_root if has_request_context() else None
 
 
 def _cell_words(position: int, value: str) -> dict[str, object]:
@@ -111,25 +132,18 @@ def _cell_words(position: int, value: str) -> dict[str, object]:
     picture and words, in the request's language. Made once per app, language catalog, script root,
     place and value, and kept (``app.extensions["planet_cells"]``): drawing a planet made these
     16 times (with its gettext calls and an ``url_for``), and a tracker board draws several
-    planets at every move. Only the catalog's tiles, the back, hidden and empty are kept."""
-    root = request.script_root if has_request_context() else None
-    key = (language_catalog(), root, position, value)  # the catalog itself: kept alive while its key is
-    kept: dict = current_app.extensions.setdefault("planet_cells", {})
-    words = kept.get(key)
-    if words is None:
+    planets at every move."""
+    def make() -> dict[str, object]:
         kind = kind_of(value)
         tile = catalog()[value] if kind == "tile" else None
         stack = STACK_AT[position]
-        words = {"position": position, "stack": stack, "stack_name": stack_name(stack), "where": position_words(position),
-                 "value": value, "kind": kind, "art": art_url(value),
-                 "sprite": sprite_place(value) if kind in ("tile", "back") else None, "text": tile_words(value),
-                 "character": character_name(tile.character) if tile and tile.character else None}
-        if kind == "unknown":
-            return words      # a value typed or posted that is no tile: never kept (any may come)
-        if len(kept) >= CELLS_KEPT:
-            kept.clear()
-        kept[key] = words
-    return words
+        return {"position": position, "stack": stack, "stack_name": stack_name(stack), "where": position_words(position),
+                "value": value, "kind": kind, "art": art_url(value),
+                "sprite": sprite_place(value) if kind in ("tile", "back") else None, "text": tile_words(value),
+                "character": character_name(tile.character) if tile and tile.character else None}
+    key = (language_catalog(), _script_root(), position, value)  # the catalog itself: kept alive while its key is
+    words = current_app.extensions.get("planet_cells", {}).get(key)
+    return words if words is not None else _kept("planet_cells", key, value, make())
 
 
 def drawn_cells(cells: object, *, small: bool = False) -> list[Markup]:
@@ -137,21 +151,17 @@ def drawn_cells(cells: object, *, small: bool = False) -> list[Markup]:
     macro of ``partials/planet.html`` draws it: made once per app, language catalog, script root,
     place, value and size, and kept (``app.extensions["planet_cell_drawings"]``). A board draws
     a planet at every move (several, with hidden characters or across workers), and its cells
-    were most of that; only the catalog's tiles, the back, hidden and empty are kept."""
-    root = request.script_root if has_request_context() else None
-    language = language_catalog()
-    kept: dict = current_app.extensions.setdefault("planet_cell_drawings", {})
+    were most of that."""
+    root, language = _script_root(), language_catalog()
+    kept: dict = current_app.extensions.get("planet_cell_drawings", {})
     out = []
     for position, value in enumerate(flat(cells)):
-        value = value.strip() if isinstance(value, str) else ""
+        value = _value(value)
         key = (language, root, position, value, small)
         drawing = kept.get(key)
         if drawing is None:
-            drawing = Markup(get_template_attribute("partials/planet.html", "view_cell")(cell_of(position, value), small))
-            if kind_of(value) != "unknown":
-                if len(kept) >= CELLS_KEPT:
-                    kept.clear()
-                kept[key] = drawing
+            view_cell = get_template_attribute("partials/planet.html", "view_cell")
+            drawing = _kept("planet_cell_drawings", key, value, Markup(view_cell(cell_of(position, value), small)))
         out.append(drawing)
     return out
 
