@@ -388,6 +388,19 @@ def test_the_bench_reads_every_second_box_set_the_suite_checks():
     assert all((SAMPLES / name / "teach").is_dir() and (SAMPLES / name / "test").is_dir() for name in BENCH_SETS)
 
 
+def test_the_quiet_bench_counts_the_teaching_photos_not_learned_without_naming_them(tmp_path, capsys):
+    """``-q`` is how a held-out set is read: it must not say which of its teaching photos were not
+    learned (a name is a per-photo result). box2-heldout7's t01 (seen) is not found automatically."""
+    import numpy as np
+    from vision.bench import TAP_SEED
+    _secs, missed, _tapped = learn_box(SAMPLES / "box2-heldout7" / "teach", tmp_path / "quiet", quiet=True)
+    assert missed == ["t01.jpg"] and ".jpg" not in capsys.readouterr().out
+    learn_box(SAMPLES / "box2-heldout7" / "teach", tmp_path / "taps", taps=np.random.default_rng(TAP_SEED), quiet=True)
+    assert ".jpg" not in capsys.readouterr().out
+    learn_box(SAMPLES / "box2-heldout7" / "teach", tmp_path / "loud")
+    assert "t01.jpg: not learned" in capsys.readouterr().out
+
+
 def test_twins_are_never_each_others_runner_up():
     """reader._runner_up: the margin (and so doubt) is taken to the best tile with *other*
     contents; a twin scoring second must not make a cell doubtful."""

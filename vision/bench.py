@@ -195,11 +195,12 @@ def tapped_corners(truth: dict, rng) -> list | None:
     return (q + rng.uniform(-TAP_ERROR, TAP_ERROR, q.shape) * side).tolist()
 
 
-def learn_box(teach: Path, into: Path, taps=None) -> tuple[float, list, list]:
+def learn_box(teach: Path, into: Path, taps=None, quiet: bool = False) -> tuple[float, list, list]:
     """Learn the teaching photos of ``teach`` (``tNN.jpg`` + ``tNN.json``) into ``into``. ``taps``
     (a random generator): a photo whose layout is not found is learned again from its true
     corners as a teacher would tap them (``tapped_corners``), as the pages offer. Returns the
-    seconds, the photos not learned automatically and those of them learned from corners."""
+    seconds, the photos not learned automatically and those of them learned from corners.
+    ``quiet``: no photo is named (a held-out set's photos are not looked at)."""
     from .box import Box
     from .learn import learn
     box = Box()
@@ -212,11 +213,13 @@ def learn_box(teach: Path, into: Path, taps=None) -> tuple[float, list, list]:
             missed.append(photo.name)
             corners = tapped_corners(truth, taps) if taps is not None else None
             if corners is None:
-                print(f"{photo.name}: not learned: {lesson.error}")
+                if not quiet:
+                    print(f"{photo.name}: not learned: {lesson.error}")
                 continue
             lesson = learn(photo.read_bytes(), truth, box, corners=corners)
             if not lesson.ok:
-                print(f"{photo.name}: not learned, even from its corners: {lesson.error}")
+                if not quiet:
+                    print(f"{photo.name}: not learned, even from its corners: {lesson.error}")
                 continue
             tapped.append(photo.name)
         box = lesson.box
@@ -257,27 +260,29 @@ def main(argv=None) -> int:
             print(f"== sample_photos/{name}: not in this checkout, skipped ==")
             continue
         with tempfile.TemporaryDirectory() as tmp:
-            secs, missed, _tapped = learn_box(root / name / "teach", Path(tmp))
+            secs, missed, _tapped = learn_box(root / name / "teach", Path(tmp), quiet=quiet)
             print(f"== second box: sample_photos/{name}/test, after learning its 6 teaching photos ==")
             print(f"learning the 6 photos:        {secs:.1f} s")
             lines.append(summary(name, report(root / name / "test", verbose, reference=tmp, quiet=quiet), secs))
         if missed:
-            lines.append(corner_fallback(root / name, name, missed, verbose))
+            lines.append(corner_fallback(root / name, name, missed, verbose, quiet))
     print("== one line per set ==")
     print("\n".join(lines))
     return 0
 
 
-def corner_fallback(folder: Path, name: str, missed: list, verbose: bool = False) -> str:
+def corner_fallback(folder: Path, name: str, missed: list, verbose: bool = False, quiet: bool = False) -> str:
     """The teaching photos whose layout was not found, learned from their true corners as a
-    teacher taps them (±``TAP_ERROR`` of the side, seeded), and the set read again: one line."""
+    teacher taps them (±``TAP_ERROR`` of the side, seeded), and the set read again: one line
+    (``quiet``: the photos counted, not named)."""
     import tempfile
     with tempfile.TemporaryDirectory() as tmp:
-        secs, _missed, tapped = learn_box(folder / "teach", Path(tmp), taps=np.random.default_rng(TAP_SEED))
+        secs, _missed, tapped = learn_box(folder / "teach", Path(tmp), taps=np.random.default_rng(TAP_SEED), quiet=quiet)
         print(f"== second box: sample_photos/{name}/test, its layouts not found learned from tapped corners ==")
         r = report(folder / "test", verbose, reference=tmp, quiet=True)
     cells = 100 * r["cells_right"] / max(1, r["cells_total"])
-    return (f"{name + ' taps':<13} not found {len(missed)} ({' '.join(missed)}), learned from corners "
+    which = "" if quiet else f" ({' '.join(missed)})"
+    return (f"{name + ' taps':<13} not found {len(missed)}{which}, learned from corners "
             f"±{TAP_ERROR:.1%} {len(tapped)}/{len(missed)}: cells {r['cells_right']}/{r['cells_total']} = "
             f"{cells:.1f}%  exact {r['planets_exact']}/{r['planets']}  scored {r['planets_scored']}/{r['planets']}  "
             f"wrong-not-doubtful {r['wrong_not_doubtful']}/{r['wrong']}  learning {secs:.1f} s")
