@@ -43,7 +43,6 @@ class Cell:
     doubtful: bool = False     # a photo reading the scanner is unsure of (edit)
     error: str | None = None   # this cell is at fault (edit)
     name: str = ""             # the form field's name (edit)
-    slot: bool = False         # a free place the tile being taken may go (pick)
 
 
 @dataclass(frozen=True)
@@ -205,15 +204,14 @@ def planet(cells: object, *, label: str = "", prefix: str = "", player: int = 0,
            filtered: Collection[str] = (),
            used: Collection[str] = (), doubtful: Collection[int] = (),
            errors: Mapping[int, str] | None = None, lit: Collection[int] = (), self_position: int | None = None,
-           volcanoes: Collection[int] = (), slots: Collection[int] = (), **extra: object) -> PlanetView:
+           volcanoes: Collection[int] = (), **extra: object) -> PlanetView:
     """The view model of a planet. ``cells``: 16 values or 4 rows of 4 (tile id, "back", "hidden",
     None). ``prefix`` names the inputs (edit); ``doubtful``/``errors`` mark cells to check (edit);
-    ``lit``/``self_position``/``volcanoes`` what a character counted (view); ``slots`` the free
-    places a tile may go (pick)."""
+    ``lit``/``self_position``/``volcanoes`` what a character counted (view)."""
     errors = errors or {}
     out = tuple(
         cell_of(p, v, lit=p in lit, self_=p == self_position, volcano=p in volcanoes, doubtful=p in doubtful,
-                error=errors.get(p), name=f"{prefix}-{p}" if prefix else "", slot=p in slots)
+                error=errors.get(p), name=f"{prefix}-{p}" if prefix else "")
         for p, v in enumerate(flat(cells)))
     choices = choices_for(out[active].stack, out[active].value, used) if prefix and active is not None else ()
     shown = {i for ch in choices for i in ch.items.split()}
