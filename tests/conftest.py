@@ -186,12 +186,23 @@ def shot(request):
 
     def take(page, name: str):
         path = ARTIFACTS / f"{request.node.name}-{name}.png"
+        page.evaluate(PICTURES_ON_SCREEN)  # or the screenshot shows tiles as empty squares
         page.screenshot(path=str(path), full_page=True)
         broken = page.evaluate(BROKEN_WORDS)  # every page a test looks at is looked at for this too
         assert not broken, f"{name}: words broken across lines (a column too narrow for them): {broken}"
         return path
 
     return take
+
+
+# The pictures on the phone's screen, drawn: a screenshot taken as a page appears showed most of a
+# scanned planet's tiles as empty squares while their pictures were still on their way. At most 3 s
+# (a picture that never comes is the page's fault, not the screenshot's: other tests look for it).
+PICTURES_ON_SCREEN = """() => Promise.race([
+  Promise.all(Array.from(document.images)
+    .filter(i => !i.complete && i.getBoundingClientRect().top < window.innerHeight)
+    .map(i => i.decode().catch(() => null))),
+  new Promise(done => setTimeout(done, 3000))])"""
 
 
 # A word of 4 letters or more laid out on two lines: its range has boxes at two heights. Text meant
