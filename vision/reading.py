@@ -19,7 +19,9 @@ class Reading:
     error: str | None = None
     ms: int = 0
     score: float = 0.0            # how much the photo looks like a planet (mean cell match)
-    quad: list | None = None      # the planet's corners in the (upright) photo, for debugging
+    # the planet's corners in the upright photo's pixels: cell 0's outer corner, then those of
+    # cells 3, 15 and 12 (the grid as read, so a picture straightened from them shows it turned so)
+    quad: list | None = None
     details: dict | None = None   # per cell: match and margin (for tuning; not in the JSON)
 
     def grid(self) -> dict:

@@ -738,6 +738,13 @@ def _classify(patches, fits, index, quad, D=None, only_k=None):
 # ---------------------------------------------------------------------------------------------
 
 
+def _reading_corners(res: dict, reduce: float) -> list:
+    """The outline's corners in the photo's pixels (``reduce``: the decode's), in the reading's
+    order: the reading is the straightened grid turned ``k`` quarter turns (``np.rot90``), so its
+    cell 0's corner is the outline's corner ``k``."""
+    return (np.roll(np.asarray(res["quad"], np.float64), -res["k"], axis=0) * reduce).tolist()
+
+
 def recognize(data: bytes, reference_dir=None, *, reference=None) -> Reading:
     """Read the planet in a photo (the file's bytes), with the shipped art or with the box
     learned into the folder ``reference``. Never raises: the Reading says ``ok=False`` with a
@@ -840,5 +847,5 @@ def _recognize(data: bytes, reference_dir, t0: float) -> Reading:
     confs = best["confs"]
     return done(Reading(ok=True, cells=best["cells"], confidences=[round(c, 3) for c in confs],
                         doubtful=[c < DOUBT for c in confs], score=best["score"],
-                        quad=(np.asarray(best["quad"]) / (reduce / best.get("reduce", reduce))).tolist(),
+                        quad=_reading_corners(best, best.get("reduce", reduce)),
                         details={"sims": [float(x) for x in best["sims"]], "margins": best["margins"]}))
