@@ -107,9 +107,11 @@ def test_reading_fills_the_grid_then_scores_and_stores_the_table(plain):
     html = r.get_data(as_text=True)
     # a reload shows the same reading (the CSRF token is signed with the time, so it may differ)
     assert without_csrf_token(plain.get(review).get_data(as_text=True)) == without_csrf_token(html)
-    assert f'src="{review}/photo.jpg"' in html  # the photo beside the reading
-    pic = plain.get(review + "/photo.jpg")
-    assert pic.status_code == 200 and pic.mimetype == "image/jpeg"
+    # the planet cut out of the photo beside the reading, the whole photo a tap away
+    assert f'src="{review}/planet.jpg"' in html and f'href="{review}/photo.jpg"' in html
+    for picture in ("/planet.jpg", "/photo.jpg"):
+        pic = plain.get(review + picture)
+        assert pic.status_code == 200 and pic.mimetype == "image/jpeg"
     chosen = re.findall(r'<input type="hidden" name="players-0-cells-(\d+)" id="[^"]*" value="([^"]*)"', html)
     assert len(chosen) == 16
     cells = [v or None for _, v in sorted(chosen, key=lambda t: int(t[0]))]

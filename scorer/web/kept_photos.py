@@ -5,12 +5,15 @@ the folders; another may be forgetting the same ones at the same moment."""
 from __future__ import annotations
 
 import io
+import math
 import re
 import secrets
 import shutil
 import time
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 ID = re.compile(r"[A-Za-z0-9_-]{12}")
 
@@ -37,6 +40,39 @@ def upright(data: bytes, side: int, max_pixels: int | None = None) -> Any:
             raise ValueError("too large")
         im.draft("RGB", (side, side))
         return ImageOps.exif_transpose(im).convert("RGB")
+
+
+def straightened(data: bytes, corners: list, side: int) -> Any:
+    """The planet cut out of the photo and made square, ``side`` px a side: ``corners`` (four
+    points in the upright photo's pixels, clockwise from the one to show at the top left) become
+    the picture's corners. The photo is decoded at the smallest scale that still gives the planet
+    ``side`` px or more."""
+    from PIL import Image, ImageOps
+    q = np.asarray(corners, np.float64).reshape(4, 2)
+    edge = float(np.mean(np.linalg.norm(q - np.roll(q, 1, axis=0), axis=1)))
+    with Image.open(io.BytesIO(data)) as im:
+        w, h = im.size
+        if im.getexif().get(ORIENTATION, 1) in (5, 6, 7, 8):   # stored a quarter turn off
+            w, h = h, w
+        want = max(1, math.ceil(min(w, h) * side / max(edge, 1.0)))
+        im.draft("RGB", (want, want))
+        photo = ImageOps.exif_transpose(im).convert("RGB")
+    return photo.transform((side, side), Image.Transform.PERSPECTIVE,
+                           _perspective(side, q * (photo.width / w)), Image.Resampling.BICUBIC)
+
+
+ORIENTATION = 0x0112  # the EXIF tag
+
+
+def _perspective(side: int, to: np.ndarray) -> tuple:
+    """Pillow's eight perspective coefficients taking the square of ``side`` px (its corners
+    clockwise from the top left) onto the four points ``to``."""
+    square = ((0, 0), (side, 0), (side, side), (0, side))
+    a, b = [], []
+    for (x, y), (u, v) in zip(square, to):
+        a += [[x, y, 1, 0, 0, 0, -u * x, -u * y], [0, 0, 0, x, y, 1, -v * x, -v * y]]
+        b += [u, v]
+    return tuple(np.linalg.solve(np.asarray(a, np.float64), np.asarray(b, np.float64)))
 
 
 def forget_oldest(root: Path, keep: int, max_age: float | None = None) -> None:

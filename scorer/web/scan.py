@@ -34,7 +34,7 @@ from .forms import active_square, apply_action, doubtful_squares, find_action, n
 from .box import learning, status as box_status
 from .learned import box_in_use, scan_reference
 from .planet_view import planet
-from .kept_photos import forget_oldest, is_id, new_folder, upright
+from .kept_photos import forget_oldest, is_id, new_folder, straightened, upright
 from .cpu import off_the_loop
 from .ratelimits import Busy, busy_message, one_of_few_scans, when_scans_full
 
@@ -44,6 +44,8 @@ MIN_BYTES = 100
 KEEP = 200  # readings kept under their own address
 NO_BOX = N_("No learned box is in use, so there is nothing to remember the tiles in.")
 LEARN_COPY = "learn.jpg"  # with a learned box in use: the photo as the box may learn from it
+PLANET_PICTURE = "planet.jpg"  # the planet cut out of the photo, square, turned as the grid reads it
+PLANET_SIDE = 480  # px: 120 a tile, sharp on a phone's screen at the review's size
 
 
 class PhotoForm(FlaskForm):
@@ -74,8 +76,9 @@ def _review(cells, doubtful=(), name="", error=None, cell_errors=None, status=20
                   label=_("The planet as read"))
     scan_id = scan_id if stored(scan_id) else ""
     used = box_in_use()
+    straight = bool(scan_id) and (scans_dir() / scan_id / PLANET_PICTURE).is_file()
     return render_template("scan_review.html", grid=grid, form=ReviewForm(formdata=None, name=name),
-                           name=name, error=error, scan_id=scan_id, table=session.get("table") or [],
+                           name=name, error=error, scan_id=scan_id, table=session.get("table") or [], straight=straight,
                            doubtful_count=sum(1 for c in grid.cells if c.doubtful),
                            can_remember=_learnable(scan_id, used), st=box_status(used),
                            remembered=remembered), status
@@ -99,6 +102,8 @@ def keep(data: bytes, reading, learnable: bool = False) -> str:
     learn corrected tiles from is kept too (``vision.tuning.SCAN_SIDE``, about 0.4 MB)."""
     scan_id, folder = new_folder(scans_dir())
     off_the_loop(_shrink_photo, data, folder / "photo.jpg")
+    if reading.quad:
+        off_the_loop(_planet_picture, data, reading.quad, folder / PLANET_PICTURE)
     if learnable:
         from vision.tuning import SCAN_SIDE
         off_the_loop(_shrink_photo, data, folder / LEARN_COPY, SCAN_SIDE, 92)
@@ -119,6 +124,16 @@ def _shrink_photo(data: bytes, to: Path, short_side: int | None = None, quality:
         f = min(1.0, short_side / max(1, min(im.size)))
         im.thumbnail((max(1, round(im.size[0] * f)), max(1, round(im.size[1] * f))))
     im.save(to, "JPEG", quality=quality)
+
+
+def _planet_picture(data: bytes, corners: list, to: Path) -> None:
+    """The planet as the reader found it, cut out square and turned as the grid reads it, so a
+    square of the grid is the same square of the picture whatever way the photo was taken. A
+    picture that cannot be made is left out (the page shows the whole photo): never an error."""
+    try:
+        straightened(data, corners, PLANET_SIDE).save(to, "JPEG", quality=80)
+    except Exception:  # noqa: BLE001 (the reading stands without its picture)
+        current_app.logger.exception("the planet's picture could not be made")
 
 
 def _forget_the_oldest(folder: Path) -> None:
@@ -147,6 +162,12 @@ def review(scan_id: str):
 def photo(scan_id: str):
     load(scan_id)
     return send_from_directory(scans_dir() / scan_id, "photo.jpg", max_age=86400)
+
+
+@bp.get("/scan/<scan_id>/planet.jpg")
+def planet_picture(scan_id: str):
+    load(scan_id)
+    return send_from_directory(scans_dir() / scan_id, PLANET_PICTURE, max_age=86400)
 
 
 @bp.post("/scan/add")
