@@ -8,7 +8,9 @@ looked for; its tiles are all there, and its true corners are turned with it int
 beside it."""
 from __future__ import annotations
 
+import atexit
 import json
+import shutil
 import tempfile
 from functools import lru_cache
 from pathlib import Path
@@ -24,7 +26,7 @@ SHRINK = 0.8    # the turned layout's outline still inside the photo
 @lru_cache(maxsize=None)
 def not_found_photo() -> Path:
     """The turned photo (``t01.jpg``, with its ``t01.json``: layout 1's grid, the turned corners),
-    made once per test run in a temporary folder."""
+    made once per test run in a temporary folder (removed at its end)."""
     img = cv2.imread(str(SOURCE))
     truth = json.loads(SOURCE.with_suffix(".json").read_text())
     corners = np.float32(truth["corners"])
@@ -34,6 +36,7 @@ def not_found_photo() -> Path:
     fill = tuple(float(v) for v in np.median(img[:h // 8].reshape(-1, 3), axis=0))   # the table's colour
     turned = cv2.warpAffine(img, m, (w, h), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_CONSTANT, borderValue=fill)
     folder = Path(tempfile.mkdtemp(prefix="not-found-photo-"))
+    atexit.register(shutil.rmtree, folder, True)
     out = folder / "t01.jpg"
     cv2.imwrite(str(out), turned, [cv2.IMWRITE_JPEG_QUALITY, 90])
     truth["corners"] = cv2.transform(corners[None], m)[0].round(1).tolist()
