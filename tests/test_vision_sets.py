@@ -113,7 +113,11 @@ HELDOUT6_FLOORS = {"cells": 0.66, "scored": 0.04, "refused": 1.0, "wrong_not_dou
 # Issue 8's dark-table round (vision32): t02 and t03 found (learn._off_table), 156 -> 244/320 cells, 2 -> 3/20
 # scored, 0 wrong cells not doubtful, 155/244 right cells doubtful (`python -m vision.bench --set=box2-heldout7
 # -q`, 10:19 UTC): the floors raised to that, the doubt's ceiling with it (more cells read, more doubted).
-HELDOUT7_FLOORS = {"cells": 0.76, "scored": 0.14, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.66}
+# Issue 8's squared-candidate round (vision33): t01 found too (learn._squared_layout), 244 -> 272/320 cells,
+# 3 -> 5/20 scored, 0 wrong cells not doubtful, 198/272 right cells doubtful (`python -m vision.bench -q
+# --set=box2-heldout7 ...`, 13:04-13:06 UTC; more cells read, more doubted; the box now knows every face and so chooses how
+# it compares them, reader.box_with_blend): the floors raised to that, the doubt's ceiling with it.
+HELDOUT7_FLOORS = {"cells": 0.84, "scored": 0.24, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.75}
 # Issue 8's part-comparison round (heldout7 seen from it; box2-heldout8 made first, never tuned on;
 # its floors at the end): the runner-up test made on a finer cut of the photo (reader.tell_lookalikes,
 # stages.fine_*) and the doubt's weights refitted with the photo's median margin, the bar 0.1 above the
@@ -390,14 +394,21 @@ def test_the_bench_reads_every_second_box_set_the_suite_checks():
 
 def test_the_quiet_bench_counts_the_teaching_photos_not_learned_without_naming_them(tmp_path, capsys):
     """``-q`` is how a held-out set is read: it must not say which of its teaching photos were not
-    learned (a name is a per-photo result). box2-heldout7's t01 (seen) is not found automatically."""
+    learned (a name is a per-photo result). box2-heldout7's teaching photos (seen), its t01 turned 30°
+    (``not_found_photo``: every seen layout is found since the squared-candidate round, a turned one is not)."""
+    import shutil
     import numpy as np
     from vision.bench import TAP_SEED
-    _secs, missed, _tapped = learn_box(SAMPLES / "box2-heldout7" / "teach", tmp_path / "quiet", quiet=True)
+    from not_found_photo import not_found_photo
+    teach = tmp_path / "teach"
+    shutil.copytree(SAMPLES / "box2-heldout7" / "teach", teach)
+    for suffix in (".jpg", ".json"):
+        shutil.copy(not_found_photo().with_suffix(suffix), teach / f"t01{suffix}")
+    _secs, missed, _tapped = learn_box(teach, tmp_path / "quiet", quiet=True)
     assert missed == ["t01.jpg"] and ".jpg" not in capsys.readouterr().out
-    learn_box(SAMPLES / "box2-heldout7" / "teach", tmp_path / "taps", taps=np.random.default_rng(TAP_SEED), quiet=True)
-    assert ".jpg" not in capsys.readouterr().out
-    learn_box(SAMPLES / "box2-heldout7" / "teach", tmp_path / "loud")
+    _secs, _missed, tapped = learn_box(teach, tmp_path / "taps", taps=np.random.default_rng(TAP_SEED), quiet=True)
+    assert tapped == ["t01.jpg"] and ".jpg" not in capsys.readouterr().out
+    learn_box(teach, tmp_path / "loud")
     assert "t01.jpg: not learned" in capsys.readouterr().out
 
 
@@ -583,8 +594,8 @@ def test_teaching_finds_the_layout_of_cards_with_perforated_edges(name):
     assert float(np.linalg.norm(found.corners - truth, axis=1).max()) / cell < 0.2
 
 
-def assert_layout_found_and_learned(path: Path) -> None:
-    """The teaching photo ``path`` (seen): its layout found within 0.2 of a cell of where the
+def assert_layout_found_and_learned(path: Path, within: float = 0.2) -> None:
+    """The teaching photo ``path`` (seen): its layout found within ``within`` of a cell of where the
     generator put it (its truth in the .json beside it), and its 16 tiles learned as the grid names them."""
     import numpy as np
     from vision import tuning
@@ -596,7 +607,7 @@ def assert_layout_found_and_learned(path: Path) -> None:
     assert found is not None
     corners = np.float32(truth["corners"]) / photo.scale
     cell = float(np.linalg.norm(corners[1] - corners[0])) / 4
-    assert float(np.linalg.norm(found.corners - corners, axis=1).max()) / cell < 0.2
+    assert float(np.linalg.norm(found.corners - corners, axis=1).max()) / cell < within
     lesson = learn(path.read_bytes(), truth)
     assert lesson.ok, lesson.error
     assert [s.name for s in lesson.learned] == [c for row in truth["cells"] for c in row]
@@ -619,6 +630,54 @@ def test_teaching_finds_a_layout_whose_art_looks_like_a_dark_table(name):
     never learned from each. A cell that carries more edges than the table beside the outline
     (learn._busier_than_beside) counts as a tile: found, all 16 learned."""
     assert_layout_found_and_learned(SAMPLES / "box2-heldout7" / "teach" / f"{name}.jpg")
+
+
+def test_teaching_finds_a_layout_the_masks_cut_short_on_a_busy_table():
+    """box2-heldout7's t01 (seen; where the generator put the layout, its truth in t01.json): tiles on
+    a busy wood grain, the right column in a lamp's fall-off. The masks' outlines were 3 columns of 4
+    or less, every fitted candidate 1-4 cells off, so 16 tiles were never learned (its bench learned
+    them only from tapped corners). Its candidates made square and fitted (learn._squared_layout) put
+    it 0.22 of a cell off (the loose top-right tile; its tiles are cut on the gaps, 0.09 off), its
+    cells off the table beside it (learn._unlike_beside): found, all 16 learned."""
+    assert_layout_found_and_learned(SAMPLES / "box2-heldout7" / "teach" / "t01.jpg", within=0.25)
+
+
+def test_the_table_beside_a_layout_tells_its_dim_tiles_from_a_busy_table():
+    """heldout7's t01: against the photo's border (colour, edges) the layout's right column is table
+    (the border holds a grain as dark and as busy), so its lattice fails _off_table; against the
+    table beside the outline it is off the table, and the lattices a cell off it stay on it (the tiles
+    they left are in their ring)."""
+    import cv2
+    import numpy as np
+    from vision import tuning
+    from vision.learn import _not_table, _off_table
+    from vision.stages import decode_photo, oriented_edges
+    unit = np.float32([[0, 0], [4, 0], [4, 4], [0, 4]])
+    path = SAMPLES / "box2-heldout7" / "teach" / "t01.jpg"
+    photo = decode_photo(path.read_bytes(), min_side=tuning.LEARN_SIDE)
+    corners = np.float32(json.loads(path.with_suffix(".json").read_text())["corners"]) / photo.scale
+    table, edges = _not_table(photo.image), oriented_edges(photo.image)
+    assert not _off_table(table, edges, corners) and _off_table(table, edges, corners, photo.image)
+    H = cv2.getPerspectiveTransform(unit, corners)
+    for move in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        off = cv2.perspectiveTransform((unit + np.float32(move))[None], H)[0]
+        assert not _off_table(table, edges, off, photo.image), move
+
+
+def test_an_outline_of_part_of_a_layout_is_made_square_both_ways():
+    """learn._squared: a level outline 3 cells wide and 4 high gives the 4×4 outlines that extend it
+    right and left (4 wide and 3 high: down and up); a nearly square one (a tilt's ratio) gives none."""
+    import numpy as np
+    from vision.learn import _squared
+    three = np.float32([[100, 50], [400, 50], [400, 450], [100, 450]])
+    got = _squared(three)
+    assert len(got) == 2
+    np.testing.assert_allclose(got[0], [[100, 50], [500, 50], [500, 450], [100, 450]], atol=1e-3)
+    np.testing.assert_allclose(got[1], [[0, 50], [400, 50], [400, 450], [0, 450]], atol=1e-3)
+    wide = _squared(np.float32([[50, 100], [450, 100], [450, 400], [50, 400]]))    # 4 wide, 3 high
+    np.testing.assert_allclose(wide[0], [[50, 100], [450, 100], [450, 500], [50, 500]], atol=1e-3)
+    np.testing.assert_allclose(wide[1], [[50, 0], [450, 0], [450, 400], [50, 400]], atol=1e-3)
+    assert _squared(np.float32([[0, 0], [110, 0], [110, 100], [0, 100]])) == []
 
 
 def test_a_lattice_a_cell_off_a_layout_on_a_dark_table_is_still_on_the_table():

@@ -35,7 +35,7 @@ from .box import SAMPLE_PX, Box, Sample
 from .imageio import UnusableImage
 from .layout import STACK_AT
 from .stages import (Outline, Photo, candidate_quads, cut_cells, decode_photo, find_layouts, frame_tiles, frame_tiles_on_gaps,
-                     lattice_on_gaps, layout_fits, layout_straightness, one_thread, oriented_edges, straighten_layout)
+                     lattice_on_gaps, layout_fits, fit_layout, layout_straightness, one_thread, oriented_edges, straighten_layout)
 
 NOT_AGAIN = N_("I could not find the planet in this photo again, so nothing was remembered.")
 NOT_THIS_PLANET = N_("Only %(n)d of the 16 tiles in this photo look like the planet as you checked "
@@ -99,24 +99,59 @@ def find_layout(photo: Photo) -> Outline | None:
     not a face's or a table's: ``layout_straightness``) and whose cells are off the table (all
     but ``LEARN_TABLE_CELLS``: a sky like the table in a corner tile; ``_off_table``: unlike the
     table by colour, or busier than the table beside the outline). When none is, the
-    candidates straightened (``_straightened_layout``)."""
+    candidates straightened (``_straightened_layout``); when none is either, the candidates made
+    square (``_squared_layout``)."""
     table = _not_table(photo.image)
     edges, layouts = oriented_edges(photo.image), find_layouts(photo)   # fitted once, for both looks
     found = _first_layout(table, edges, layouts)
     if found is None:
-        return _straightened_layout(photo, table, edges, layouts) if tuning.STRAIGHTEN else None
+        found = _straightened_layout(photo, table, edges, layouts) if tuning.STRAIGHTEN else None
+        if found is None and tuning.LEARN_SQUARED:
+            found = _squared_layout(photo, table, edges, layouts)
+        return found
     if not tuning.LIGHT_EDGES:
         return found
     return _second_opinion(photo, table, found)
 
 
-def _first_layout(table: np.ndarray, edges: tuple, layouts: list[Outline]) -> Outline | None:
-    """The first of ``layouts`` (fitted, best first) off the table whose lines are straight."""
+def _first_layout(table: np.ndarray, edges: tuple, layouts: list[Outline], image: np.ndarray | None = None) -> Outline | None:
+    """The first of ``layouts`` (fitted, best first) off the table whose lines are straight
+    (``image``: the photo, whose table beside each outline is then looked at too: ``_off_table``)."""
     for outline in layouts:
         if (layout_straightness(edges, outline.corners) >= tuning.LEARN_STRAIGHT
-                and _off_table(table, edges, outline.corners)):
+                and _off_table(table, edges, outline.corners, image)):
             return outline
     return None
+
+
+def _squared_layout(photo: Photo, table: np.ndarray, edges: tuple, layouts: list[Outline]) -> Outline | None:
+    """When neither a fitted nor a straightened candidate is found. A layout is square, so a
+    candidate that is not (``_squared``) is part of one, a row or column of its tiles left with the
+    table by the masks (box2-heldout7's t01: tiles as busy and, in the lamp's fall-off, as dark as
+    its wood grain; the masks' best outline 3 columns of 4 wide, every fitted candidate 1-4 cells
+    off). Such candidates made square and fitted (``fit_layout``) are ranked with the fitted ones,
+    and the first whose lines are straight (``LEARN_STRAIGHT``) and whose cells are off the table
+    is taken; a cell is off the table here also when it is unlike the table beside the outline
+    (``_off_table(image=)``, ``_unlike_beside``), not only the photo's border."""
+    quads = candidate_quads(photo.image, upright=True)[:tuning.LEARN_CANDIDATES]
+    squared = [fit_layout(edges, s) for q in quads for s in _squared(q)]
+    return _first_layout(table, edges, sorted(list(layouts) + squared, key=lambda o: -o.fit), photo.image)
+
+
+def _squared(quad: np.ndarray) -> list[np.ndarray]:
+    """An upright outline whose mean sides' ratio is ``LEARN_SQUARE_ASPECT`` or more, made square:
+    its short sides lengthened to its long sides' mean, from either end (in its own perspective:
+    the unit square mapped onto it, stretched); none for an outline nearly square."""
+    q = quad.astype(np.float32)
+    w = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2
+    h = (np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2
+    r = float(max(w, h) / max(1e-6, min(w, h)))
+    if r < tuning.LEARN_SQUARE_ASPECT:
+        return []
+    H = cv2.getPerspectiveTransform(np.float32([[0, 0], [1, 0], [1, 1], [0, 1]]), q)
+    boxes = ([(0, 0, r, 1), (1 - r, 0, 1, 1)] if w < h else [(0, 0, 1, r), (0, 1 - r, 1, 1)])
+    return [cv2.perspectiveTransform(np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])[None], H)[0]
+            for x0, y0, x1, y1 in boxes]
 
 
 def _straightened_layout(photo: Photo, table: np.ndarray, edges: tuple, layouts: list[Outline]) -> Outline | None:
@@ -184,7 +219,7 @@ def _cell_means(values: np.ndarray, quad: np.ndarray) -> np.ndarray:
 _UNIT = np.float32([[0, 0], [4, 0], [4, 4], [0, 4]])
 
 
-def _off_table(mask: np.ndarray, edges: tuple, quad: np.ndarray) -> bool:
+def _off_table(mask: np.ndarray, edges: tuple, quad: np.ndarray, image: np.ndarray | None = None) -> bool:
     """Are the cells of ``quad`` off the table (all but ``LEARN_TABLE_CELLS``)? A cell is when at
     least ``LEARN_COVERED`` of its middle looks unlike the table (``_not_table``: colour and
     texture unlike the photo's border), or, failing that, when its middle carries more edges than
@@ -192,13 +227,61 @@ def _off_table(mask: np.ndarray, edges: tuple, quad: np.ndarray) -> bool:
     that leaves the photo's border as dim as the art, looks like the table by colour
     (box2-heldout7's t02, t03: 0.0-0.3 not table), but its pictures and borders carry edges a
     plain table does not. A lattice a cell off the layout has a row or column of cells on the
-    table, and the table beside it takes in the tiles it left."""
+    table, and the table beside it takes in the tiles it left. ``image``: the photo, and failing
+    both, a cell is off the table also when it is unlike the table beside the outline by colour
+    and texture (``_unlike_beside``; only for the squared candidates, ``_squared_layout``)."""
     parts = _cell_means((mask > 0).astype(np.float32), quad)
     off = parts >= tuning.LEARN_COVERED
     if int((~off).sum()) <= tuning.LEARN_TABLE_CELLS or not tuning.LEARN_BUSY:
         return int((~off).sum()) <= tuning.LEARN_TABLE_CELLS
     busy = _busier_than_beside(edges[2], quad)
-    return busy is not None and int((~(off | busy)).sum()) <= tuning.LEARN_TABLE_CELLS
+    if busy is None:
+        return False
+    off |= busy
+    if int((~off).sum()) > tuning.LEARN_TABLE_CELLS and tuning.LEARN_BESIDE_LOOK and image is not None:
+        unlike = _unlike_beside(image, quad)
+        if unlike is not None:
+            off |= unlike
+    return int((~off).sum()) <= tuning.LEARN_TABLE_CELLS
+
+
+def _unlike_beside(img: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
+    """Which cells of ``quad`` are unlike the table beside the outline, by local colour and
+    texture: ``_not_table``'s test (``outline.block_grid``, ``table_distance``, its looser bar
+    ``table_bars``) with the blocks of the ring from ``BESIDE_RING[0]`` to ``BESIDE_RING[1]`` of a
+    cell outside the outline for the table, not the photo's border: under a lamp's fall-off the
+    border holds a table as dark as the dim tiles (box2-heldout7's t01: its right column 0.0-0.4
+    not table against the border). A cell is unlike when ``LEARN_COVERED`` of its middle is. A
+    lattice a cell off the layout has the tiles it left in its ring, so its tiles look like the
+    table too. None when too little of the ring is in the photo (under a cell's area)."""
+    from .outline import block_grid, table_bars, table_distance
+    h, w = img.shape[:2]
+    f = min(1.0, tuning.FIND_SIDE / max(h, w))
+    work = cv2.resize(img, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
+    grid, step = block_grid(cv2.cvtColor(cv2.GaussianBlur(work, (0, 0), 2.0), cv2.COLOR_BGR2LAB))
+    small = (quad * f).astype(np.float32)
+    cell = float(np.sqrt(max(1.0, cv2.contourArea(small)))) / 4
+    ring = _ring(small, work.shape[:2])
+    at = ring[step // 2::step, step // 2::step][:grid.shape[0], :grid.shape[1]] > 0
+    if int(ring.sum()) < cell * cell or int(at.sum()) < 3:
+        return None
+    dist = table_distance(grid, grid[at])
+    unlike = (dist > table_bars(float(np.percentile(dist[at], 90)))[0]).astype(np.float32)
+    return _cell_means(cv2.resize(unlike, (w, h), interpolation=cv2.INTER_NEAREST), quad) >= tuning.LEARN_COVERED
+
+
+def _ring(quad: np.ndarray, shape: tuple) -> np.ndarray:
+    """The table beside the outline ``quad``: from ``BESIDE_RING[0]`` to ``BESIDE_RING[1]`` of a
+    cell outside it, a 0/1 mask of ``shape``."""
+    H = cv2.getPerspectiveTransform(_UNIT, quad.astype(np.float32))
+
+    def outline(d: float) -> np.ndarray:
+        pts = np.float32([[-d, -d], [4 + d, -d], [4 + d, 4 + d], [-d, 4 + d]])
+        return cv2.perspectiveTransform(pts[None], H)[0].astype(np.int32)
+    ring = np.zeros(shape[:2], np.uint8)
+    cv2.fillConvexPoly(ring, outline(tuning.BESIDE_RING[1]), 1)
+    cv2.fillConvexPoly(ring, outline(tuning.BESIDE_RING[0]), 0)
+    return ring
 
 
 def _busier_than_beside(mag: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
@@ -208,14 +291,7 @@ def _busier_than_beside(mag: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
     at its ``BESIDE_QUANTILE`` percentile (a speck or two of the table left out). None when too
     little of that ring is in the photo to say (less than a cell's area)."""
     cell = float(np.sqrt(max(1.0, cv2.contourArea(quad.astype(np.float32))))) / 4
-    H = cv2.getPerspectiveTransform(_UNIT, quad.astype(np.float32))
-
-    def outline(d: float) -> np.ndarray:
-        pts = np.float32([[-d, -d], [4 + d, -d], [4 + d, 4 + d], [-d, 4 + d]])
-        return cv2.perspectiveTransform(pts[None], H)[0].astype(np.int32)
-    ring = np.zeros(mag.shape[:2], np.uint8)
-    cv2.fillConvexPoly(ring, outline(tuning.BESIDE_RING[1]), 1)
-    cv2.fillConvexPoly(ring, outline(tuning.BESIDE_RING[0]), 0)
+    ring = _ring(quad, mag.shape)
     if int(ring.sum()) < cell * cell:
         return None
     win = max(3, int(tuning.BESIDE_WINDOW * cell)) | 1

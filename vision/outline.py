@@ -91,6 +91,30 @@ def _texture_mask(lab: np.ndarray, ring: np.ndarray) -> np.ndarray:
     and spread of colour, and is table when some block of the photo's border looks like it
     (nearest neighbour, so checked cloth, wood grain and noise all count as table)."""
     h, w = lab.shape[:2]
+    grid, step = block_grid(lab)
+    gy, gx = grid.shape[:2]
+    border = np.zeros((gy, gx), bool)
+    b = max(1, int(round(0.04 * min(h, w) / step)))
+    border[:b] = border[-b:] = True
+    border[:, :b] = border[:, -b:] = True
+    dist = table_distance(grid, grid[border])
+    inb = dist[border]
+    p90 = float(np.percentile(inb, 90))
+    k = max(3, int(0.03 * min(h, w))) | 1
+    el = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    masks = []
+    for thr in table_bars(p90):
+        small = (dist > thr).astype(np.uint8) * 255
+        mask = cv2.resize(small, (w, h), interpolation=cv2.INTER_NEAREST)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, el)
+        masks.append(cv2.morphologyEx(mask, cv2.MORPH_OPEN, el))
+    return masks
+
+
+def block_grid(lab: np.ndarray) -> tuple[np.ndarray, int]:
+    """Each small block of ``lab`` (a side of 1/32 of the short side, centres ``step`` apart from
+    ``step // 2``) described by its mean and spread of colour, light counting less: (gy, gx, 6), step."""
+    h, w = lab.shape[:2]
     win = max(5, int(min(h, w) / 32)) | 1
     step = max(2, int(win * 0.75))
     ys = np.arange(step // 2, h, step)
@@ -101,12 +125,14 @@ def _texture_mask(lab: np.ndarray, ring: np.ndarray) -> np.ndarray:
         m[..., :1] * 0.35, m[..., 1:3],                       # light counts less than colour
         sd[..., :1] * 0.7, sd[..., 1:3] * 0.7,
     ], axis=2)                                                # (gy, gx, 6)
+    return grid, step
+
+
+def table_distance(grid: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """How unlike the table each block of ``grid`` (``block_grid``) is: its distance to the 3rd
+    nearest of the table's blocks ``table`` (n, 6; at most 600 of them, evenly taken), (gy, gx)."""
     gy, gx = grid.shape[:2]
-    border = np.zeros((gy, gx), bool)
-    b = max(1, int(round(0.04 * min(h, w) / step)))
-    border[:b] = border[-b:] = True
-    border[:, :b] = border[:, -b:] = True
-    bf = grid[border]
+    bf = table
     allf = grid.reshape(-1, 6)
     if len(bf) > 600:  # enough border blocks to know the table
         bf = bf[np.linspace(0, len(bf) - 1, 600).astype(int)]
@@ -120,18 +146,13 @@ def _texture_mask(lab: np.ndarray, ring: np.ndarray) -> np.ndarray:
     rows = np.arange(len(d2))
     for _ in range(kth):
         d2[rows, d2.argmin(axis=1)] = np.inf
-    dist = np.sqrt(d2.min(axis=1)).reshape(gy, gx)
-    inb = dist[border]
-    p90 = float(np.percentile(inb, 90))
-    k = max(3, int(0.03 * min(h, w))) | 1
-    el = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    masks = []
-    for thr in (max(6.0, p90 * 1.6), max(10.0, p90 * 2.5)):
-        small = (dist > thr).astype(np.uint8) * 255
-        mask = cv2.resize(small, (w, h), interpolation=cv2.INTER_NEAREST)
-        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, el)
-        masks.append(cv2.morphologyEx(mask, cv2.MORPH_OPEN, el))
-    return masks
+    return np.sqrt(d2.min(axis=1)).reshape(gy, gx)
+
+
+def table_bars(p90: float) -> tuple[float, float]:
+    """The distances (``table_distance``) over which a block is not the table, a looser and a
+    stricter, from the 90th percentile of the table's own blocks' distances."""
+    return max(6.0, p90 * 1.6), max(10.0, p90 * 2.5)
 
 
 def _median_u8(px: np.ndarray) -> np.ndarray:
