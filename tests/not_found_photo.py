@@ -12,7 +12,7 @@ import atexit
 import json
 import shutil
 import tempfile
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import cv2
@@ -23,7 +23,7 @@ TURN = 30.0     # degrees, more than a teaching photo may be turned
 SHRINK = 0.8    # the turned layout's outline still inside the photo
 
 
-@lru_cache(maxsize=None)
+@cache
 def not_found_photo() -> Path:
     """The turned photo (``t01.jpg``, with its ``t01.json``: layout 1's grid, the turned corners),
     made once per test run in a temporary folder (removed at its end)."""
