@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 ID = re.compile(r"[A-Za-z0-9_-]{12}")
+ORIENTATION = 0x0112  # the EXIF tag saying how the stored pixels are to be turned
 
 
 def new_folder(root: Path) -> tuple[str, Path]:
@@ -61,9 +62,6 @@ def straightened(data: bytes, corners: list, side: int, decoded: float = 0.6) ->
         photo = ImageOps.exif_transpose(im).convert("RGB")
     return photo.transform((side, side), Image.Transform.PERSPECTIVE,
                            _perspective(side, q * (photo.width / w)), Image.Resampling.BICUBIC)
-
-
-ORIENTATION = 0x0112  # the EXIF tag
 
 
 def _perspective(side: int, to: np.ndarray) -> tuple:
