@@ -15,7 +15,8 @@ learned and when it is read:
 2. ``find_layout``: where the 16 tiles lie, without knowing the art: the reader's candidate
    outlines, each nudged (corners and the whole outline) until the lattice's rows and columns
    lie on edges across them (a teaching photo is upright, so the layout is nearly level); the
-   lines must carry straight edges, and no cell but a couple may look like the table.
+   lines must carry straight edges, no cell but a couple may look like the table, and the
+   lattice must be a whole layout (square, the table round it), not one on part of a layout.
 3. ``cut_tiles``: each tile, ``SAMPLE_PX`` square, as it lies: the lattice moved onto the gaps
    between the tiles, then each tile's own square near where its gaps put it.
 4. ``check_layout``: the photo must show the layout asked for: tiles already learned from
@@ -98,12 +99,14 @@ def find_layout(photo: Photo) -> Outline | None:
     line of its lattice on tiles' borders) whose lines carry straight edges (the tiles' borders,
     not a face's or a table's: ``layout_straightness``) and whose cells are off the table (all
     but ``LEARN_TABLE_CELLS``: a sky like the table in a corner tile; ``_off_table``: unlike the
-    table by colour, or busier than the table beside the outline). When none is, the
-    candidates straightened (``_straightened_layout``); when none is either, the candidates made
+    table by colour, or busier than the table beside the outline), and that is a whole layout,
+    not a lattice on part of one (``_part_of_layout``: square, the table round it). When none is,
+    the candidates straightened (``_straightened_layout``); when none is either, the candidates made
     square (``_squared_layout``)."""
     table = _not_table(photo.image)
     edges, layouts = oriented_edges(photo.image), find_layouts(photo)   # fitted once, for both looks
-    found = _first_layout(table, edges, layouts)
+    refused: list[Outline] = []
+    found = _first_layout(table, edges, layouts, refused=refused)
     if found is None:
         found = _straightened_layout(photo, table, edges, layouts) if tuning.STRAIGHTEN else None
         if found is None and tuning.LEARN_SQUARED:
@@ -111,17 +114,79 @@ def find_layout(photo: Photo) -> Outline | None:
         return found
     if not tuning.LIGHT_EDGES:
         return found
-    return _second_opinion(photo, table, found)
+    return _second_opinion(photo, table, found, sure=not refused)
 
 
-def _first_layout(table: np.ndarray, edges: tuple, layouts: list[Outline], image: np.ndarray | None = None) -> Outline | None:
+def _first_layout(table: np.ndarray, edges: tuple, layouts: list[Outline], image: np.ndarray | None = None,
+                  refused: list | None = None) -> Outline | None:
     """The first of ``layouts`` (fitted, best first) off the table whose lines are straight
-    (``image``: the photo, whose table beside each outline is then looked at too: ``_off_table``)."""
+    (``image``: the photo, whose table beside each outline is then looked at too: ``_off_table``)
+    and that is not a lattice on part of a layout (``_part_of_layout``; ``refused``: a list to
+    which those passed over as such are added)."""
     for outline in layouts:
         if (layout_straightness(edges, outline.corners) >= tuning.LEARN_STRAIGHT
                 and _off_table(table, edges, outline.corners, image)):
-            return outline
+            if not (tuning.LEARN_WHOLE and _part_of_layout(table, edges, outline.corners)):
+                return outline
+            if refused is not None:
+                refused.append(outline)
     return None
+
+
+def _aspect(quad: np.ndarray) -> float:
+    """An outline's mean sides' ratio, long to short (1: square)."""
+    q = quad.astype(np.float32)
+    w = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2
+    h = (np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2
+    return float(max(w, h) / max(1e-6, min(w, h)))
+
+
+def _part_of_layout(table: np.ndarray, edges: tuple, quad: np.ndarray) -> bool:
+    """Is the lattice of ``quad`` a smaller one on a layout's tiles, not the layout? Fitting moves
+    a candidate's corners one by one, and a lattice of half-tiles, every other line on the tiles'
+    borders and the others on the art, can fit (under a lamp's fall-off, when the whole layout's
+    dim side carries weak borders). Such a lattice has all its cells on tiles, so the table tests
+    pass it. But a layout is square (``LEARN_SQUARE_ASPECT``: more than a tilt gives), and it has
+    the table all round it: beyond each side of it, the band of cells of the lattice shifted a
+    cell that way is on the table. A lattice inside a layout has, beyond a side, a band of cells
+    off the table (``LEARN_BEYOND_CELLS`` of its 4, by colour and texture: ``_not_table``) whose
+    lattice's lines go on straight across it (the tiles' borders: ``_band_straightness`` at least
+    ``LEARN_STRAIGHT``, the layout's own bar)."""
+    if _aspect(quad) >= tuning.LEARN_SQUARE_ASPECT:
+        return True
+    H = cv2.getPerspectiveTransform(_UNIT, quad.astype(np.float32))
+    cover = (table > 0).astype(np.float32)
+    for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)):
+        shifted = cv2.perspectiveTransform((_UNIT + np.float32([dx, dy]))[None], H)[0]
+        parts = _cell_means(cover, shifted).reshape(4, 4)
+        band = parts[{(0, -1): (0, slice(None)), (1, 0): (slice(None), 3),
+                      (0, 1): (3, slice(None)), (-1, 0): (slice(None), 0)}[(dx, dy)]]
+        if (int((band >= tuning.LEARN_COVERED).sum()) >= tuning.LEARN_BEYOND_CELLS
+                and _band_straightness(edges, H, dx, dy) >= tuning.LEARN_STRAIGHT):
+            return True
+    return False
+
+
+def _band_straightness(edges: tuple, H: np.ndarray, dx: int, dy: int) -> float:
+    """``stages.layout_straightness`` of the lattice's five lines that cross the band one cell
+    beyond the side of it (``dx``, ``dy``: the way out of the side; ``H`` maps the lattice's
+    0-4 square onto the photo) carried on into that band (from 0.15 to 0.85 of a cell out)."""
+    gx, gy, _ = edges
+    t = np.linspace(0.15, 0.85, 15, dtype=np.float32)
+    out = (4 + t) if dx + dy > 0 else -t
+    k = np.arange(5, dtype=np.float32)
+    if dx:      # left or right: the rows' lines, across them dy
+        pts = np.stack(np.broadcast_arrays(out[None, :], k[:, None]), axis=-1)
+        across, along = gy, gx
+    else:
+        pts = np.stack(np.broadcast_arrays(k[:, None], out[None, :]), axis=-1)
+        across, along = gx, gy
+    xy = cv2.perspectiveTransform(pts.reshape(1, -1, 2).astype(np.float32), H.astype(np.float32))[0]
+    mx, my = xy[:, 0].reshape(1, -1).astype(np.float32), xy[:, 1].reshape(1, -1).astype(np.float32)
+
+    def at(img: np.ndarray) -> np.ndarray:
+        return cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0).reshape(5, -1)
+    return float(np.median(np.median(at(across), axis=1) / (np.median(at(along), axis=1) + 1.0)))
 
 
 def _squared_layout(photo: Photo, table: np.ndarray, edges: tuple, layouts: list[Outline]) -> Outline | None:
@@ -166,25 +231,29 @@ def _straightened_layout(photo: Photo, table: np.ndarray, edges: tuple, layouts:
     for q in starts:
         quad, straight = straighten_layout(edges, q)
         if (straight >= tuning.STRAIGHTENED_MIN and (best is None or straight > best[1])
-                and _off_table(table, edges, quad)):
+                and _off_table(table, edges, quad)
+                and not (tuning.LEARN_WHOLE and _part_of_layout(table, edges, quad))):
             best = (quad, straight)
     if best is None:
         return None
     return Outline(best[0], float(layout_fits(edges, best[0][None], tuning.LAYOUT_WEAKEST)[0]))
 
 
-def _second_opinion(photo: Photo, table: np.ndarray, found: Outline) -> Outline:
+def _second_opinion(photo: Photo, table: np.ndarray, found: Outline, sure: bool = True) -> Outline:
     """The layout found again on edges with the light taken out (``stages.light_free``: under a
     lamp falling off to one side the tiles' borders in the dim part are weak, and a lattice a
     whole cell off can fit the bright part better: heldout4's t04). When the two lie more than
     ``LAYOUT_AGREE`` of a cell apart, the one whose weakest lines carry more edges on the
-    light-free edges is taken; otherwise the first (the seen sets' layouts agree within 0.25)."""
+    light-free edges is taken; otherwise the first (the seen sets' layouts agree within 0.25).
+    Not ``sure``: a better-fitting lattice on part of the layout was passed over for ``found``
+    (``_part_of_layout``: the sign of that lamp, heldout4's t04 again), so the one whose weakest
+    lines carry more edges on the light-free edges is taken however near the two lie."""
     edges = oriented_edges(photo.image, light=True)
     other = _first_layout(table, edges, find_layouts(photo, light=True))
     if other is None:
         return found
     cell = float(np.sqrt(max(1.0, cv2.contourArea(found.corners.astype(np.float32))))) / 4
-    if float(np.linalg.norm(found.corners - other.corners, axis=1).max()) / cell <= tuning.LAYOUT_AGREE:
+    if sure and float(np.linalg.norm(found.corners - other.corners, axis=1).max()) / cell <= tuning.LAYOUT_AGREE:
         return found
     fits = layout_fits(edges, np.stack([found.corners, other.corners]), tuning.LAYOUT_WEAKEST)
     return other if fits[1] > fits[0] else found
