@@ -133,12 +133,18 @@ def _first_layout(table: np.ndarray, edges: tuple, layouts: list[Outline], image
     return None
 
 
-def _aspect(quad: np.ndarray) -> float:
-    """An outline's mean sides' ratio, long to short (1: square)."""
+def _sides(quad: np.ndarray) -> tuple[float, float]:
+    """An outline's mean width (top and bottom sides) and mean height (left and right)."""
     q = quad.astype(np.float32)
     w = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2
     h = (np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2
-    return float(max(w, h) / max(1e-6, min(w, h)))
+    return float(w), float(h)
+
+
+def _aspect(quad: np.ndarray) -> float:
+    """An outline's mean sides' ratio, long to short (1: square)."""
+    w, h = _sides(quad)
+    return max(w, h) / max(1e-6, min(w, h))
 
 
 def _part_of_layout(table: np.ndarray, edges: tuple, quad: np.ndarray) -> bool:
@@ -208,9 +214,8 @@ def _squared(quad: np.ndarray) -> list[np.ndarray]:
     its short sides lengthened to its long sides' mean, from either end (in its own perspective:
     the unit square mapped onto it, stretched); none for an outline nearly square."""
     q = quad.astype(np.float32)
-    w = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2
-    h = (np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2
-    r = float(max(w, h) / max(1e-6, min(w, h)))
+    w, h = _sides(q)
+    r = _aspect(q)
     if r < tuning.LEARN_SQUARE_ASPECT:
         return []
     H = cv2.getPerspectiveTransform(np.float32([[0, 0], [1, 0], [1, 1], [0, 1]]), q)
