@@ -731,6 +731,7 @@ def test_teaching_never_takes_a_lattice_on_part_of_a_layout_under_a_lamps_fall_o
     found = find_layout(photo)
     assert found is None or float(np.linalg.norm(found.corners - truth, axis=1).max()) / cell < 0.5
 
+
 def test_teaching_learns_a_layout_of_backs_whose_art_has_straight_edges():
     """box2-heldout5's t06 (seen from the generalisation round): backs drawn as checks, whose own
     straight edges cross the tiles' borders (its lattice's straightness 2.2-2.3, refused at 2.5, so

@@ -38,6 +38,7 @@ from .layout import STACK_AT
 from .stages import (Outline, Photo, candidate_quads, cut_cells, decode_photo, find_layouts, frame_tiles, frame_tiles_on_gaps,
                      lattice_on_gaps, layout_fits, fit_layout, layout_straightness, one_thread, oriented_edges, straighten_layout)
 
+_UNIT = np.float32([[0, 0], [4, 0], [4, 4], [0, 4]])   # a layout's 4×4 lattice, a cell a unit
 NOT_AGAIN = N_("I could not find the planet in this photo again, so nothing was remembered.")
 NOT_THIS_PLANET = N_("Only %(n)d of the 16 tiles in this photo look like the planet as you checked "
                      "it, so nothing was remembered. Remember tiles only from the photo they were read from.")
@@ -290,9 +291,6 @@ def _cell_means(values: np.ndarray, quad: np.ndarray) -> np.ndarray:
     return np.array(parts)
 
 
-_UNIT = np.float32([[0, 0], [4, 0], [4, 4], [0, 4]])
-
-
 def _off_table(mask: np.ndarray, edges: tuple, quad: np.ndarray, image: np.ndarray | None = None) -> bool:
     """Are the cells of ``quad`` off the table (all but ``LEARN_TABLE_CELLS``)? A cell is when at
     least ``LEARN_COVERED`` of its middle looks unlike the table (``_not_table``: colour and
@@ -306,8 +304,9 @@ def _off_table(mask: np.ndarray, edges: tuple, quad: np.ndarray, image: np.ndarr
     and texture (``_unlike_beside``; only for the squared candidates, ``_squared_layout``)."""
     parts = _cell_means((mask > 0).astype(np.float32), quad)
     off = parts >= tuning.LEARN_COVERED
-    if int((~off).sum()) <= tuning.LEARN_TABLE_CELLS or not tuning.LEARN_BUSY:
-        return int((~off).sum()) <= tuning.LEARN_TABLE_CELLS
+    enough = int((~off).sum()) <= tuning.LEARN_TABLE_CELLS
+    if enough or not tuning.LEARN_BUSY:
+        return enough
     busy = _busier_than_beside(edges[2], quad)
     if busy is None:
         return False
@@ -370,7 +369,7 @@ def _busier_than_beside(mag: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
         return None
     win = max(3, int(tuning.BESIDE_WINDOW * cell)) | 1
     beside = float(np.percentile(cv2.blur(mag, (win, win))[ring > 0], tuning.BESIDE_QUANTILE))
-    return _cell_means(mag, quad) > beside + 1.0
+    return _cell_means(mag, quad) > beside + tuning.BESIDE_FLOOR
 
 
 # --- 2b. the layout where the teacher showed it ---------------------------------------------
