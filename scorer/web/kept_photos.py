@@ -16,7 +16,6 @@ from typing import Any
 import numpy as np
 
 ID = re.compile(r"[A-Za-z0-9_-]{12}")
-ORIENTATION = 0x0112  # the EXIF tag saying how the stored pixels are to be turned
 
 
 def new_folder(root: Path) -> tuple[str, Path]:
@@ -46,22 +45,18 @@ def upright(data: bytes, side: int, max_pixels: int | None = None) -> Any:
 def straightened(data: bytes, corners: list, side: int, decoded: float = 0.6) -> Any:
     """The planet cut out of the photo and made square, ``side`` px a side: ``corners`` (four
     points in the upright photo's pixels, clockwise from the one to show at the top left) become
-    the picture's corners. The photo is decoded at the smallest scale that still gives the planet
-    ``decoded`` × ``side`` px or more: the decode is the cost (a small planet in a 12 MP photo
-    decoded for 480 px took 70–100 ms, for 0.6 of that 30–35 ms), and the picture, shown at half
-    its size on a phone, looked the same."""
-    from PIL import Image, ImageOps
+    the picture's corners. The photo is decoded (``upright``) at the smallest scale that still
+    gives the planet ``decoded`` × ``side`` px or more: the decode is the cost (a small planet in a
+    12 MP photo decoded for 480 px took 70–100 ms, for 0.6 of that 30–35 ms), and the picture,
+    shown at half its size on a phone, looked the same."""
+    from PIL import Image
     q = np.asarray(corners, np.float64).reshape(4, 2)
     edge = float(np.mean(np.linalg.norm(q - np.roll(q, 1, axis=0), axis=1)))
     with Image.open(io.BytesIO(data)) as im:
-        w, h = im.size
-        if im.getexif().get(ORIENTATION, 1) in (5, 6, 7, 8):   # stored a quarter turn off
-            w, h = h, w
-        want = max(1, math.ceil(min(w, h) * side * decoded / max(edge, 1.0)))
-        im.draft("RGB", (want, want))
-        photo = ImageOps.exif_transpose(im).convert("RGB")
+        short, long = min(im.size), max(im.size)   # the same whichever way EXIF turns it
+    photo = upright(data, max(1, math.ceil(short * side * decoded / max(edge, 1.0))))
     return photo.transform((side, side), Image.Transform.PERSPECTIVE,
-                           _perspective(side, q * (photo.width / w)), Image.Resampling.BICUBIC)
+                           _perspective(side, q * (max(photo.size) / long)), Image.Resampling.BICUBIC)
 
 
 def _perspective(side: int, to: np.ndarray) -> tuple:
