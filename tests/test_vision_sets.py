@@ -752,7 +752,7 @@ def test_a_cell_of_a_stack_not_learned_whole_is_doubtful_unless_it_matches_well(
     from vision.layout import STACK_AT
     from vision.reader import confidence
     sims = np.where(np.arange(16) % 2 == 0, tuning.UNLEARNED_SIM - 0.1, tuning.UNLEARNED_SIM + 0.1).astype(np.float32)
-    v = SimpleNamespace(sims=sims, margins=np.full(16, 0.5, np.float32), pairs=np.full(16, tuning.PAIR_CAP, np.float32),
+    v = SimpleNamespace(sims=sims, margins=np.full(16, 0.6, np.float32), pairs=np.full(16, tuning.PAIR_CAP, np.float32),
                         fits=np.full(16, 0.9, np.float32))
     assert (confidence(v) >= tuning.DOUBT).all()                      # a whole box: all sure
     lacking = frozenset({"center"})
@@ -787,11 +787,59 @@ def test_a_cell_read_as_a_back_that_matches_it_poorly_is_doubtful():
     from vision.reader import confidence
     sims = np.full(16, tuning.BACK_SIM + 0.1, np.float32)
     sims[3] = sims[4] = tuning.BACK_SIM - 0.1
-    v = SimpleNamespace(sims=sims, margins=np.full(16, 0.5, np.float32), pairs=np.full(16, tuning.PAIR_CAP, np.float32),
+    v = SimpleNamespace(sims=sims, margins=np.full(16, 0.8, np.float32), pairs=np.full(16, tuning.PAIR_CAP, np.float32),
                         fits=np.full(16, 0.9, np.float32))
     backs = [q in (2, 3) for q in range(16)]           # cells 2 and 3 read as backs, 4 as a face
     doubtful = confidence(v, backs=backs) < tuning.DOUBT
     assert doubtful.tolist() == [q == 3 for q in range(16)]
+
+
+def _doubt_planet(lead: float, hub: float):
+    """A planet of 16 face cells (8 tiles of distinct contents per stack), every cell's margin,
+    runner-up test, match and fit alike, its sureness without the order 0.08 under BOX_SURE. In
+    the order (``Verdict.order``) each cell's tile leads the others there by ``lead``; cell 0's
+    tile matches cell 3 (of its stack) by ``hub`` more than cell 0, cell 3's own tile more still."""
+    import numpy as np
+    from types import SimpleNamespace
+    from vision import tuning
+    from vision.layout import STACK_AT
+    from vision.stages import STACKS
+    rows_of = {st: list(range(8 * i, 8 * i + 8)) for i, st in enumerate(STACKS)}
+    ex = SimpleNamespace(names=tuple(f"t{j}" for j in range(32)), contents=tuple(range(32)), rows_of=rows_of)
+    rows = [0] * 16
+    for st in STACKS:
+        for k, q in enumerate(p for p in range(16) if STACK_AT[p] == st):
+            rows[q] = rows_of[st][k]
+    assert STACK_AT[0] == STACK_AT[3]
+    order = np.full((16, 32), -1.0, np.float32)
+    for q in range(16):
+        order[q, rows_of[STACK_AT[q]]] = 0.3
+        order[q, rows[q]] = 0.3 + lead
+    order[3, rows[0]] = 0.3 + lead + hub
+    order[3, rows[3]] = 0.3 + lead + hub + 0.3
+    margins, pairs, fits = (np.full(16, x, np.float32) for x in (0.1, tuning.PAIR_CAP, 0.9))
+    rest = 0.1 + tuning.SURE_PAIR * tuning.PAIR_CAP + tuning.SURE_FIT * (0.9 - tuning.SURE_FIT_AT) + tuning.SURE_PHOTO * 0.1
+    sims = np.full(16, tuning.SURE_SIM_AT + (tuning.BOX_SURE - 0.08 - rest) / tuning.SURE_SIM, np.float32)
+    assert 0.3 < sims[0] < 1
+    return SimpleNamespace(sims=sims, margins=margins, pairs=pairs, fits=fits, rows=tuple(rows), order=order), ex
+
+
+def test_the_doubt_trusts_a_clear_lead_in_the_order_and_distrusts_a_tile_that_fits_its_neighbour_better():
+    """reader.sureness's terms from the order (issue 8's look-alike doubt round): cells just
+    doubtful on their margin, runner-up test, match and fit are sure when their tiles lead clearly
+    in the order (SURE_ORDER) and fit no other cell better; a cell whose tile matches another cell
+    of its stack better than its own stays doubtful (SURE_HUB: a plain tile that fits any cell,
+    heldout8's wrong downhill cells)."""
+    from vision import tuning
+    from vision.reader import confidence
+    v, ex = _doubt_planet(lead=0.0, hub=-0.3)
+    assert (confidence(v) < tuning.DOUBT).all()                 # without the order: just doubtful
+    assert (confidence(v, ex=ex) < tuning.DOUBT).all()          # no lead in the order
+    v, ex = _doubt_planet(lead=0.1, hub=-0.3)
+    assert (confidence(v, ex=ex) >= tuning.DOUBT).all()         # a clear lead, no tile fits another cell better
+    v, ex = _doubt_planet(lead=0.1, hub=0.3)
+    doubtful = confidence(v, ex=ex) < tuning.DOUBT
+    assert doubtful.tolist() == [q == 0 for q in range(16)]     # cell 0's tile fits cell 3 better
 
 
 def test_a_box_learned_in_part_is_not_confidently_wrong_about_tiles_it_never_saw(tmp_path):
