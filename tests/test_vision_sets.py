@@ -57,8 +57,8 @@ BOX2_FLOORS = {"cells": 0.995, "scored": 0.95, "refused": 1.0, "wrong_not_doubtf
 # first CANDIDATES read when none read as a planet; merged with vision23's cut and vision24's speed,
 # `python -m vision.bench -q`, 23:26-23:33 UTC, load 1.1-2.6): heldout3 423 -> 437/480 cells, 15 -> 16/30
 # scored; heldout6 177 -> 210/320; heldout11 284 -> 298/320; 0 wrong cells not doubtful on each.
-HELDOUT3_FLOORS = {"cells": 0.9, "scored": 0.5, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.41}
-HELDOUT4_FLOORS = {"cells": 0.72, "scored": 0.09, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.72}
+HELDOUT3_FLOORS = {"cells": 0.92, "scored": 0.66, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.4}
+HELDOUT4_FLOORS = {"cells": 0.74, "scored": 0.14, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.69}
 # box2-heldout5 (seed 73, variant F: daylight from a window, a soft phone-and-hand shadow,
 # auto-exposure off a little; made first in the photo-light round, before any reader change, and
 # never tuned on): with the reader unchanged, 208/320 cells, 0/20 exact, 3/20 scored, 4/4 refused,
@@ -68,7 +68,7 @@ HELDOUT4_FLOORS = {"cells": 0.72, "scored": 0.09, "refused": 1.0, "wrong_not_dou
 # Issue 8's own-look round (vision/descriptors.py: heldout5's box weighs the hog at 2 beside the match;
 # `python -m vision.bench -q`, load 1.8-3.0): 292 -> 300/320 cells, 8 -> 10/20 scored, 0 wrong cells not
 # doubtful, 130/292 -> 135/300 right cells doubtful.
-HELDOUT5_FLOORS = {"cells": 0.93, "scored": 0.45, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.46}
+HELDOUT5_FLOORS = {"cells": 0.95, "scored": 0.55, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.45}
 # box2-heldout6 (seed 89, variant G: green fluorescent light or a phone flash's hot spot, a
 # specular glare on glossy tiles, coloured or cluttered tables, planets down to a quarter of the
 # short side; made first in issue 8's generalisation round, before any reader change, and never
@@ -96,7 +96,7 @@ HELDOUT5_FLOORS = {"cells": 0.93, "scored": 0.45, "refused": 1.0, "wrong_not_dou
 # Issue 8's second-look round (vision25; `python -m vision.bench --set=box2-heldout4 --set=box2-heldout6
 # ... -q`, 01:27-01:45 UTC, load 1-9): 210 -> 214/320 cells, 1/20 scored, 0 wrong cells not doubtful,
 # 100/214 right cells doubtful.
-HELDOUT6_FLOORS = {"cells": 0.66, "scored": 0.04, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.66}
+HELDOUT6_FLOORS = {"cells": 0.69, "scored": 0.04, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.52}
 # box2-heldout7 (seed 101, variant H: candle light in a dim room — a deep orange cast falling off
 # steeply, high-ISO colour noise — a near-black table darker than the tiles' rims or light paper
 # near the card edge's colour, strong perspective (22-32°) in about 2 of 5 test photos; a coral dusk
@@ -117,7 +117,7 @@ HELDOUT6_FLOORS = {"cells": 0.66, "scored": 0.04, "refused": 1.0, "wrong_not_dou
 # 3 -> 5/20 scored, 0 wrong cells not doubtful, 198/272 right cells doubtful (`python -m vision.bench -q
 # --set=box2-heldout7 ...`, 13:04-13:06 UTC; more cells read, more doubted; the box now knows every face and so chooses how
 # it compares them, reader.box_with_blend): the floors raised to that, the doubt's ceiling with it.
-HELDOUT7_FLOORS = {"cells": 0.84, "scored": 0.24, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.75}
+HELDOUT7_FLOORS = {"cells": 0.84, "scored": 0.29, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.58}
 # Issue 8's part-comparison round (heldout7 seen from it; box2-heldout8 made first, never tuned on;
 # its floors at the end): the runner-up test made on a finer cut of the photo (reader.tell_lookalikes,
 # stages.fine_*) and the doubt's weights refitted with the photo's median margin, the bar 0.1 above the
@@ -139,7 +139,7 @@ HELDOUT7_FLOORS = {"cells": 0.84, "scored": 0.24, "refused": 1.0, "wrong_not_dou
 # Issue 8's own-look round (its box weighs the hog at 2 beside the match, vision/descriptors.py; the
 # same bench): 165 -> 175/320 cells, 0/20 scored, 4/4 refused, 5 -> 0 wrong cells not doubtful,
 # 103/165 -> 106/175 right cells doubtful.
-HELDOUT8_FLOORS = {"cells": 0.54, "scored": 0.0, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.63}
+HELDOUT8_FLOORS = {"cells": 0.6, "scored": 0.04, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.53}
 # Issue 8's speed round (heldout8 seen from it). box2-heldout9 (seed 173, variant J: an evening
 # kitchen's mixed warm and cool light, night-mode smoothing, lateral colour fringes, cork, a striped
 # tablecloth or dark granite; a burgundy sky with orbit rings, an ochre dune planet ringed by dots,
@@ -155,7 +155,7 @@ HELDOUT8_FLOORS = {"cells": 0.54, "scored": 0.0, "refused": 1.0, "wrong_not_doub
 # look alike neither way, and their noise voted), so every exemplar lay turned. With OUTWARD_ALIKE
 # (`python -m vision.bench --set=box2-heldout9 -q`, load 1.7-1.8): 51 -> 277/320 cells, 0 -> 4/20
 # scored, 4/4 refused, 0 wrong cells not doubtful (of 43), 223/277 right cells doubtful, 8.2x a decode.
-HELDOUT9_FLOORS = {"cells": 0.86, "scored": 0.2, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.81}
+HELDOUT9_FLOORS = {"cells": 0.88, "scored": 0.24, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.56}
 # Issue 8's generalisation-of-learning round (heldout9 seen from it). box2-heldout10 (seed 199, variant K:
 # a low sun near sunset — raking golden light falling off to a cool shade, long soft shadows, a milky
 # flare, a phone's portrait vignette and edge blur — on a bamboo mat, denim or brown leather; an aurora
@@ -171,7 +171,7 @@ HELDOUT9_FLOORS = {"cells": 0.86, "scored": 0.2, "refused": 1.0, "wrong_not_doub
 # (kept doubtful), so the doubtful share rises with them (148/254 = 0.583 -> 0.592).
 # Issue 8's dark-table round (vision32): t02's best-fitted outline taken (0.62 -> 0.09 of a cell off), 260 ->
 # 278/320 cells, 0 -> 7/20 scored, 0 wrong cells not doubtful, 170/278 doubtful (`--set=box2-heldout10 -q`, 10:19 UTC).
-HELDOUT10_FLOORS = {"cells": 0.86, "scored": 0.3, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.64}
+HELDOUT10_FLOORS = {"cells": 0.9, "scored": 0.44, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.53}
 # Issue 8's generalisation round 3 (heldout11 seen from it). box2-heldout11 (seed 211, variant L: a
 # chalkboard sky, a shaded magenta globe, stamp-perforated card edges, pixel-art icons, argyle backs,
 # under dappled tree shade): held out through round 2, teaching found 1 of its 6 layouts (0/320 cells).
@@ -180,7 +180,7 @@ HELDOUT10_FLOORS = {"cells": 0.86, "scored": 0.3, "refused": 1.0, "wrong_not_dou
 # found: 284/320 cells, 8/20 exact, 11/20 scored, 4/4 refused, 0 wrong cells not doubtful (of 36),
 # 98/284 right cells doubtful. The floors record what the reader did.
 # Second-look round (vision25): 298 -> 300/320 cells, the 2 gained kept doubtful: 104/298 -> 106/300 doubtful.
-HELDOUT11_FLOORS = {"cells": 0.91, "scored": 0.55, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.36}
+HELDOUT11_FLOORS = {"cells": 0.94, "scored": 0.55, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.36}
 # Issue 8's generalisation round 4: box2-heldout14 (seed 331, variant O: a teal-to-amber sky with
 # sparse crosses, a steel-blue dune planet ringed by dots, a thick brick-red card edge with rounded-off
 # corners, icons outlined thickly in ink, backs of checks, on an office desk under cold LED with a desk
@@ -202,13 +202,22 @@ HELDOUT11_FLOORS = {"cells": 0.91, "scored": 0.55, "refused": 1.0, "wrong_not_do
 # Issue 8's second-look round (vision25, reader.look_again; `python -m vision.bench --set=box2-heldout4
 # ... --set=box2-heldout14 -q`, 01:27-01:47 UTC, load 1-9): 302/320 cells, 17/20 exact and scored, 0
 # wrong cells not doubtful (of 18), 94/302 right cells doubtful.
-HELDOUT14_FLOORS = {"cells": 0.94, "scored": 0.8, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.33}
+HELDOUT14_FLOORS = {"cells": 0.94, "scored": 0.85, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.33}
 
+# Issue 8's look-alike doubt round (vision36: the sharper match, the doubt's order and hub terms, its
+# weights refitted; `python -m vision.bench -q --set=...` over the 13 seen sets, 15:37-15:42 UTC, load
+# ~3): cells / scored / right cells doubtful, 0 wrong cells not doubtful on each: box2 479/480, 29/30,
+# 56/479; heldout 243/256, 9/16, 52/243; heldout2 251/256, 11/16, 74/251; heldout3 442/480, 21/30,
+# 166/442; heldout4 238/320, 3/20, 161/238; heldout5 305/320, 12/20, 133/305; heldout6 222/320, 1/20,
+# 111/222; heldout7 269/320, 6/20, 151/269; heldout8 194/320, 1/20, 99/194; heldout9 284/320, 5/20,
+# 152/284; heldout10 289/320, 9/20, 146/289; heldout11 304/320, 11/20, 107/304; heldout14 303/320,
+# 18/20, 93/303. The floors raised a little under those, the doubt's ceilings lowered to ~0.02 over
+# them (box2's stays 15%, heldout11's and heldout14's as they were).
 # Per second-box set: its floors and how many planets / photos without one it holds.
 BOX_SETS = {
     "box2": (BOX2_FLOORS, 30, 4),
-    "box2-heldout": ({"cells": 0.93, "scored": 0.5, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.26}, 16, 4),
-    "box2-heldout2": ({"cells": 0.96, "scored": 0.68, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.4}, 16, 4),
+    "box2-heldout": ({"cells": 0.94, "scored": 0.55, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.24}, 16, 4),
+    "box2-heldout2": ({"cells": 0.97, "scored": 0.68, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.32}, 16, 4),
     "box2-heldout3": (HELDOUT3_FLOORS, 30, 4),
     "box2-heldout4": (HELDOUT4_FLOORS, 20, 4),
     "box2-heldout5": (HELDOUT5_FLOORS, 20, 4),
@@ -464,7 +473,9 @@ def line_art_learned(tmp_path_factory):
     return boxes
 
 
-@pytest.mark.parametrize("name, photo, cells", [("box2-heldout8", "p05", (11,)), ("box2-heldout10", "p09", (5, 7))])
+# (Until issue 8's look-alike doubt round: heldout8's p05 cell 11 and heldout10's p09 cells 5 and 7; the
+# sharper match reads them right at its first look, so the cells the second look now finds are taken.)
+@pytest.mark.parametrize("name, photo, cells", [("box2-heldout8", "p16", (4,)), ("box2-heldout10", "p06", (7,))])
 def test_the_second_look_reads_doubtful_line_art_cells_the_match_ranked_low(line_art_learned, name, photo, cells):
     """reader.look_again (issue 8, branch vision25): box2-heldout8's icons are thin line drawings and
     box2-heldout10's pale paper with thin stripes, which the match's blur makes alike; these cells
@@ -752,7 +763,7 @@ def test_a_cell_of_a_stack_not_learned_whole_is_doubtful_unless_it_matches_well(
     from vision.layout import STACK_AT
     from vision.reader import confidence
     sims = np.where(np.arange(16) % 2 == 0, tuning.UNLEARNED_SIM - 0.1, tuning.UNLEARNED_SIM + 0.1).astype(np.float32)
-    v = SimpleNamespace(sims=sims, margins=np.full(16, 0.5, np.float32), pairs=np.full(16, tuning.PAIR_CAP, np.float32),
+    v = SimpleNamespace(sims=sims, margins=np.full(16, 0.6, np.float32), pairs=np.full(16, tuning.PAIR_CAP, np.float32),
                         fits=np.full(16, 0.9, np.float32))
     assert (confidence(v) >= tuning.DOUBT).all()                      # a whole box: all sure
     lacking = frozenset({"center"})
@@ -787,11 +798,59 @@ def test_a_cell_read_as_a_back_that_matches_it_poorly_is_doubtful():
     from vision.reader import confidence
     sims = np.full(16, tuning.BACK_SIM + 0.1, np.float32)
     sims[3] = sims[4] = tuning.BACK_SIM - 0.1
-    v = SimpleNamespace(sims=sims, margins=np.full(16, 0.5, np.float32), pairs=np.full(16, tuning.PAIR_CAP, np.float32),
+    v = SimpleNamespace(sims=sims, margins=np.full(16, 0.8, np.float32), pairs=np.full(16, tuning.PAIR_CAP, np.float32),
                         fits=np.full(16, 0.9, np.float32))
     backs = [q in (2, 3) for q in range(16)]           # cells 2 and 3 read as backs, 4 as a face
     doubtful = confidence(v, backs=backs) < tuning.DOUBT
     assert doubtful.tolist() == [q == 3 for q in range(16)]
+
+
+def _doubt_planet(lead: float, hub: float):
+    """A planet of 16 face cells (8 tiles of distinct contents per stack), every cell's margin,
+    runner-up test, match and fit alike, its sureness without the order 0.08 under BOX_SURE. In
+    the order (``Verdict.order``) each cell's tile leads the others there by ``lead``; cell 0's
+    tile matches cell 3 (of its stack) by ``hub`` more than cell 0, cell 3's own tile more still."""
+    import numpy as np
+    from types import SimpleNamespace
+    from vision import tuning
+    from vision.layout import STACK_AT
+    from vision.stages import STACKS
+    rows_of = {st: list(range(8 * i, 8 * i + 8)) for i, st in enumerate(STACKS)}
+    ex = SimpleNamespace(names=tuple(f"t{j}" for j in range(32)), contents=tuple(range(32)), rows_of=rows_of)
+    rows = [0] * 16
+    for st in STACKS:
+        for k, q in enumerate(p for p in range(16) if STACK_AT[p] == st):
+            rows[q] = rows_of[st][k]
+    assert STACK_AT[0] == STACK_AT[3]
+    order = np.full((16, 32), -1.0, np.float32)
+    for q in range(16):
+        order[q, rows_of[STACK_AT[q]]] = 0.3
+        order[q, rows[q]] = 0.3 + lead
+    order[3, rows[0]] = 0.3 + lead + hub
+    order[3, rows[3]] = 0.3 + lead + hub + 0.3
+    margins, pairs, fits = (np.full(16, x, np.float32) for x in (0.1, tuning.PAIR_CAP, 0.9))
+    rest = 0.1 + tuning.SURE_PAIR * tuning.PAIR_CAP + tuning.SURE_FIT * (0.9 - tuning.SURE_FIT_AT) + tuning.SURE_PHOTO * 0.1
+    sims = np.full(16, tuning.SURE_SIM_AT + (tuning.BOX_SURE - 0.08 - rest) / tuning.SURE_SIM, np.float32)
+    assert 0.3 < sims[0] < 1
+    return SimpleNamespace(sims=sims, margins=margins, pairs=pairs, fits=fits, rows=tuple(rows), order=order), ex
+
+
+def test_the_doubt_trusts_a_clear_lead_in_the_order_and_distrusts_a_tile_that_fits_its_neighbour_better():
+    """reader.sureness's terms from the order (issue 8's look-alike doubt round): cells just
+    doubtful on their margin, runner-up test, match and fit are sure when their tiles lead clearly
+    in the order (SURE_ORDER) and fit no other cell better; a cell whose tile matches another cell
+    of its stack better than its own stays doubtful (SURE_HUB: a plain tile that fits any cell,
+    heldout8's wrong downhill cells)."""
+    from vision import tuning
+    from vision.reader import confidence
+    v, ex = _doubt_planet(lead=0.0, hub=-0.3)
+    assert (confidence(v) < tuning.DOUBT).all()                 # without the order: just doubtful
+    assert (confidence(v, ex=ex) < tuning.DOUBT).all()          # no lead in the order
+    v, ex = _doubt_planet(lead=0.1, hub=-0.3)
+    assert (confidence(v, ex=ex) >= tuning.DOUBT).all()         # a clear lead, no tile fits another cell better
+    v, ex = _doubt_planet(lead=0.1, hub=0.3)
+    doubtful = confidence(v, ex=ex) < tuning.DOUBT
+    assert doubtful.tolist() == [q == 0 for q in range(16)]     # cell 0's tile fits cell 3 better
 
 
 def test_a_box_learned_in_part_is_not_confidently_wrong_about_tiles_it_never_saw(tmp_path):

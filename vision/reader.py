@@ -49,6 +49,7 @@ class Exemplars:
     hog: np.ndarray | None = field(default=None, compare=False, repr=False)  # per row: descriptors.hog
     blend: float = 0.0      # weight of the hog beside the match, the box's own (descriptors.choose_blend)
     blend_scale: float = 1.0  # … and what brings the blend's margins to the match's
+    sharp: np.ndarray | None = field(default=None, compare=False, repr=False)  # per row: matched filters at SHARP_BLUR
 
 
 @dataclass(frozen=True)
@@ -113,9 +114,10 @@ def exemplars_of(references, outward: bool) -> Exemplars:
              for s in STACKS if s in means}
     details = exemplar_details(tiles, stacks, means)
     contents = tuple(_content(n) for n in names)
+    sharp = matched_filters(exemplar_details(tiles, stacks, means, tuning.SHARP_BLUR)) if tuning.SHARP else None
     return Exemplars(tuple(names), tuple(stacks), contents, stack_looks(groups),
                      matched_filters(details), turned_details(details), rows_of, means, backs, outward,
-                     _lacking(names, stacks, contents), tuple(pictures))
+                     _lacking(names, stacks, contents), tuple(pictures), sharp=sharp)
 
 
 def _fine_mean(ex: Exemplars, stack: str) -> np.ndarray:
@@ -226,9 +228,11 @@ def _runner_up(sims: np.ndarray, ex: Exemplars, q: int, row: int) -> int | None:
 def classify(cells: Cells, aligned: Aligned, ex: Exemplars, outline: Outline, turn: int) -> Verdict:
     details: dict = {}
     base = match(aligned, ex.filters, ex.rows_of, ex.means, ex.backs, details)      # (16, n)
-    # the box's own blend (descriptors.choose_blend) orders the tiles; the match alone is the
-    # chosen tile's similarity (the bars of is_planet and the doubt are set on it)
-    sims = base if not ex.blend or ex.hog is None else blended(base, hog_sims(aligned.tiles, ex.hog, ex.rows_of), ex.blend)
+    # the sharper match (SHARP) and the box's own blend (descriptors.choose_blend) order the
+    # tiles; the match alone is the chosen tile's similarity (the bars of is_planet and the doubt
+    # are set on it), and a cell's margin is never surer than the match's
+    order = base if ex.sharp is None else match(aligned, ex.sharp, ex.rows_of, ex.means, ex.backs, blur=tuning.SHARP_BLUR)
+    sims = order if not ex.blend or ex.hog is None else blended(order, hog_sims(aligned.tiles, ex.hog, ex.rows_of), ex.blend)
     rows = _assign_all(sims, ex)
     chosen = np.array([base[q, rows[q]] for q in range(16)], np.float32)
     margins = np.zeros(16, np.float32)
@@ -236,8 +240,11 @@ def classify(cells: Cells, aligned: Aligned, ex: Exemplars, outline: Outline, tu
     for q in range(16):
         b = _runner_up(sims, ex, q, rows[q])
         runners.append(b)
+        if order is not base:  # against the match's own runner-up: the sharper order's may match it worse
+            b = _runner_up(base, ex, q, rows[q])
         margins[q] = chosen[q] - (base[q, b] if b is not None else -1.0)
-        if sims is not base:  # the blend's margin, brought to the match's scale, and never surer than the match
+        b = runners[q]
+        if sims is not base:  # the order's margin, brought to the match's scale, and never surer than the match
             margins[q] = min(margins[q], (sims[q, rows[q]] - (sims[q, b] if b is not None else -1.0)) * ex.blend_scale)
     return Verdict(tuple(rows), chosen, margins, aligned.fits, np.full(16, tuning.PAIR_CAP, np.float32),
                    outline, turn, tuple(runners), aligned, details, base, sims)
@@ -435,23 +442,59 @@ def is_planet(v: Verdict | None) -> bool:
             and (v.score >= tuning.PLANET_SCORE or v.planet >= tuning.PLANET_MATCH))
 
 
-def sureness(v: Verdict) -> np.ndarray:
+def sureness(v: Verdict, ex: Exemplars | None = None) -> np.ndarray:
     """Per cell, how surely its tile is told from every tile with other contents: the margin to
     the runner-up, plus what the runner-up test (``tell_lookalikes``), the match and the fit
     with the stack's look add (``tuning.SURE_*``), and how surely the photo's cells are told apart
     as a whole (``SURE_PHOTO`` × the median margin of the 16: in a photo read poorly a cell's own
-    margin says less). Under ``BOX_SURE`` a cell is doubtful."""
-    return (v.margins + tuning.SURE_PAIR * np.minimum(v.pairs, tuning.PAIR_CAP)
+    margin says less). With ``ex`` (and the verdict's order): the tile's lead in the order too
+    (``order_margins``, ``SURE_ORDER``), less what its tile matches another cell better
+    (``hubs``, ``SURE_HUB``). Under ``BOX_SURE`` a cell is doubtful."""
+    sure = (v.margins + tuning.SURE_PAIR * np.minimum(v.pairs, tuning.PAIR_CAP)
             + tuning.SURE_SIM * (v.sims - tuning.SURE_SIM_AT) + tuning.SURE_FIT * (v.fits - tuning.SURE_FIT_AT)
             + tuning.SURE_PHOTO * float(np.median(v.margins)))
+    if ex is not None and getattr(v, "order", None) is not None:
+        sure = sure + tuning.SURE_ORDER * order_margins(v, ex) - tuning.SURE_HUB * hubs(v, ex)
+    return sure
 
 
-def confidence(v: Verdict, lacking: frozenset = frozenset(), backs=None) -> np.ndarray:
+def order_margins(v: Verdict, ex: Exemplars) -> np.ndarray:
+    """Per cell, its tile's lead in what orders the tiles (``Verdict.order``: the sharper match,
+    with the box's blend) over the best tile of other contents its position allows (-1 when
+    none): the margin as the order sees it, where ``margins`` keeps the smaller of the match's and
+    the order's (a tile a look-alike took over, ``tell_lookalikes``, trails: negative)."""
+    out = np.zeros(16, np.float32)
+    for q in range(16):
+        a, at = v.rows[q], v.order[q].tolist()
+        others = [at[j] for j in ex.rows_of[STACK_AT[q]] if ex.contents[j] != ex.contents[a] and at[j] > -1]
+        out[q] = at[a] - (max(others) if others else -1.0)
+    return out
+
+
+def hubs(v: Verdict, ex: Exemplars) -> np.ndarray:
+    """Per face cell, how much better its tile matches (in ``Verdict.order``) another face cell of
+    its stack than this one (negative: worse; 0 for a back or a cell alone): a tile whose look is
+    plain matches every cell of its stack about as well (heldout8's dim downhill tiles, D06 and D08,
+    read wrong in one photo after another, their margins clear)."""
+    out = np.zeros(16, np.float32)
+    faces = [ex.names[r] != "back" for r in v.rows]
+    for q in range(16):
+        if not faces[q]:
+            continue
+        a = v.rows[q]
+        others = [float(v.order[p, a]) for p in range(16) if p != q and faces[p] and STACK_AT[p] == STACK_AT[q]]
+        if others:
+            out[q] = max(others) - float(v.order[q, a])
+    return out
+
+
+def confidence(v: Verdict, lacking: frozenset = frozenset(), backs=None, ex: Exemplars | None = None) -> np.ndarray:
     """Per cell, in [0, 1]; under ``DOUBT`` doubtful. A cell of a stack the box has not
     learned whole (``lacking``) whose match is under ``UNLEARNED_SIM`` (where right cells' matches
     seldom are) may show a tile never learned: it is doubtful whatever its margin. So is a cell
-    read as a back (``backs``: per cell) that matches it under ``BACK_SIM``."""
-    by_sureness = np.clip(sureness(v) / (2 * tuning.BOX_SURE), 0, 1)
+    read as a back (``backs``: per cell) that matches it under ``BACK_SIM``. ``ex``: the doubt's
+    terms from the order (``sureness``)."""
+    by_sureness = np.clip(sureness(v, ex) / (2 * tuning.BOX_SURE), 0, 1)
     by_match = np.clip((v.sims - tuning.BOX_SIM_FLOOR) / tuning.BOX_SIM_SPAN, 0, 1)
     conf = np.minimum(by_sureness, by_match)
     unsure = np.array([STACK_AT[q] in lacking for q in range(16)]) & (v.sims < tuning.UNLEARNED_SIM)
@@ -516,7 +559,7 @@ def read_box(data: bytes, ex: Exemplars) -> Reading:
             v = tell_lookalikes(v, ex, photo)
         planet = is_planet(v)   # judged before look_again, which leaves the doubt as it was
         if planet:
-            conf = confidence(v, ex.lacking, [ex.names[r] == "back" for r in v.rows])
+            conf = confidence(v, ex.lacking, [ex.names[r] == "back" for r in v.rows], ex)
             v = look_again(v, ex, photo, conf)
     if not planet or v is None:
         return Reading(ok=False, error=_(NO_PLANET),

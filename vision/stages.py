@@ -832,10 +832,11 @@ def slide_each(imgs: np.ndarray, *sliders: Slider) -> list[np.ndarray]:
 
 # --- 5. compare each aligned tile with the exemplars ----------------------------------------
 
-def _detail(img: np.ndarray) -> np.ndarray:
+def _detail(img: np.ndarray, blur: float | None = None) -> np.ndarray:
     """The small things of a picture (its items), without its light and shading, blurred to a
-    common level (exemplars come from sharp upright photos, cells from blurred tilted ones)."""
-    return cv2.GaussianBlur(img, (0, 0), tuning.DESC_BLUR) - wide_blur(img, tuning.DESC_WIDE)
+    common level (exemplars come from sharp upright photos, cells from blurred tilted ones):
+    ``DESC_BLUR``, or ``blur``."""
+    return cv2.GaussianBlur(img, (0, 0), tuning.DESC_BLUR if blur is None else blur) - wide_blur(img, tuning.DESC_WIDE)
 
 
 def light_free(img: np.ndarray, floor: float) -> np.ndarray:
@@ -919,10 +920,10 @@ def _normed(v: np.ndarray) -> np.ndarray:
     return (v / (np.linalg.norm(v, axis=1, keepdims=True) + 1e-6)).astype(np.float32)
 
 
-def exemplar_details(tiles: list, stacks: list, means: dict) -> np.ndarray:
-    """Per exemplar: its small things less those its stack shares (CELL_PX square, full size).
-    Returns (exemplars, CELL_PX, CELL_PX, 3) float32."""
-    return np.stack([(_detail(t * gain(means[st], t)) - _detail(means[st])).astype(np.float32)
+def exemplar_details(tiles: list, stacks: list, means: dict, blur: float | None = None) -> np.ndarray:
+    """Per exemplar: its small things less those its stack shares (CELL_PX square, full size;
+    ``_detail``'s ``blur``). Returns (exemplars, CELL_PX, CELL_PX, 3) float32."""
+    return np.stack([(_detail(t * gain(means[st], t), blur) - _detail(means[st], blur)).astype(np.float32)
                      for t, st in zip(tiles, stacks)])
 
 
@@ -939,13 +940,15 @@ def matched_filters(details: np.ndarray) -> np.ndarray:
 _MEAN_DETAILS: dict = {}
 
 
-def _mean_detail(mean: np.ndarray, cut: slice) -> np.ndarray:
-    """``_detail(mean)[cut, cut]``, kept per stack's mean (the same for every cell and reading)."""
-    hit = _MEAN_DETAILS.get(id(mean))
+def _mean_detail(mean: np.ndarray, cut: slice, blur: float | None = None) -> np.ndarray:
+    """``_detail(mean, blur)[cut, cut]``, kept per stack's mean and blur (the same for every cell
+    and reading)."""
+    key = (id(mean), blur)
+    hit = _MEAN_DETAILS.get(key)
     if hit is None or hit[0] is not mean:
         if len(_MEAN_DETAILS) > 64:
             _MEAN_DETAILS.clear()
-        hit = _MEAN_DETAILS[id(mean)] = (mean, _detail(mean)[cut, cut])
+        hit = _MEAN_DETAILS[key] = (mean, _detail(mean, blur)[cut, cut])
     return hit[1]
 
 
@@ -956,25 +959,27 @@ def cell_detail(tile: np.ndarray, mean: np.ndarray, tile_channels: np.ndarray | 
     return cell_details(tile[None], mean, None if tile_channels is None else tile_channels[None])[0]
 
 
-def cell_details(tiles: np.ndarray, mean: np.ndarray, tile_channels: np.ndarray | None = None) -> np.ndarray:
+def cell_details(tiles: np.ndarray, mean: np.ndarray, tile_channels: np.ndarray | None = None,
+                 blur: float | None = None) -> np.ndarray:
     """``cell_detail`` of each of the aligned tiles ``tiles`` (k, CELL_PX, CELL_PX, 3) of one stack
     at once: their blurs as one picture of 3k channels and one pair of matrix products
     (``_details``), their gains at once (``gains``). The same floats as tile by tile
-    (tests/test_vision_paths.py). ``tile_channels``: ``channels(tiles)`` when known."""
+    (tests/test_vision_paths.py). ``tile_channels``: ``channels(tiles)`` when known; ``blur``:
+    ``_detail``'s."""
     size, sl = tuning.CELL_PX, tuning.MATCH_SLACK
     i = _inner(size)
     cut = slice(i - sl, size - i + sl)
     g = gains(mean, tiles, tile_channels)[:, None, None, :]
-    return (_details(tiles)[:, cut, cut] * g - _mean_detail(mean, cut)).astype(np.float32)
+    return (_details(tiles, blur)[:, cut, cut] * g - _mean_detail(mean, cut, blur)).astype(np.float32)
 
 
-def _details(imgs: np.ndarray) -> np.ndarray:
+def _details(imgs: np.ndarray, blur: float | None = None) -> np.ndarray:
     """``_detail`` of each of ``imgs`` (k, n, n, c) float32: one picture of k·c channels (each
     channel is blurred on its own, with the same kernel and border), so one ``cv2.GaussianBlur``
     and one ``wide_blur``."""
     k, n, _, c = imgs.shape
     one = np.ascontiguousarray(imgs.transpose(1, 2, 0, 3)).reshape(n, n, k * c)
-    return np.ascontiguousarray(_detail(one).reshape(n, n, k, c).transpose(2, 0, 1, 3))
+    return np.ascontiguousarray(_detail(one, blur).reshape(n, n, k, c).transpose(2, 0, 1, 3))
 
 
 # --- 5b. tell look-alikes apart ------------------------------------------------------------
@@ -1314,13 +1319,14 @@ def _rows_filters(filters: np.ndarray, stack: str, rows: list) -> np.ndarray:
 
 
 def match(aligned: Aligned, filters: np.ndarray, rows_of: dict, means: dict, backs: dict,
-          details: dict | None = None) -> np.ndarray:
+          details: dict | None = None, blur: float | None = None) -> np.ndarray:
     """(16, n) similarity of each aligned tile with each exemplar its position allows: the best
     normalized correlation of the exemplar's matched filter (``filters``: (n, angles, D)) within
     ``MATCH_SLACK`` pixels (in steps of 2), every cell of a stack against all its exemplars as
     one matrix product. Face down or up is told first by colour (``backs``: stack -> (rows of
     its backs, their chromas, its faces' chroma)): the other kind's rows stay at -1. ``details``,
-    if given, receives each cell's ``cell_detail`` (cell -> array), for the runner-up test."""
+    if given, receives each cell's ``cell_detail`` (cell -> array), for the runner-up test.
+    ``blur``: the cells' details at it (``filters`` made at it too), not ``DESC_BLUR``."""
     size = tuning.CELL_PX
     i = _inner(size)
     m = (size - 2 * i) // 2
@@ -1333,7 +1339,7 @@ def match(aligned: Aligned, filters: np.ndarray, rows_of: dict, means: dict, bac
             continue
         back_rows, back_chromas, face_chroma = backs.get(st, ((), (), None))
         chans = every[cells]
-        ds.append(cell_details(aligned.tiles[cells], means[st], chans))   # the stack's cells at once
+        ds.append(cell_details(aligned.tiles[cells], means[st], chans, blur))   # the stack's cells at once
         down = np.zeros(len(cells), bool)                     # per cell: its colour nearer a back's
         if back_rows:
             c = chans / chans.sum(axis=1, keepdims=True)      # chroma of each
