@@ -233,3 +233,107 @@ def _masks(work: np.ndarray) -> list:
     _, fg4 = cv2.threshold(sat, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     masks.append(clean(fg4))
     return masks
+
+
+# --- the planet's own lattice: its tiles as many like squares in a grid (the grid look) ------
+
+def _tile_binaries(img: np.ndarray, side: float):
+    """Binary pictures in which a tile may come out as one blob: each Lab channel thresholded
+    against its local mean (over about one and two cells ``side``), either way, and the regions
+    between the light's edges. None rests on the planet's colour against the table."""
+    lab = cv2.cvtColor(cv2.GaussianBlur(img, (0, 0), 1.0), cv2.COLOR_BGR2LAB)
+    for c in range(3):
+        g = np.ascontiguousarray(lab[..., c])
+        for bs in (int(side) | 1, int(2 * side) | 1):
+            yield cv2.adaptiveThreshold(g, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, bs, -2)
+            yield cv2.adaptiveThreshold(g, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, bs, -2)
+    e = cv2.Canny(np.ascontiguousarray(lab[..., 0]), 20, 60)
+    yield 255 - cv2.dilate(e, np.ones((2, 2), np.uint8))
+
+
+def tile_squares(img: np.ndarray, sides: tuple) -> np.ndarray:
+    """Blobs of ``_tile_binaries`` shaped like a tile: convex, near-square (``GRID_SQUARE``), a
+    side within ``sides`` (parts of the short side). (n, 4): centre x, y, side, angle mod 90°, the
+    largest first; of blobs alike (centres within 0.15 of a side, sides within 15%) one."""
+    from . import tuning
+    h, w = img.shape[:2]
+    lo, hi = sides[0] * min(h, w), sides[1] * min(h, w)
+    found = []
+    for b in _tile_binaries(img, lo):
+        cnts, _ = cv2.findContours(b, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+        for c in cnts:
+            if len(c) < 4:
+                continue
+            a = cv2.contourArea(c)
+            if a < lo * lo or a > hi * hi:
+                continue
+            hull = cv2.convexHull(c)
+            ha = cv2.contourArea(hull)
+            if a < 0.8 * ha:
+                continue
+            (cx, cy), (rw, rh), ang = cv2.minAreaRect(hull)
+            if max(rw, rh) > tuning.GRID_SQUARE * min(rw, rh) or ha < 0.85 * rw * rh:
+                continue
+            found.append((cx, cy, np.sqrt(rw * rh), ang % 90))
+    found = np.array(found, np.float32).reshape(-1, 4)
+    found = found[np.argsort(-found[:, 2], kind="stable")]
+    keep = np.zeros(len(found), bool)
+    for i in range(0, len(found), 512):   # each against all, in slices (a busy table: thousands)
+        r = found[i:i + 512]
+        near = ((np.hypot(r[:, None, 0] - found[None, :, 0], r[:, None, 1] - found[None, :, 1]) <= 0.15 * r[:, None, 2])
+                & (np.abs(r[:, None, 2] - found[None, :, 2]) <= 0.15 * r[:, None, 2]))
+        for j in range(len(r)):
+            keep[i + j] = not (near[j] & keep).any()
+    return found[keep]
+
+
+def grid_quads(squares: np.ndarray, most: int, least: int) -> list:
+    """Planet outlines from the tiles' squares (``tile_squares``): each square, as a seed, puts a
+    lattice of its side (or ``GRID_GAP`` more: the gap between tiles) and angle on the others; those
+    of a like side and angle lying on its cells' centres are its tiles; each 4×4 window of that
+    lattice holding the seed is a planet with the tiles it holds. The windows holding the most tiles
+    (``least`` at fewest), best first, at most ``most``, each put through its tiles' centres (the
+    similarity that fits them best): [(corners (4, 2) float32 clockwise, tiles held)]."""
+    from . import tuning
+    n = len(squares)
+    if n < least:
+        return []
+    centres, sides, angles = squares[:, :2].astype(np.float64), squares[:, 2], squares[:, 3]
+    found = []
+    for k in range(n):
+        s, ang = float(sides[k]), float(angles[k])
+        a = np.radians(ang)
+        rot = np.array([[np.cos(a), np.sin(a)], [-np.sin(a), np.cos(a)]])   # rows: the lattice's axes
+        turn = np.abs((angles - ang + 45) % 90 - 45)
+        alike = (turn < tuning.GRID_TURN) & (sides > 0.8 * s) & (sides < 1.25 * s)
+        for pitch in (s, s * (1 + tuning.GRID_GAP)):
+            g = (centres - centres[k]) @ rot.T / pitch
+            ok = alike & (np.abs(g - np.round(g)).max(axis=1) < tuning.GRID_ON)
+            idx = np.flatnonzero(ok)
+            gi = np.round(g[idx]).astype(int)
+            if len(gi) < least:
+                continue
+            for i0 in range(-3, 1):
+                for j0 in range(-3, 1):
+                    inw = (gi[:, 0] >= i0) & (gi[:, 0] < i0 + 4) & (gi[:, 1] >= j0) & (gi[:, 1] < j0 + 4)
+                    if inw.sum() >= least:
+                        found.append((int(inw.sum()), k, idx[inw], gi[inw] - [i0, j0]))
+    found.sort(key=lambda r: -r[0])   # stable: the larger seed first among equals
+    out: list = []
+    unit = np.float64([[0, 0], [4, 0], [4, 4], [0, 4]])
+    for held, _, idx, cells in found:
+        p = cells + 0.5                # the tiles' centres in the window, in cells
+        x = centres[idx]
+        m = len(p)
+        A = np.zeros((2 * m, 4))
+        A[:m] = np.c_[p[:, 0], -p[:, 1], np.ones(m), np.zeros(m)]
+        A[m:] = np.c_[p[:, 1], p[:, 0], np.zeros(m), np.ones(m)]
+        (a, b, tx, ty), *_ = np.linalg.lstsq(A, np.r_[x[:, 0], x[:, 1]], rcond=None)
+        q = np.c_[a * unit[:, 0] - b * unit[:, 1] + tx, b * unit[:, 0] + a * unit[:, 1] + ty]
+        q = _order(q).astype(np.float32)
+        side = float(np.sqrt(abs(cv2.contourArea(q))))
+        if all(np.abs(q - o).max() > 0.1 * side for o, _ in out):
+            out.append((q, held))
+        if len(out) == most:
+            break
+    return out

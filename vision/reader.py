@@ -25,7 +25,7 @@ from scorer.i18n import _
 from .layout import STACK_AT
 from .stages import (STACKS, Aligned, Cells, Outline, Photo, align_cells, cell_detail, chroma, cut_cells,
                      decode_photo, exemplar_details, fine_cell, fine_detail, fine_cells, fine_exemplar, flattened, match,
-                     matched_filters, one_thread, outlines_in_turn, tell_apart_all,
+                     grid_outlines, matched_filters, one_thread, outlines_in_turn, tell_apart_all,
                      refit_outline, register_exemplars, stack_looks, tell_apart, turned_details,
                      Slider, detail_sides)
 
@@ -403,13 +403,15 @@ def read_photo(photo: Photo, ex: Exemplars) -> Verdict | None:
     """The best reading over the candidate outlines, read one by one until one reads as surely
     as a planet does (None: no outline at all). None read as a planet: the photo with its slow
     light taken out (``FLAT_LOOK``), then the outlines the masks found after the first
-    ``CANDIDATES`` (``LATE_LOOK``)."""
+    ``CANDIDATES`` (``LATE_LOOK``), then the planet's own lattice of tiles (``GRID_LOOK``)."""
     kept: dict = {}   # the photo's outlines and edge map, made once for both looks at them
     best = _read_in_turn(photo, outlines_in_turn(photo, kept=kept), ex, None, tuning.READ_OUTLINES)
     if tuning.FLAT_LOOK and not is_planet(best):
         best = _read_flattened(photo, ex, best)
     if tuning.LATE_LOOK and not is_planet(best):
         best = _read_in_turn(photo, outlines_in_turn(photo, later=True, kept=kept), ex, best, tuning.READ_OUTLINES)
+    if tuning.GRID_LOOK and not is_planet(best):
+        best = _read_in_turn(photo, grid_outlines(photo, kept), ex, best, tuning.GRID_OUTLINES)
     return best
 
 

@@ -34,7 +34,7 @@ import numpy as np
 from . import tuning
 from .imageio import decode
 from .layout import STACK_AT, TURNS
-from .outline import _masks, _quads_from_mask
+from .outline import _masks, _quads_from_mask, grid_quads, tile_squares
 
 STACKS = ("character", "center", "uphill", "downhill")
 
@@ -368,6 +368,35 @@ def outlines_in_turn(photo: Photo, later: bool = False, kept: dict | None = None
     edges = kept["edges"]
     for k in np.argsort(-lattice_fits(edges, np.stack(quads)), kind="stable"):
         yield fit_outline(edges, quads[k])
+
+
+def grid_outlines(photo: Photo, kept: dict | None = None) -> Iterator[Outline]:
+    """Outlines from the planet's own lattice rather than its colour against the table
+    (``outline.tile_squares``, ``grid_quads``): the 4x4 windows of like near-square tiles holding
+    the most of them (``GRID_WINDOWS`` looked at), best first, each fitted to the lattice when asked
+    for (``fit_outline``, as ``outlines_in_turn``'s). Among windows holding as many tiles (where the
+    tiles found span 3 rows or columns, a window a cell off holds them all too) the one whose
+    weakest outer row or column has the most edges first (``outer_edges``: a band of table beside
+    the planet is calmer than a band of tiles' art). ``kept``: as ``outlines_in_turn``'s (its edge
+    map is used when made)."""
+    kept = {} if kept is None else kept
+    found = grid_quads(tile_squares(photo.image, tuning.GRID_SIDES), tuning.GRID_WINDOWS, tuning.GRID_LEAST)
+    if not found:
+        return
+    if "edges" not in kept:
+        kept["edges"] = edge_map(photo.image)
+    edges = kept["edges"]
+    ranked = sorted(found, key=lambda f: (-f[1], -outer_edges(edges, f[0])))
+    for q, _ in ranked[:tuning.GRID_OUTLINES]:
+        yield fit_outline(edges, q)
+
+
+def outer_edges(edges: np.ndarray, quad: np.ndarray) -> float:
+    """The mean edge strength of the weakest of a lattice's outer rows and columns."""
+    H = cv2.getPerspectiveTransform(quad.astype(np.float32), _SQUARE)
+    n = _LINES.shape[0]
+    e = cv2.warpPerspective(edges, H, (n, n), flags=cv2.INTER_LINEAR)[_GM:_GM + 4 * _G, _GM:_GM + 4 * _G]
+    return float(min(e[:_G].mean(), e[-_G:].mean(), e[:, :_G].mean(), e[:, -_G:].mean()))
 
 
 def flattened(photo: Photo) -> Photo:

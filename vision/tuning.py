@@ -601,3 +601,27 @@ SHARP = True
 SHARP_BLUR = 1.5
 SURE_ORDER = 1.0       # weight of the tile's lead in the order (reader.order_margins)
 SURE_HUB = 0.5         # weight of its match with another cell of its stack over its own (reader.hubs)
+
+
+# --- the grid look (vision38): a small planet on a table covered with large coloured shapes ---
+# box2-heldout6's p03, p14, p18 (seen): planets of 35-61 px cells among large coloured rectangles and
+# discs; every outline of the colour and texture masks, flattened or late, lay 1.2 cells or more off
+# the truth (each refused; read at the true corners +41 cells). When none of those read as a planet,
+# reader._read_grid looks for the planet's own structure (outline.tile_squares, grid_quads): blobs
+# shaped like a tile (near-square, a side GRID_SIDES of the short side, from local thresholds of each
+# Lab channel and the light's edges) that line up on a 4x4 lattice of their side; the windows holding
+# the most such tiles (GRID_LEAST at fewest; among as many, the one whose calmest outer band has the most
+# edges: stages.outer_edges) are fitted and read (GRID_OUTLINES at most). On those three and heldout4's
+# refused p04 the first window lies 0.33-0.54 of a cell off once fitted (7-8 tiles; 0.11-0.41 before
+# fitting, whose lattice fit, 0.82 on p04, may fall under PLANET_LATTICE) and reads as the planet.
+# On the 52 no-planet photos of the seen sets 50 have no window of 4 tiles; the two that have read at
+# most score 0.80, planet 1.32 (PLANET_SCORE 1.35, PLANET_MATCH 2.1): refused. Set once, not tuned further.
+GRID_LOOK = True
+GRID_SIDES = (0.035, 0.14)   # a tile's side, parts of the decode's short side (READ_SIDE 480: 17-67 px)
+GRID_SQUARE = 1.25           # a tile's blob: longer side / shorter side at most
+GRID_TURN = 8.0              # degrees: a tile of the same planet lies turned as the seed within this
+GRID_ON = 0.2                # … and its centre within this part of a cell of a lattice cell's centre
+GRID_GAP = 0.08              # the lattice's pitch: the seed's side, or this part more (the gaps)
+GRID_LEAST = 4               # tiles a window holds at fewest
+GRID_WINDOWS = 6             # windows looked at (the most tiles held first) …
+GRID_OUTLINES = 2            # … read at most
