@@ -83,7 +83,7 @@ bench: setup-test
 	@echo "== draft engine =="
 	$(PY) -m scorer.draft_bench
 	@echo "== vision =="
-	$(PY) -m vision.bench
+	$(PY) -m vision.bench --held-out
 	@echo "== history and player stats (10,000 plays) =="
 	$(PY) -m scorer.history_bench
 	@echo "== teaching a box through the pages =="

@@ -414,6 +414,33 @@ def test_the_bench_reads_every_second_box_set_the_suite_checks():
     assert all((SAMPLES / name / "teach").is_dir() and (SAMPLES / name / "test").is_dir() for name in BENCH_SETS)
 
 
+def test_the_bench_reads_a_held_out_set_only_when_asked_and_then_as_totals(monkeypatch, capsys):
+    """A bare ``python -m vision.bench`` (``-v`` even) reads the seen sets only; ``--held-out`` adds
+    the held-out ones, and they are read quietly (no photo named) whatever ``-q`` says. The reading
+    itself is replaced by a recorder: no set is read here."""
+    import vision.bench as bench
+    assert set(bench.HELD_OUT_SETS) == HELD_OUT
+    read = []
+    monkeypatch.setattr(bench, "learn_box", lambda teach, into, taps=None, quiet=False: (0.0, [], []))
+    monkeypatch.setattr(bench, "summary", lambda name, r, secs: name)
+
+    def report(folder, verbose=False, reference=None, quiet=False):
+        read.append((folder.parent.name if reference else "shipped", verbose, quiet))
+        return {}
+    monkeypatch.setattr(bench, "report", report)
+    bench.main(["-v"])
+    assert [r[0] for r in read] == ["shipped"] + [s for s in bench.BOX_SETS if s not in HELD_OUT]
+    assert all(verbose and not quiet for _, verbose, quiet in read)
+    read.clear()
+    bench.main(["-v", "--held-out"])
+    assert [r[0] for r in read] == ["shipped"] + list(bench.BOX_SETS)
+    assert all((verbose, quiet) == ((False, True) if name in HELD_OUT else (True, False)) for name, verbose, quiet in read)
+    read.clear()
+    bench.main(["--set=box2-heldout13", "--set=box2"])
+    assert read == [("box2-heldout13", False, True), ("box2", False, False)]
+    capsys.readouterr()
+
+
 def test_the_quiet_bench_counts_the_teaching_photos_not_learned_without_naming_them(tmp_path, capsys):
     """``-q`` is how a held-out set is read: it must not say which of its teaching photos were not
     learned (a name is a per-photo result). box2-heldout7's teaching photos (seen), its t01 turned 30°
