@@ -60,7 +60,7 @@ BOX2_FLOORS = {"cells": 0.995, "scored": 0.95, "refused": 1.0, "wrong_not_doubtf
 # Issue 8's grid-look round (vision38; `python -m vision.bench -q` over the seen sets, 15:46-15:50 UTC):
 # heldout3 438 -> 453/480 cells, 17/30 scored, 0 wrong cells not doubtful, 167/453 doubtful.
 # The look-alike doubt round and the grid look merged (vision36 + vision38; `python -m vision.bench -q
-# --set=...` over the seen sets, 16:11-16:20 UTC): heldout3 458/480 cells, 22/30 scored, 167/458 doubtful;
+# --set=...` over the seen sets, ending 16:11 UTC): heldout3 458/480 cells, 22/30 scored, 167/458 doubtful;
 # heldout4 249/320, 3/20, 169/249; heldout6 259/320, 1/20, 130/259; 0 wrong cells not doubtful on each.
 HELDOUT3_FLOORS = {"cells": 0.95, "scored": 0.7, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.39}
 # Issue 8's grid-look round (vision38; reader.read_photo's GRID_LOOK: the planet's own lattice of tiles,

@@ -250,7 +250,8 @@ def _second_opinion(photo: Photo, table: np.ndarray, found: Outline, sure: bool 
     lamp falling off to one side the tiles' borders in the dim part are weak, and a lattice a
     whole cell off can fit the bright part better: heldout4's t04). When the two lie more than
     ``LAYOUT_AGREE`` of a cell apart, the one whose weakest lines carry more edges on the
-    light-free edges is taken; otherwise the first (the seen sets' layouts agree within 0.25).
+    light-free edges is taken; otherwise the first (the seen sets' layouts agreed within 0.25
+    when it was set, up to 0.51 since).
     Not ``sure``: a better-fitting lattice on part of the layout was passed over for ``found``
     (``_part_of_layout``: the sign of that lamp, heldout4's t04 again), so the one whose weakest
     lines carry more edges on the light-free edges is taken however near the two lie."""

@@ -455,7 +455,7 @@ def sureness(v: Verdict, ex: Exemplars | None = None) -> np.ndarray:
     sure = (v.margins + tuning.SURE_PAIR * np.minimum(v.pairs, tuning.PAIR_CAP)
             + tuning.SURE_SIM * (v.sims - tuning.SURE_SIM_AT) + tuning.SURE_FIT * (v.fits - tuning.SURE_FIT_AT)
             + tuning.SURE_PHOTO * float(np.median(v.margins)))
-    if ex is not None and getattr(v, "order", None) is not None:
+    if ex is not None and v.order is not None:
         sure = sure + tuning.SURE_ORDER * order_margins(v, ex) - tuning.SURE_HUB * hubs(v, ex)
     return sure
 

@@ -145,7 +145,8 @@ LEARN_TABLE_CELLS = 2
 # The photo-light round (box2-heldout4, seen from then on): under a warm lamp falling off to one side
 # t04's layout was found a whole cell off (0.97 of a cell; the dim side's borders weak). Found again on
 # light-free edges (stages.light_free, EDGE_FLOOR) it is 0.2 off; the seen sets' layouts found both ways
-# lie within 0.25 of a cell of each other (box2 within 0.15), and heldout4's t04 0.82 apart.
+# lay within 0.25 of a cell of each other then (box2 within 0.15), and heldout4's t04 0.82 apart (since the
+# later layout rounds up to 0.51 apart, heldout14's t02, and the first is kept up to LAYOUT_AGREE).
 LIGHT_EDGES = True     # ask the light-free edges for a second opinion (learn._second_opinion)
 LAYOUT_AGREE = 0.5     # … which decides when the two layouts lie more than this part of a cell apart
 EDGE_FLOOR = 8.0       # light_free's floor for edges (30: heldout4's layouts no better, box2's cells fewer)
@@ -607,7 +608,7 @@ SURE_HUB = 0.5         # weight of its match with another cell of its stack over
 # box2-heldout6's p03, p14, p18 (seen): planets of 35-61 px cells among large coloured rectangles and
 # discs; every outline of the colour and texture masks, flattened or late, lay 1.2 cells or more off
 # the truth (each refused; read at the true corners +41 cells). When none of those read as a planet,
-# reader._read_grid looks for the planet's own structure (outline.tile_squares, grid_quads): blobs
+# reader.read_photo looks for the planet's own structure (outline.tile_squares, grid_quads): blobs
 # shaped like a tile (near-square, a side GRID_SIDES of the short side, from local thresholds of each
 # Lab channel and the light's edges) that line up on a 4x4 lattice of their side; the windows holding
 # the most such tiles (GRID_LEAST at fewest; among as many, the one whose calmest outer band has the most
