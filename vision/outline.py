@@ -6,6 +6,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from . import tuning
+
 
 def _largest_blob(mask: np.ndarray, min_frac: float = 0.008):
     # BBDT: the same labels as the default algorithm, in about half the time here (2184 masks of
@@ -255,7 +257,6 @@ def tile_squares(img: np.ndarray, sides: tuple) -> np.ndarray:
     """Blobs of ``_tile_binaries`` shaped like a tile: convex, near-square (``GRID_SQUARE``), a
     side within ``sides`` (parts of the short side). (n, 4): centre x, y, side, angle mod 90°, the
     largest first; of blobs alike (centres within 0.15 of a side, sides within 15%) one."""
-    from . import tuning
     h, w = img.shape[:2]
     lo, hi = sides[0] * min(h, w), sides[1] * min(h, w)
     found = []
@@ -294,7 +295,6 @@ def grid_quads(squares: np.ndarray, most: int, least: int) -> list:
     lattice holding the seed is a planet with the tiles it holds. The windows holding the most tiles
     (``least`` at fewest), best first, at most ``most``, each put through its tiles' centres (the
     similarity that fits them best): [(corners (4, 2) float32 clockwise, tiles held)]."""
-    from . import tuning
     n = len(squares)
     if n < least:
         return []

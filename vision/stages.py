@@ -130,19 +130,22 @@ _INSIDE &= ~_LINES
 _SQUARE = np.float32([[_GM, _GM], [_GM + 4 * _G, _GM], [_GM + 4 * _G, _GM + 4 * _G], [_GM, _GM + 4 * _G]])
 
 
-def lattice_fit(edges: np.ndarray, quad: np.ndarray) -> float:
+def _straightened_edges(edges: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The edge map with ``quad`` made the square ``_SQUARE`` (cells of ``_G``, a margin of ``_GM``)."""
     H = cv2.getPerspectiveTransform(quad.astype(np.float32), _SQUARE)
     n = _LINES.shape[0]
-    e = cv2.warpPerspective(edges, H, (n, n), flags=cv2.INTER_LINEAR)
+    return cv2.warpPerspective(edges, H, (n, n), flags=cv2.INTER_LINEAR)
+
+
+def lattice_fit(edges: np.ndarray, quad: np.ndarray) -> float:
+    e = _straightened_edges(edges, quad)
     return float(e[_LINES].mean() / (e[_INSIDE].mean() + 1.0))
 
 
 def lattice_contrast(edges: np.ndarray, quad: np.ndarray) -> float:
     """Edges on the lattice's six inner lines against edges half a cell off them (median of the
     six ratios): tiles meet on the lines; a photo of other things has no such lattice."""
-    H = cv2.getPerspectiveTransform(quad.astype(np.float32), _SQUARE)
-    n = _LINES.shape[0]
-    e = cv2.warpPerspective(edges, H, (n, n), flags=cv2.INTER_LINEAR)
+    e = _straightened_edges(edges, quad)
     lo, hi = _GM, _GM + 4 * _G
 
     def strength(i: float) -> tuple:
@@ -393,9 +396,7 @@ def grid_outlines(photo: Photo, kept: dict | None = None) -> Iterator[Outline]:
 
 def outer_edges(edges: np.ndarray, quad: np.ndarray) -> float:
     """The mean edge strength of the weakest of a lattice's outer rows and columns."""
-    H = cv2.getPerspectiveTransform(quad.astype(np.float32), _SQUARE)
-    n = _LINES.shape[0]
-    e = cv2.warpPerspective(edges, H, (n, n), flags=cv2.INTER_LINEAR)[_GM:_GM + 4 * _G, _GM:_GM + 4 * _G]
+    e = _straightened_edges(edges, quad)[_GM:_GM + 4 * _G, _GM:_GM + 4 * _G]
     return float(min(e[:_G].mean(), e[-_G:].mean(), e[:, :_G].mean(), e[:, -_G:].mean()))
 
 
