@@ -36,7 +36,7 @@ from .box import SAMPLE_PX, Box, Sample
 from .imageio import UnusableImage
 from .layout import STACK_AT
 from .stages import (Outline, Photo, candidate_quads, cut_cells, decode_photo, find_layouts, frame_tiles, frame_tiles_on_gaps,
-                     lattice_on_gaps, layout_fits, fit_layout, layout_straightness, one_thread, oriented_edges, straighten_layout)
+                     lattice_on_gaps, layout_fits, on_gap_lines, fit_layout, layout_straightness, one_thread, oriented_edges, straighten_layout)
 
 _UNIT = np.float32([[0, 0], [4, 0], [4, 4], [0, 4]])   # a layout's 4×4 lattice, a cell a unit
 NOT_AGAIN = N_("I could not find the planet in this photo again, so nothing was remembered.")
@@ -432,6 +432,8 @@ def cut_tiles(photo: Photo, outline: Outline, turn: int = 0) -> list[np.ndarray]
     gaps agree: each cell the reader cuts, narrowed to the tile's own square (``frame_tiles``:
     loose tiles leave table in their cell; a square far off the layout's others looked for again
     near where they lie)."""
+    if tuning.GAP_LINES_TEACH:   # the layout first moved onto its gap lines (its pitch the tiles' own)
+        outline = on_gap_lines(photo, outline, SAMPLE_PX) or outline
     if tuning.GAPS:
         on_gaps = lattice_on_gaps(photo, outline, SAMPLE_PX)
         if on_gaps is not None:

@@ -626,3 +626,16 @@ GRID_GAP = 0.08              # the lattice's pitch: the seed's side, or this par
 GRID_LEAST = 4               # tiles a window holds at fewest
 GRID_WINDOWS = 6             # windows looked at (the most tiles held first) …
 GRID_OUTLINES = 2            # … read at most
+
+
+# --- issue 8's gap-lines round (vision39): teaching and reading both cut on the gaps ---------------
+# stages.on_gap_lines: the lattice fitted to the measured coordinate of each inner line's gap segments
+# (each direction a bilinear lattice), so that the teaching layout and the reader's outline are both
+# cut at the true pitch. Measured against the generator's true corners (tNN.json, test pNN.json) on
+# the seen sets (/tmp/vision39 scripts, not in the repository): see the figures below.
+GAP_LINE_ROUNDS = 2        # fits, each from the lattice the last one gave
+GAP_LINE_TOLERANCE = 0.06  # a segment this far (part of a cell) off the fit is an outlier
+GAP_LINE_MIN = 8           # of a direction's 12 segments at least this many must agree
+GAP_LINES_TEACH = False    # learn.cut_tiles: the layout moved onto its gap lines first
+GAP_LINES_READ = False     # reader.read_outline: each outline moved onto its gap lines first
+GAP_LINE_PX = 48           # the reader's cell side (px) the gaps are looked for at
