@@ -431,11 +431,17 @@ def cut_tiles(photo: Photo, outline: Outline, turn: int = 0) -> list[np.ndarray]
     square looked for near where its own gaps put it (``frame_tiles_on_gaps``). When too few
     gaps agree: each cell the reader cuts, narrowed to the tile's own square (``frame_tiles``:
     loose tiles leave table in their cell; a square far off the layout's others looked for again
-    near where they lie)."""
-    if tuning.GAP_LINES_TEACH:   # the layout first moved onto its gap lines (its pitch the tiles' own)
+    near where they lie). ``GAP_LINES_TEACH`` (off): the layout moved onto its gap lines
+    (``stages.on_gap_lines``) where no lattice on the gaps is found (or always: ``GAP_LINES_ALWAYS``)."""
+    if tuning.GAP_LINES_TEACH and tuning.GAP_LINES_ALWAYS:   # the layout first moved onto its gap lines
         outline = on_gap_lines(photo, outline, SAMPLE_PX) or outline
     if tuning.GAPS:
         on_gaps = lattice_on_gaps(photo, outline, SAMPLE_PX)
+        if on_gaps is None and tuning.GAP_LINES_TEACH and not tuning.GAP_LINES_ALWAYS:
+            moved = on_gap_lines(photo, outline, SAMPLE_PX)   # no lattice on the gaps: the gap lines' one
+            if moved is not None:
+                outline = moved
+                on_gaps = lattice_on_gaps(photo, outline, SAMPLE_PX)
         if on_gaps is not None:
             return frame_tiles_on_gaps(photo, outline, on_gaps, SAMPLE_PX, turn)
     cells = cut_cells(photo, outline, turn=turn, size=SAMPLE_PX)

@@ -497,7 +497,9 @@ def on_gap_lines(photo: Photo, outline: Outline, size: int, bilinear: bool = Tru
     gaps). Outliers (over ``GAP_LINE_TOLERANCE`` of a cell off the fit) are dropped, twice; None
     when fewer than ``GAP_LINE_MIN`` of the 12 segments of a direction agree, or the outline would
     move more than ``GAP_MOST`` of a cell (no gaps seen). ``size``: the cell's side in pixels of the
-    straightened layout the gaps are looked for at. ``GAP_LINE_ROUNDS`` rounds, each from the last."""
+    straightened layout the gaps are looked for at. ``GAP_LINE_ROUNDS`` rounds, each from the last.
+    ``bilinear`` False: each direction only an offset and a pitch (y = a + c v), steadier where tiles
+    lie loose (the reader's test photos); ``tolerance``: instead of ``GAP_LINE_TOLERANCE``."""
     pad = int(round(size * (tuning.GAP_REACH + tuning.GAP_MIRROR))) + 1
     n = 4 * size + 2 * pad
     square = np.float32([[0, 0], [4, 0], [4, 4], [0, 4]])
