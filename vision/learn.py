@@ -36,7 +36,7 @@ from .box import SAMPLE_PX, Box, Sample
 from .imageio import UnusableImage
 from .layout import STACK_AT
 from .stages import (Outline, Photo, candidate_quads, cut_cells, decode_photo, find_layouts, frame_tiles, frame_tiles_on_gaps,
-                     lattice_on_gaps, layout_fits, fit_layout, layout_straightness, one_thread, oriented_edges, straighten_layout)
+                     lattice_on_gaps, layout_fits, on_gap_lines, fit_layout, layout_straightness, one_thread, oriented_edges, straighten_layout)
 
 _UNIT = np.float32([[0, 0], [4, 0], [4, 4], [0, 4]])   # a layout's 4×4 lattice, a cell a unit
 NOT_AGAIN = N_("I could not find the planet in this photo again, so nothing was remembered.")
@@ -423,7 +423,7 @@ def layout_from_corners(photo: Photo, quad: np.ndarray) -> Outline:
 
 # --- 3. cut the tiles ----------------------------------------------------------------------
 
-def cut_tiles(photo: Photo, outline: Outline, turn: int = 0) -> list[np.ndarray]:
+def cut_tiles(photo: Photo, outline: Outline, turn: int = 0, backs: bool = False) -> list[np.ndarray]:
     """Each tile as it lies (upright in the photo; a planet of upright art read turned:
     ``turn`` quarter turns), SAMPLE_PX square: the layout's lattice moved onto the gaps between
     its tiles (``stages.lattice_on_gaps``: one outline for 16 loose tiles cuts them a tenth of a
@@ -431,13 +431,27 @@ def cut_tiles(photo: Photo, outline: Outline, turn: int = 0) -> list[np.ndarray]
     square looked for near where its own gaps put it (``frame_tiles_on_gaps``). When too few
     gaps agree: each cell the reader cuts, narrowed to the tile's own square (``frame_tiles``:
     loose tiles leave table in their cell; a square far off the layout's others looked for again
-    near where they lie)."""
+    near where they lie). ``GAP_LINES_TEACH``: the layout moved onto its gap lines
+    (``stages.on_gap_lines``) where no lattice on the gaps is found (or always: ``GAP_LINES_ALWAYS``);
+    with ``GAP_LINES_SCALE`` only when that changes its size by that part or more, and not for a
+    layout of ``backs`` only (a box's backs photo)."""
+    if tuning.GAP_LINES_TEACH and tuning.GAP_LINES_ALWAYS:   # the layout first moved onto its gap lines
+        outline = on_gap_lines(photo, outline, SAMPLE_PX) or outline
     if tuning.GAPS:
         on_gaps = lattice_on_gaps(photo, outline, SAMPLE_PX)
+        if on_gaps is None and tuning.GAP_LINES_TEACH and not tuning.GAP_LINES_ALWAYS:
+            moved = None if backs and tuning.GAP_LINES_SCALE else on_gap_lines(photo, outline, SAMPLE_PX)
+            if moved is not None and abs(_size(moved.corners) / _size(outline.corners) - 1) >= tuning.GAP_LINES_SCALE:
+                outline = moved
+                on_gaps = lattice_on_gaps(photo, outline, SAMPLE_PX)
         if on_gaps is not None:
             return frame_tiles_on_gaps(photo, outline, on_gaps, SAMPLE_PX, turn)
     cells = cut_cells(photo, outline, turn=turn, size=SAMPLE_PX)
     return frame_tiles(cells.windows, SAMPLE_PX)
+
+
+def _size(quad: np.ndarray) -> float:
+    return float(np.sqrt(max(1.0, cv2.contourArea(quad.astype(np.float32)))))
 
 
 # --- 4. is it the layout asked for? --------------------------------------------------------
@@ -539,7 +553,7 @@ def _learn_photo(photo: Photo, cells: list, box: Box, quad: np.ndarray | None = 
     problem = check_layout(cells, box, photo, outline)
     if problem:
         return Lesson(ok=False, box=box, error=problem)
-    return _lesson(box, cells, cut_tiles(photo, outline), range(16))
+    return _lesson(box, cells, cut_tiles(photo, outline, backs=all(c == "back" for c in cells)), range(16))
 
 
 def _lesson(box: Box, cells: list, tiles: list, positions) -> Lesson:

@@ -25,7 +25,7 @@ from scorer.i18n import _
 from .layout import STACK_AT
 from .stages import (STACKS, Aligned, Cells, Outline, Photo, align_cells, cell_detail, chroma, cut_cells,
                      decode_photo, exemplar_details, fine_cell, fine_detail, fine_cells, fine_exemplar, flattened, match,
-                     grid_outlines, matched_filters, one_thread, outlines_in_turn, tell_apart_all,
+                     grid_outlines, matched_filters, on_gap_lines, one_thread, outlines_in_turn, tell_apart_all,
                      refit_outline, register_exemplars, stack_looks, tell_apart, turned_details,
                      Slider, detail_sides)
 
@@ -378,6 +378,8 @@ def read_outline(photo: Photo, outline: Outline, ex: Exemplars, refit: int = tun
     moves the outline and reads better (``before``: the score of the reading this one refits;
     a refit that gained less than ``REFIT_GAIN`` on it is not refitted again)."""
     best, found = None, None
+    if tuning.GAP_LINES_READ:   # cut on the gaps between the tiles, as teaching cuts its tiles
+        outline = on_gap_lines(photo, outline, tuning.GAP_LINE_PX, bilinear=False) or outline
     for turn in ((None,) if ex.outward else (0, 1, 2, 3)):
         cells = cut_cells(photo, outline, turn)
         aligned = align_cells(cells, ex.looks)

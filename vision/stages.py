@@ -24,6 +24,7 @@ stages, so a cell and an exemplar are cut, turned, aligned and described identic
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -482,6 +483,77 @@ def lattice_on_gaps(photo: Photo, outline: Outline, size: int) -> OnGaps | None:
     # each segment's offset across its line from the last lattice fitted, parts of a cell
     off = (found - cv2.perspectiveTransform(ideal[None], G)[0]) / size * inliers.reshape(-1, 1)
     return OnGaps(Outline(corners.astype(np.float32), outline.fit), tile_shifts(off[:12, 1], off[12:, 0]))
+
+
+def on_gap_lines(photo: Photo, outline: Outline, size: int, bilinear: bool = True,
+                 tolerance: float | None = None) -> Outline | None:
+    """The outline moved so that its lattice's lines lie on the gaps between the tiles, fitted to
+    the measured coordinate of each gap point only (``gap_points``: where across its line each of
+    the inner lines' 24 segments mirrors; the coordinate along the line is where it was looked
+    for, not a measure). Each direction on its own: the rows' gaps fit y = a + b u + c v + d u v
+    and the columns' x = a + b v + c u + d u v (u, v: the lattice's column and row, in cells), a
+    bilinear lattice whose corners give the outline (its spacing from the inner lines' spacing:
+    an outline found on each tile's inner frame line, a tenth of a cell small, is grown to the
+    gaps). Outliers (over ``GAP_LINE_TOLERANCE`` of a cell off the fit) are dropped, twice; None
+    when fewer than ``GAP_LINE_MIN`` of the 12 segments of a direction agree, or the outline would
+    move more than ``GAP_MOST`` of a cell (no gaps seen). ``size``: the cell's side in pixels of the
+    straightened layout the gaps are looked for at. ``GAP_LINE_ROUNDS`` rounds, each from the last.
+    ``bilinear`` False: each direction only an offset and a pitch (y = a + c v), steadier where tiles
+    lie loose (the reader's test photos); ``tolerance``: instead of ``GAP_LINE_TOLERANCE``."""
+    pad = int(round(size * (tuning.GAP_REACH + tuning.GAP_MIRROR))) + 1
+    n = 4 * size + 2 * pad
+    square = np.float32([[0, 0], [4, 0], [4, 4], [0, 4]])
+    corners = outline.corners.astype(np.float32)
+    for _ in range(tuning.GAP_LINE_ROUNDS):
+        H = cv2.getPerspectiveTransform(corners, square * size + pad)
+        straight = cv2.warpPerspective(photo.image, H, (n, n), flags=cv2.INTER_LINEAR,
+                                       borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+        ideal, found = gap_points(straight, size, pad)
+        fits = []
+        for along, across, measured in ((ideal[:12, 0], ideal[:12, 1], found[:12, 1]),     # rows: y
+                                        (ideal[12:, 1], ideal[12:, 0], found[12:, 0])):    # columns: x
+            A = (np.stack([np.ones_like(along), along, across, along * across], axis=1) if bilinear
+                 else np.stack([np.ones_like(along), 0 * along, across, 0 * along], axis=1)).astype(np.float64)
+            cols = [0, 1, 2, 3] if bilinear else [0, 2]
+            y = (measured.astype(np.float64) - pad) / size           # in cells
+            tol = tuning.GAP_LINE_TOLERANCE if tolerance is None else tolerance
+            A = A[:, cols]
+            p = _most_agreeing(A, y, tol)
+            for _k in range(2):
+                keep = np.abs(A @ p - y) <= tol
+                if keep.sum() < tuning.GAP_LINE_MIN:
+                    return None
+                p, *_ = np.linalg.lstsq(A[keep], y[keep], rcond=None)
+            full = np.zeros(4)
+            full[cols] = p
+            fits.append(full)
+        (py, px) = fits
+
+        def at(u: float, v: float) -> tuple[float, float]:
+            return (px[0] + px[1] * v + px[2] * u + px[3] * u * v, py[0] + py[1] * u + py[2] * v + py[3] * u * v)
+        moved = np.float32([at(u, v) for u, v in square]) * size + pad
+        corners = cv2.perspectiveTransform(moved[None], np.linalg.inv(H))[0].astype(np.float32)
+    cell = float(np.sqrt(max(1.0, cv2.contourArea(outline.corners.astype(np.float32))))) / 4
+    if float(np.linalg.norm(corners - outline.corners, axis=1).max()) > tuning.GAP_MOST * cell:
+        return None
+    return Outline(corners, outline.fit)
+
+
+_SUBSETS = {k: np.array(list(itertools.combinations(range(12), k))) for k in (2, 4)}
+
+
+def _most_agreeing(A: np.ndarray, y: np.ndarray, tolerance: float) -> np.ndarray:
+    """The k parameters (``A @ p ~ y``, 12 rows, k columns) through whichever k points leave the
+    most points within ``tolerance`` (every set of k tried: a third of a layout's gaps may be
+    misread), ties to the smallest sum of the agreeing residuals."""
+    M = A[_SUBSETS[A.shape[1]]]                    # (subsets, k, k)
+    ok = np.abs(np.linalg.det(M)) > 1e-6
+    M, b = M[ok], y[_SUBSETS[A.shape[1]][ok]]
+    P = np.linalg.solve(M, b[..., None])[..., 0]   # (k, 4)
+    r = np.abs(P @ A.T - y[None])                  # (k, 12)
+    agree = r <= tolerance
+    rank = agree.sum(axis=1) - np.where(agree, r, 0).sum(axis=1) / (tolerance * 13)
+    return P[int(np.argmax(rank))]
 
 
 def tile_shifts(rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
