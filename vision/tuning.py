@@ -626,3 +626,28 @@ GRID_GAP = 0.08              # the lattice's pitch: the seed's side, or this par
 GRID_LEAST = 4               # tiles a window holds at fewest
 GRID_WINDOWS = 6             # windows looked at (the most tiles held first) …
 GRID_OUTLINES = 2            # … read at most
+
+
+# --- small planets read from a finer decode (vision40; reader.read_finer, stages.finer_region) ---
+# A planet found in the READ_SIDE decode with cells under SMALL_CELL px there is decoded again at the
+# largest JPEG DCT reduction giving cells of SMALL_TARGET px at least (the file whole at most), only
+# its region kept (the outline's box grown by SMALL_GROW cells, set once), and read there through the
+# outline found (mapped by the scale; cut, align, classify, refit; the quarter turn kept). Its doubt is
+# bounded by the first reading's (SMALL_BOUND: a cell no surer than there, doubtful where the two
+# disagree). Measured (issue 8's small-planet round, /tmp scripts reading the 13 seen sets' photos
+# whose found cells are under 68 px, boxes learned as the bench learns them): the seen sets have 57
+# planets with cells under 48 px of the decode (27-47 px; 85% of their cells right, 90% for the
+# others). Read again at the generator's true corners, a 2x finer decode reads as many cells as the
+# decode itself (raw classify, 25 small planets of heldout4/6/8/9/14: 307 cells against 305);
+# what they lose is mostly the outline (heldout9's p20 found 0.63 of a cell off: 6 cells, 13 at the
+# truth). Cells under 48 px, SMALL_TARGET 48: kept only when it reads at least as well (SMALL_SLACK 0)
+# +8 cells with one wrong cell not doubtful (heldout8's p11: 0 with SMALL_BOUND); always kept +13;
+# from the full file (SMALL_TARGET 96) +7. Cells under 56 px (SMALL_TARGET 56, always kept) +24 cells
+# (box2 unchanged, heldout6 -3, heldout14 -1), under 64 +30 but box2 -1 (p17, 63 px cells); each with 0
+# wrong cells not doubtful. A second decode at 1/2 costs these photos ~+100-170 ms (box2: 9 of 34 photos).
+SMALL_FINER = True
+SMALL_CELL = 56.0
+SMALL_TARGET = 56.0
+SMALL_GROW = 0.6
+SMALL_SLACK = 1.0      # kept whenever it reads as a planet (any score within 1.0 of the first: always)
+SMALL_BOUND = True
