@@ -435,7 +435,7 @@ def read_finer(data: bytes, photo: Photo, v: Verdict, ex: Exemplars) -> tuple[Ve
     if got is None:
         return v, photo
     region, outline = got
-    again = read_outline(region, outline, ex, turns=(v.turn,))
+    again = read_outline(region, outline, ex, tuning.SMALL_REFITS, turns=(v.turn,))
     if is_planet(again) and again.score >= v.score - tuning.SMALL_SLACK:
         return again, region
     return v, photo
@@ -593,21 +593,22 @@ def read_box(data: bytes, ex: Exemplars) -> Reading:
         return Reading(ok=False, error=str(exc))
     with one_thread():   # no-op when recognize() already holds it
         v = read_photo(photo, ex)
-        first = None   # the reading of the reduced decode and its doubt, when a finer one is kept
-        if is_planet(v):
+        first, seen = None, photo   # the first reading's rows and doubt when a finer one is kept; the photo
+        if is_planet(v):            # the runner-up tests at FINE_PX are cut from (None: not made)
             finer, region = read_finer(data, photo, v, ex)
             if finer is not v:
                 if tuning.SMALL_BOUND:
-                    c = tell_lookalikes(v, ex, photo)
+                    c = tell_lookalikes(v, ex, photo) if tuning.SMALL_BOUND_TOLD else v
                     first = (c.rows, confidence(c, ex.lacking, [ex.names[r] == "back" for r in c.rows], ex))
                 v, photo = finer, region
-            v = tell_lookalikes(v, ex, photo)
+                seen = region if tuning.SMALL_FINE_TEST else None
+            v = tell_lookalikes(v, ex, seen)
         planet = is_planet(v)   # judged before look_again, which leaves the doubt as it was
         if planet:
             conf = confidence(v, ex.lacking, [ex.names[r] == "back" for r in v.rows], ex)
             if first is not None:
                 conf = bounded(conf, v.rows, first, ex)
-            v = look_again(v, ex, photo, conf)
+            v = look_again(v, ex, seen, conf)
     if not planet or v is None:
         return Reading(ok=False, error=_(NO_PLANET),
                        score=float(np.mean(v.sims)) if v is not None else 0.0)

@@ -651,3 +651,14 @@ SMALL_TARGET = 56.0
 SMALL_GROW = 0.6
 SMALL_SLACK = 1.0      # kept whenever it reads as a planet (any score within 1.0 of the first: always)
 SMALL_BOUND = True
+# The finer reading's cost (box2's p03, 41.6 px cells -> 83: the region decoded at 1/2 7.5 ms, read
+# 15 ms, the first reading's tell_lookalikes for the bound 7 ms, the runner-up tests at FINE_PX +8 ms)
+# and what each part brings (photos with found cells under 60 px, against the code before: 1595 cells):
+# all three +24 (as the bench, 0 wrong not doubtful); the runner-up tests at FINE_PX left out of the finer
+# region (SMALL_FINE_TEST False; FINE_MIN_PX keeps them from cells under 64 px of a decode) +11; the
+# bound from the first reading as classified and no refit (SMALL_BOUND_TOLD False, SMALL_REFITS 0) +10
+# with 2 wrong cells not doubtful (heldout6, heldout8). The runner-up tests cut from the finer pixels
+# are most of the gain: the match at CELL_PX reads about as well from either decode.
+SMALL_BOUND_TOLD = True   # the first reading's doubt after tell_lookalikes (False: as classified)
+SMALL_REFITS = 2          # refits of the finer reading (REFITS)
+SMALL_FINE_TEST = True    # the runner-up tests at FINE_PX made on the finer region (tell_lookalikes, look_again)
