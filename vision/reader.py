@@ -431,7 +431,7 @@ def read_finer(data: bytes, photo: Photo, v: Verdict, ex: Exemplars) -> tuple[Ve
     if not tuning.SMALL_FINER or not is_planet(v) or cell_side(v.outline) >= tuning.SMALL_CELL:
         return v, photo
     try:
-        got = finer_region(data, photo, v.outline, tuning.SMALL_TARGET, tuning.SMALL_GROW)
+        got = finer_region(data, photo, v.outline, tuning.SMALL_TARGET, tuning.SMALL_GROW, tuning.SMALL_FINEST)
     except UnusableImage:
         got = None
     if got is None:

@@ -114,9 +114,11 @@ def decode_photo(data: bytes, min_side: int = tuning.READ_SIDE) -> Photo:
     return Photo(img, reduce / f)
 
 
-def finer_region(data: bytes, photo: Photo, outline: Outline, cell_px: float, grow: float) -> tuple[Photo, Outline] | None:
+def finer_region(data: bytes, photo: Photo, outline: Outline, cell_px: float, grow: float,
+                 most: float = 8.0) -> tuple[Photo, Outline] | None:
     """The planet of ``outline`` (found in ``photo``, a reduced decode of ``data``) decoded again at
-    the largest JPEG DCT reduction that makes its cells at least ``cell_px`` (the full file at most),
+    the largest JPEG DCT reduction that makes its cells at least ``cell_px`` (at most ``most`` times
+    finer than ``photo``, the full file at most),
     only the region round it kept (the outline's box grown by ``grow`` cells each side), with the
     outline mapped into it (pixel centres: a decode reduced by r shows the file's pixel
     (i + 0.5) r - 0.5 at i). None when no finer decode is to be had (the photo decoded whole, or
@@ -125,7 +127,8 @@ def finer_region(data: bytes, photo: Photo, outline: Outline, cell_px: float, gr
     side = float(np.sqrt(max(1.0, cv2.contourArea(outline.corners.astype(np.float32))))) / 4
     short = min(img.shape[:2]) * photo.scale           # the file's short side, about
     want = photo.scale * side / cell_px                # the most reduction that makes the cells cell_px
-    r2 = next((r for r in (8, 4, 2) if r <= want), 1)
+    r2 = max(next((r for r in (8, 4, 2) if r <= want), 1), photo.scale / most)
+    r2 = next((r for r in (1, 2, 4, 8) if r >= r2 - 1e-6), 8)
     if r2 >= photo.scale - 1e-6 or data[:2] != b"\xff\xd8":
         return None
     fine, reduce = decode(data, min_side=max(1, int(short / r2) - 2))

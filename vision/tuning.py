@@ -649,6 +649,9 @@ SMALL_FINER = True
 SMALL_CELL = 56.0
 SMALL_TARGET = 56.0
 SMALL_GROW = 0.6
+SMALL_FINEST = 2.0     # the finer decode at most this many times finer than the first (one DCT step): with
+                       # 8, heldout6's p04 (27 px cells) was decoded whole and read 13 cells, its planet no
+                       # longer scored (14 and scored at 1/2, as before); photos under 60 px, +24 -> +25 cells
 SMALL_SLACK = 1.0      # kept whenever it reads as a planet (any score within 1.0 of the first: always)
 SMALL_BOUND = True
 # The finer reading's cost (box2's p03, 41.6 px cells -> 83: the region decoded at 1/2 7.5 ms, read
