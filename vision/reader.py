@@ -4,7 +4,9 @@
 outline, until one reads surely) cut_cells → align_cells → match → classify (each cell against
 the exemplars its position allows; one id at most once per planet, the back may repeat; twins
 with identical contents may come back as either id) → refit_outline through the tiles found,
-and read again while that reads better → the best reading, or no planet → tell_lookalikes →
+and read again while that reads better → the best reading, or no planet → read_finer (a planet
+whose cells lie over fewer than ``SMALL_CELL`` px of the decode: read again from a finer decode of
+its region, its doubt bounded by the first reading's) → tell_lookalikes →
 the doubt (confidence) → look_again (each doubtful face cell's few likeliest tiles told apart
 two by two).
 """
@@ -24,7 +26,7 @@ from .reading import NO_PLANET, Reading
 from scorer.i18n import _
 from .layout import STACK_AT
 from .stages import (STACKS, Aligned, Cells, Outline, Photo, align_cells, cell_detail, chroma, cut_cells,
-                     decode_photo, exemplar_details, fine_cell, fine_detail, fine_cells, fine_exemplar, flattened, match,
+                     decode_photo, exemplar_details, finer_region, fine_cell, fine_detail, fine_cells, fine_exemplar, flattened, match,
                      grid_outlines, matched_filters, on_gap_lines, one_thread, outlines_in_turn, tell_apart_all,
                      refit_outline, register_exemplars, stack_looks, tell_apart, turned_details,
                      Slider, detail_sides)
@@ -372,15 +374,15 @@ def look_again(v: Verdict, ex: Exemplars, photo: Photo | None, conf: np.ndarray)
 
 
 def read_outline(photo: Photo, outline: Outline, ex: Exemplars, refit: int = tuning.REFITS,
-                 before: float | None = None) -> Verdict:
-    """Cut, align, describe and classify one outline (every quarter turn when tiles lie upright);
-    then read again through where the tiles were found (``refit`` times at most) while that
-    moves the outline and reads better (``before``: the score of the reading this one refits;
-    a refit that gained less than ``REFIT_GAIN`` on it is not refitted again)."""
+                 before: float | None = None, turns: tuple | None = None) -> Verdict:
+    """Cut, align, describe and classify one outline (every quarter turn when tiles lie upright,
+    or those of ``turns``); then read again through where the tiles were found (``refit`` times
+    at most) while that moves the outline and reads better (``before``: the score of the reading
+    this one refits; a refit that gained less than ``REFIT_GAIN`` on it is not refitted again)."""
     best, found = None, None
     if tuning.GAP_LINES_READ:   # cut on the gaps between the tiles, as teaching cuts its tiles
         outline = on_gap_lines(photo, outline, tuning.GAP_LINE_PX, bilinear=False) or outline
-    for turn in ((None,) if ex.outward else (0, 1, 2, 3)):
+    for turn in ((None,) if ex.outward else turns or (0, 1, 2, 3)):
         cells = cut_cells(photo, outline, turn)
         aligned = align_cells(cells, ex.looks)
         v = classify(cells, aligned, ex, outline, turn or 0)
@@ -389,7 +391,7 @@ def read_outline(photo: Photo, outline: Outline, ex: Exemplars, refit: int = tun
     gained = before is None or best.score >= before + tuning.REFIT_GAIN
     if (refit and gained and found is not None and best.score < tuning.REFIT_BELOW
             and _moved(outline, found) > tuning.REFIT_MOVE):
-        again = read_outline(photo, found, ex, refit - 1, best.score)
+        again = read_outline(photo, found, ex, refit - 1, best.score, turns)
         if again.score > best.score:
             return again
     return best
@@ -415,6 +417,42 @@ def read_photo(photo: Photo, ex: Exemplars) -> Verdict | None:
     if tuning.GRID_LOOK and not is_planet(best):
         best = _read_in_turn(photo, grid_outlines(photo, kept), ex, best, tuning.GRID_OUTLINES)
     return best
+
+
+def cell_side(outline: Outline) -> float:
+    """The side of the outline's cells, in pixels of the image it was found in."""
+    return float(np.sqrt(max(1.0, cv2.contourArea(outline.corners.astype(np.float32))))) / 4
+
+
+def read_finer(data: bytes, photo: Photo, v: Verdict, ex: Exemplars) -> tuple[Verdict, Photo]:
+    """A planet whose cells lie over fewer than ``SMALL_CELL`` pixels of the decode it was found
+    in: its region decoded again finer (``stages.finer_region``: cells of ``SMALL_TARGET`` px at
+    least) and read there through the outline found, mapped (cut, align, classify, refit; the
+    quarter turn found kept). The finer reading and its photo, when it is a planet and
+    reads at least as well less ``SMALL_SLACK``; else ``v`` and ``photo``."""
+    if not tuning.SMALL_FINER or not is_planet(v) or cell_side(v.outline) >= tuning.SMALL_CELL:
+        return v, photo
+    try:
+        got = finer_region(data, photo, v.outline, tuning.SMALL_TARGET, tuning.SMALL_GROW, tuning.SMALL_FINEST)
+    except UnusableImage:
+        got = None
+    if got is None:
+        return v, photo
+    region, outline = got
+    again = read_outline(region, outline, ex, tuning.SMALL_REFITS, turns=(v.turn,))
+    if is_planet(again) and again.score >= v.score - tuning.SMALL_SLACK:
+        return again, region
+    return v, photo
+
+
+def bounded(conf: np.ndarray, rows: tuple, first: tuple, ex: Exemplars) -> np.ndarray:
+    """The finer reading's doubt no surer than the first reading's (``first``: its rows and
+    confidences, the same cells in the same order): a cell where both show the same contents
+    keeps the lower confidence; where they differ it is doubtful (under ``DOUBT``)."""
+    rows0, conf0 = first
+    same = np.array([ex.contents[a] == ex.contents[b] for a, b in zip(rows, rows0)])
+    low = np.minimum(conf, conf0)
+    return np.where(same, low, np.minimum(low, tuning.DOUBT - 0.01)).astype(conf.dtype)
 
 
 def _read_in_turn(photo: Photo, outlines, ex: Exemplars, best: Verdict | None, most: int) -> Verdict | None:
@@ -559,18 +597,28 @@ def read_box(data: bytes, ex: Exemplars) -> Reading:
         return Reading(ok=False, error=str(exc))
     with one_thread():   # no-op when recognize() already holds it
         v = read_photo(photo, ex)
-        if is_planet(v):
-            v = tell_lookalikes(v, ex, photo)
+        first, seen = None, photo   # the first reading's rows and doubt when a finer one is kept; the photo
+        if is_planet(v):            # the runner-up tests at FINE_PX are cut from (None: not made)
+            finer, region = read_finer(data, photo, v, ex)
+            if finer is not v:
+                if tuning.SMALL_BOUND:
+                    c = tell_lookalikes(v, ex, photo) if tuning.SMALL_BOUND_TOLD else v
+                    first = (c.rows, confidence(c, ex.lacking, [ex.names[r] == "back" for r in c.rows], ex))
+                v, photo = finer, region
+                seen = region if tuning.SMALL_FINE_TEST else None
+            v = tell_lookalikes(v, ex, seen)
         planet = is_planet(v)   # judged before look_again, which leaves the doubt as it was
         if planet:
             conf = confidence(v, ex.lacking, [ex.names[r] == "back" for r in v.rows], ex)
-            v = look_again(v, ex, photo, conf)
+            if first is not None:
+                conf = bounded(conf, v.rows, first, ex)
+            v = look_again(v, ex, seen, conf)
     if not planet or v is None:
         return Reading(ok=False, error=_(NO_PLANET),
                        score=float(np.mean(v.sims)) if v is not None else 0.0)
     return Reading(ok=True, cells=[ex.names[r] for r in v.rows], confidences=[round(float(c), 3) for c in conf],
                    doubtful=[bool(c < tuning.DOUBT) for c in conf], score=float(np.mean(v.sims)),
-                   quad=(v.outline.corners * photo.scale).tolist(),
+                   quad=photo.in_file(v.outline.corners).tolist(),
                    details={"sims": [float(x) for x in v.sims], "margins": [float(x) for x in v.margins],
                             "fits": [float(x) for x in v.fits],
                             "pairs": [float(x) for x in v.pairs], "lattice": v.outline.fit, "scale": photo.scale})

@@ -44,6 +44,11 @@ STACKS = ("character", "center", "uphill", "downhill")
 class Photo:
     image: np.ndarray     # BGR, upright
     scale: float          # file pixels per image pixel
+    origin: tuple = (0.0, 0.0)  # where the image's (0, 0) lies in the whole decode at ``scale`` (a region: ``finer_region``)
+
+    def in_file(self, corners: np.ndarray) -> np.ndarray:
+        """Points of the image in the file's pixels (the convention ``corners * scale``)."""
+        return (np.asarray(corners, np.float64) + np.asarray(self.origin, np.float64)) * self.scale
 
 
 @dataclass(frozen=True)
@@ -108,6 +113,38 @@ def decode_photo(data: bytes, min_side: int = tuning.READ_SIDE) -> Photo:
     if f < 1.0:
         img = cv2.resize(img, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
     return Photo(img, reduce / f)
+
+
+def finer_region(data: bytes, photo: Photo, outline: Outline, cell_px: float, grow: float,
+                 most: float = 8.0) -> tuple[Photo, Outline] | None:
+    """The planet of ``outline`` (found in ``photo``, a reduced decode of ``data``) decoded again at
+    the largest JPEG DCT reduction that makes its cells at least ``cell_px`` (at most ``most`` times
+    finer than ``photo``, the full file at most),
+    only the region round it kept (the outline's box grown by ``grow`` cells each side), with the
+    outline mapped into it (pixel centres: a decode reduced by r shows the file's pixel
+    (i + 0.5) r - 0.5 at i). None when no finer decode is to be had (the photo decoded whole, or
+    not a JPEG)."""
+    img = photo.image
+    side = float(np.sqrt(max(1.0, cv2.contourArea(outline.corners.astype(np.float32))))) / 4
+    short = min(img.shape[:2]) * photo.scale           # the file's short side, about
+    want = photo.scale * side / cell_px                # the most reduction that makes the cells cell_px
+    r2 = max(next((r for r in (8, 4, 2) if r <= want), 1), photo.scale / most)
+    r2 = next((r for r in (1, 2, 4, 8) if r >= r2 - 1e-6), 8)
+    if r2 >= photo.scale - 1e-6 or data[:2] != b"\xff\xd8":
+        return None
+    fine, reduce = decode(data, min_side=max(1, int(short / r2) - 2))
+    if reduce >= photo.scale - 1e-6:
+        return None
+    g = photo.scale / reduce
+    corners = (outline.corners.astype(np.float64) + np.asarray(photo.origin) + 0.5) * g - 0.5
+    m = grow * side * g
+    h, w = fine.shape[:2]
+    x0, y0 = max(0, int(np.floor(corners[:, 0].min() - m))), max(0, int(np.floor(corners[:, 1].min() - m)))
+    x1, y1 = min(w, int(np.ceil(corners[:, 0].max() + m)) + 1), min(h, int(np.ceil(corners[:, 1].max() + m)) + 1)
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return None
+    region = Photo(np.ascontiguousarray(fine[y0:y1, x0:x1]), float(reduce), (float(x0), float(y0)))
+    return region, Outline((corners - (x0, y0)).astype(np.float32), outline.fit)
 
 
 # --- 2. find the planet's outline ---------------------------------------------------------

@@ -684,3 +684,42 @@ GAP_LINES_ALWAYS = False   # … for every layout (else only where lattice_on_ga
 GAP_LINES_SCALE = 0.03     # … and only when that changes its size by this part or more (then never for a layout of backs)
 GAP_LINES_READ = False     # reader.read_outline: each outline moved onto its gap lines first (offset and pitch)
 GAP_LINE_PX = 48           # the reader's cell side (px) the gaps are looked for at
+
+
+# --- small planets read from a finer decode (vision40; reader.read_finer, stages.finer_region) ---
+# A planet found in the READ_SIDE decode with cells under SMALL_CELL px there is decoded again at the
+# largest JPEG DCT reduction giving cells of SMALL_TARGET px at least (the file whole at most), only
+# its region kept (the outline's box grown by SMALL_GROW cells, set once), and read there through the
+# outline found (mapped by the scale; cut, align, classify, refit; the quarter turn kept). Its doubt is
+# bounded by the first reading's (SMALL_BOUND: a cell no surer than there, doubtful where the two
+# disagree). Measured (issue 8's small-planet round, /tmp scripts reading the 13 seen sets' photos
+# whose found cells are under 68 px, boxes learned as the bench learns them): the seen sets have 57
+# planets with cells under 48 px of the decode (27-47 px; 85% of their cells right, 90% for the
+# others). Read again at the generator's true corners, a 2x finer decode reads as many cells as the
+# decode itself (raw classify, 25 small planets of heldout4/6/8/9/14: 307 cells against 305);
+# what they lose is mostly the outline (heldout9's p20 found 0.63 of a cell off: 6 cells, 13 at the
+# truth). Cells under 48 px, SMALL_TARGET 48: kept only when it reads at least as well (SMALL_SLACK 0)
+# +8 cells with one wrong cell not doubtful (heldout8's p11: 0 with SMALL_BOUND); always kept +13;
+# from the full file (SMALL_TARGET 96) +7. Cells under 56 px (SMALL_TARGET 56, always kept) +24 cells
+# (box2 unchanged, heldout6 -3, heldout14 -1), under 64 +30 but box2 -1 (p17, 63 px cells); each with 0
+# wrong cells not doubtful. A second decode at 1/2 costs these photos ~+100-170 ms (box2: 9 of 34 photos).
+SMALL_FINER = True
+SMALL_CELL = 56.0
+SMALL_TARGET = 56.0
+SMALL_GROW = 0.6
+SMALL_FINEST = 2.0     # the finer decode at most this many times finer than the first (one DCT step): with
+                       # 8, heldout6's p04 (27 px cells) was decoded whole and read 13 cells, its planet no
+                       # longer scored (14 and scored at 1/2, as before); photos under 60 px, +24 -> +25 cells
+SMALL_SLACK = 1.0      # kept whenever it reads as a planet (any score within 1.0 of the first: always)
+SMALL_BOUND = True
+# The finer reading's cost (box2's p03, 41.6 px cells -> 83: the region decoded at 1/2 7.5 ms, read
+# 15 ms, the first reading's tell_lookalikes for the bound 7 ms, the runner-up tests at FINE_PX +8 ms)
+# and what each part brings (photos with found cells under 60 px, against the code before: 1595 cells):
+# all three +24 (as the bench, 0 wrong not doubtful); the runner-up tests at FINE_PX left out of the finer
+# region (SMALL_FINE_TEST False; FINE_MIN_PX keeps them from cells under 64 px of a decode) +11; the
+# bound from the first reading as classified and no refit (SMALL_BOUND_TOLD False, SMALL_REFITS 0) +10
+# with 2 wrong cells not doubtful (heldout6, heldout8). The runner-up tests cut from the finer pixels
+# are most of the gain: the match at CELL_PX reads about as well from either decode.
+SMALL_BOUND_TOLD = True   # the first reading's doubt after tell_lookalikes (False: as classified)
+SMALL_REFITS = 2          # refits of the finer reading (REFITS)
+SMALL_FINE_TEST = True    # the runner-up tests at FINE_PX made on the finer region (tell_lookalikes, look_again)
