@@ -193,12 +193,7 @@ HELDOUT10_FLOORS = {"cells": 0.9, "scored": 0.44, "refused": 1.0, "wrong_not_dou
 # found: 284/320 cells, 8/20 exact, 11/20 scored, 4/4 refused, 0 wrong cells not doubtful (of 36),
 # 98/284 right cells doubtful. The floors record what the reader did.
 # Second-look round (vision25): 298 -> 300/320 cells, the 2 gained kept doubtful: 104/298 -> 106/300 doubtful.
-# Small-planet round (vision40: planets of cells under 56 px read again from a finer decode, their doubt
-# bounded by the first reading's): heldout11 304/320 cells, 107 -> 110/304 right cells doubtful; heldout
-# 243 -> 248/256 cells, 52 -> 60/248 doubtful (a cell is doubtful where the two readings disagree or
-# either doubts it; without the bound 2 wrong cells of heldout6/heldout8 went unmarked). Those two
-# ceilings raised by 0.02.
-HELDOUT11_FLOORS = {"cells": 0.94, "scored": 0.55, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.38}
+HELDOUT11_FLOORS = {"cells": 0.94, "scored": 0.55, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.36}
 # Issue 8's generalisation round 4: box2-heldout14 (seed 331, variant O: a teal-to-amber sky with
 # sparse crosses, a steel-blue dune planet ringed by dots, a thick brick-red card edge with rounded-off
 # corners, icons outlined thickly in ink, backs of checks, on an office desk under cold LED with a desk
@@ -234,7 +229,7 @@ HELDOUT14_FLOORS = {"cells": 0.94, "scored": 0.85, "refused": 1.0, "wrong_not_do
 # Per second-box set: its floors and how many planets / photos without one it holds.
 BOX_SETS = {
     "box2": (BOX2_FLOORS, 30, 4),
-    "box2-heldout": ({"cells": 0.94, "scored": 0.55, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.26}, 16, 4),
+    "box2-heldout": ({"cells": 0.94, "scored": 0.55, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.24}, 16, 4),
     "box2-heldout2": ({"cells": 0.97, "scored": 0.68, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.32}, 16, 4),
     "box2-heldout3": (HELDOUT3_FLOORS, 30, 4),
     "box2-heldout4": (HELDOUT4_FLOORS, 20, 4),

@@ -703,7 +703,16 @@ GAP_LINE_PX = 48           # the reader's cell side (px) the gaps are looked for
 # from the full file (SMALL_TARGET 96) +7. Cells under 56 px (SMALL_TARGET 56, always kept) +24 cells
 # (box2 unchanged, heldout6 -3, heldout14 -1), under 64 +30 but box2 -1 (p17, 63 px cells); each with 0
 # wrong cells not doubtful. A second decode at 1/2 costs these photos ~+100-170 ms (box2: 9 of 34 photos).
-SMALL_FINER = True
+# Merged OFF (stop 34): measured on top of vision39's teaching on the gap lines (`python -m vision.bench -q`
+# over the 13 seen sets, 19:28-19:33 UTC 2026-12-02, AMD EPYC 2 vCPUs, the two runs side by side): seen
+# 3920 -> 3951 cells with SMALL_CELL 56 (heldout +5, heldout3 +10, heldout4 +4, heldout6 +3, heldout8 +4;
+# box2 59/479 right cells doubtful, heldout's and heldout11's doubt over their ceilings by 0.01-0.02),
+# 3934 with SMALL_CELL 48 (box2 unchanged, 56/479); 0 wrong cells not doubtful and every no-planet photo
+# refused in both. But box2's reading time over a full decode (`-q --set=box2`, the three codes in turn,
+# twice, idle, 19:34-19:36): 4.0x and 4.1x off, 4.5x and 4.3x with 56, 4.3x and 4.2x with 48, against
+# issue 8's bar of 4x (already reached off on this CPU; 3.4x on the Intel Xeon of stop 33). On when the
+# finer reading is made cheaper (its runner-up tests at FINE_PX are most of the gain and most of the cost).
+SMALL_FINER = False
 SMALL_CELL = 56.0
 SMALL_TARGET = 56.0
 SMALL_GROW = 0.6
