@@ -36,7 +36,8 @@ from .box import SAMPLE_PX, Box, Sample
 from .imageio import UnusableImage
 from .layout import STACK_AT
 from .stages import (Outline, Photo, candidate_quads, cut_cells, decode_photo, find_layouts, frame_tiles, frame_tiles_on_gaps,
-                     lattice_on_gaps, layout_fits, on_gap_lines, fit_layout, layout_straightness, one_thread, oriented_edges, straighten_layout)
+                     lattice_on_gaps, layout_fits, on_gap_lines, fit_layout, layout_straightness, one_thread, oriented_edges, quad_side,
+                     straighten_layout)
 
 _UNIT = np.float32([[0, 0], [4, 0], [4, 4], [0, 4]])   # a layout's 4×4 lattice, a cell a unit
 NOT_AGAIN = N_("I could not find the planet in this photo again, so nothing was remembered.")
@@ -259,7 +260,7 @@ def _second_opinion(photo: Photo, table: np.ndarray, found: Outline, sure: bool 
     other = _first_layout(table, edges, find_layouts(photo, light=True))
     if other is None:
         return found
-    cell = float(np.sqrt(max(1.0, cv2.contourArea(found.corners.astype(np.float32))))) / 4
+    cell = quad_side(found.corners) / 4
     if sure and float(np.linalg.norm(found.corners - other.corners, axis=1).max()) / cell <= tuning.LAYOUT_AGREE:
         return found
     fits = layout_fits(edges, np.stack([found.corners, other.corners]), tuning.LAYOUT_WEAKEST)
@@ -334,7 +335,7 @@ def _unlike_beside(img: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
     work = cv2.resize(img, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
     grid, step = block_grid(cv2.cvtColor(cv2.GaussianBlur(work, (0, 0), 2.0), cv2.COLOR_BGR2LAB))
     small = (quad * f).astype(np.float32)
-    cell = float(np.sqrt(max(1.0, cv2.contourArea(small)))) / 4
+    cell = quad_side(small) / 4
     ring = _ring(small, work.shape[:2])
     at = ring[step // 2::step, step // 2::step][:grid.shape[0], :grid.shape[1]] > 0
     if int(ring.sum()) < cell * cell or int(at.sum()) < 3:
@@ -364,7 +365,7 @@ def _busier_than_beside(mag: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
     ``BESIDE_RING[1]`` of a cell outside it, looked at in windows of ``BESIDE_WINDOW`` of a cell,
     at its ``BESIDE_QUANTILE`` percentile (a speck or two of the table left out). None when too
     little of that ring is in the photo to say (less than a cell's area)."""
-    cell = float(np.sqrt(max(1.0, cv2.contourArea(quad.astype(np.float32))))) / 4
+    cell = quad_side(quad) / 4
     ring = _ring(quad, mag.shape)
     if int(ring.sum()) < cell * cell:
         return None
@@ -441,17 +442,13 @@ def cut_tiles(photo: Photo, outline: Outline, turn: int = 0, backs: bool = False
         on_gaps = lattice_on_gaps(photo, outline, SAMPLE_PX)
         if on_gaps is None and tuning.GAP_LINES_TEACH and not tuning.GAP_LINES_ALWAYS:
             moved = None if backs and tuning.GAP_LINES_SCALE else on_gap_lines(photo, outline, SAMPLE_PX)
-            if moved is not None and abs(_size(moved.corners) / _size(outline.corners) - 1) >= tuning.GAP_LINES_SCALE:
+            if moved is not None and abs(quad_side(moved.corners) / quad_side(outline.corners) - 1) >= tuning.GAP_LINES_SCALE:
                 outline = moved
                 on_gaps = lattice_on_gaps(photo, outline, SAMPLE_PX)
         if on_gaps is not None:
             return frame_tiles_on_gaps(photo, outline, on_gaps, SAMPLE_PX, turn)
     cells = cut_cells(photo, outline, turn=turn, size=SAMPLE_PX)
     return frame_tiles(cells.windows, SAMPLE_PX)
-
-
-def _size(quad: np.ndarray) -> float:
-    return float(np.sqrt(max(1.0, cv2.contourArea(quad.astype(np.float32)))))
 
 
 # --- 4. is it the layout asked for? --------------------------------------------------------

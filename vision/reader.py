@@ -27,7 +27,7 @@ from scorer.i18n import _
 from .layout import STACK_AT
 from .stages import (STACKS, Aligned, Cells, Outline, Photo, align_cells, cell_detail, chroma, cut_cells,
                      decode_photo, exemplar_details, finer_region, fine_cell, fine_detail, fine_cells, fine_exemplar, flattened, match,
-                     grid_outlines, matched_filters, on_gap_lines, one_thread, outlines_in_turn, tell_apart_all,
+                     grid_outlines, matched_filters, on_gap_lines, one_thread, outlines_in_turn, quad_side, tell_apart_all,
                      refit_outline, register_exemplars, stack_looks, tell_apart, turned_details,
                      Slider, detail_sides)
 
@@ -296,7 +296,7 @@ def _finer(v: Verdict, ex: Exemplars, photo: Photo | None) -> bool:
     pictures): the runner-up tests are made at ``FINE_PX`` as well."""
     if not (tuning.FINE and photo is not None and ex.pictures):
         return False
-    side = float(np.sqrt(max(1.0, cv2.contourArea(v.outline.corners.astype(np.float32))))) / 4
+    side = quad_side(v.outline.corners) / 4
     return side >= tuning.FINE_MIN_PX
 
 
@@ -399,7 +399,7 @@ def read_outline(photo: Photo, outline: Outline, ex: Exemplars, refit: int = tun
 
 def _moved(a: Outline, b: Outline) -> float:
     """How far ``b``'s corners lie from ``a``'s, as a part of a cell."""
-    side = float(np.sqrt(max(1.0, cv2.contourArea(a.corners.astype(np.float32))))) / 4
+    side = quad_side(a.corners) / 4
     return float(np.linalg.norm(a.corners - b.corners, axis=1).max()) / side
 
 
@@ -421,7 +421,7 @@ def read_photo(photo: Photo, ex: Exemplars) -> Verdict | None:
 
 def cell_side(outline: Outline) -> float:
     """The side of the outline's cells, in pixels of the image it was found in."""
-    return float(np.sqrt(max(1.0, cv2.contourArea(outline.corners.astype(np.float32))))) / 4
+    return quad_side(outline.corners) / 4
 
 
 def read_finer(data: bytes, photo: Photo, v: Verdict, ex: Exemplars) -> tuple[Verdict, Photo]:

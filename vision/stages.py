@@ -115,6 +115,11 @@ def decode_photo(data: bytes, min_side: int = tuning.READ_SIDE) -> Photo:
     return Photo(img, reduce / f)
 
 
+def quad_side(quad) -> float:
+    """The side of a square with the outline's area (its cells' side: a quarter of it), in its pixels."""
+    return float(np.sqrt(max(1.0, cv2.contourArea(np.asarray(quad, np.float32)))))
+
+
 def finer_region(data: bytes, photo: Photo, outline: Outline, cell_px: float, grow: float,
                  most: float = 8.0) -> tuple[Photo, Outline] | None:
     """The planet of ``outline`` (found in ``photo``, a reduced decode of ``data``) decoded again at
@@ -125,7 +130,7 @@ def finer_region(data: bytes, photo: Photo, outline: Outline, cell_px: float, gr
     (i + 0.5) r - 0.5 at i). None when no finer decode is to be had (the photo decoded whole, or
     not a JPEG)."""
     img = photo.image
-    side = float(np.sqrt(max(1.0, cv2.contourArea(outline.corners.astype(np.float32))))) / 4
+    side = quad_side(outline.corners) / 4
     short = min(img.shape[:2]) * photo.scale           # the file's short side, about
     want = photo.scale * side / cell_px                # the most reduction that makes the cells cell_px
     r2 = max(next((r for r in (8, 4, 2) if r <= want), 1), photo.scale / most)
@@ -211,7 +216,7 @@ def fit_outline(edges: np.ndarray, quad: np.ndarray) -> Outline:
     corner moved one step each way and keeps the best, until none is better."""
     quad = quad.astype(np.float32).copy()
     best = float(lattice_fits(edges, quad[None])[0])
-    side = float(np.sqrt(max(1.0, cv2.contourArea(quad))))
+    side = quad_side(quad)
     moves = np.zeros((16, 4, 2), np.float32)
     for k, (i, axis, d) in enumerate((i, axis, d) for i in range(4) for axis in (0, 1) for d in (-1, 1)):
         moves[k, i, axis] = d
@@ -348,7 +353,7 @@ def _climb(quad: np.ndarray, score, steps: tuple, most: int | None = None) -> tu
     outlines) grows; the outline and its score."""
     quad = quad.astype(np.float32).copy()
     best = float(score(quad[None])[0])
-    side = float(np.sqrt(max(1.0, cv2.contourArea(quad))))
+    side = quad_side(quad)
     for step in steps:
         moved = 0
         while most is None or moved < most:
@@ -462,7 +467,7 @@ def cut_cells(photo: Photo, outline: Outline, turn: int | None = None, size: int
     n = 4 * size + 2 * pad
     dst = np.float32([[pad, pad], [pad + 4 * size, pad], [pad + 4 * size, pad + 4 * size], [pad, pad + 4 * size]])
     img = photo.image
-    side = float(np.sqrt(max(1.0, cv2.contourArea(outline.corners))))
+    side = quad_side(outline.corners)
     shrink = side / (4 * size)
     if shrink > 1.6:  # smooth before sampling far fewer pixels than the photo has
         img = cv2.GaussianBlur(img, (0, 0), 0.4 * shrink)
@@ -514,7 +519,7 @@ def lattice_on_gaps(photo: Photo, outline: Outline, size: int) -> OnGaps | None:
         if agree < (tuning.GAP_MIN_SEGMENTS if k == len(tuning.GAP_TOLERANCES) - 1 else tuning.GAP_MIN_FIRST):
             return None
         corners = cv2.perspectiveTransform(cv2.perspectiveTransform(square[None], G), np.linalg.inv(H))[0]
-    cell = float(np.sqrt(max(1.0, cv2.contourArea(outline.corners.astype(np.float32))))) / 4
+    cell = quad_side(outline.corners) / 4
     if float(np.linalg.norm(corners - outline.corners, axis=1).max()) > tuning.GAP_MOST * cell:
         return None
     # each segment's offset across its line from the last lattice fitted, parts of a cell
@@ -566,11 +571,10 @@ def on_gap_lines(photo: Photo, outline: Outline, size: int, bilinear: bool = Tru
             fits.append(full)
         (py, px) = fits
 
-        def at(u: float, v: float) -> tuple[float, float]:
-            return (px[0] + px[1] * v + px[2] * u + px[3] * u * v, py[0] + py[1] * u + py[2] * v + py[3] * u * v)
-        moved = np.float32([at(u, v) for u, v in square]) * size + pad
+        moved = np.float32([(px[0] + px[1] * v + px[2] * u + px[3] * u * v, py[0] + py[1] * u + py[2] * v + py[3] * u * v)
+                            for u, v in square]) * size + pad
         corners = cv2.perspectiveTransform(moved[None], np.linalg.inv(H))[0].astype(np.float32)
-    cell = float(np.sqrt(max(1.0, cv2.contourArea(outline.corners.astype(np.float32))))) / 4
+    cell = quad_side(outline.corners) / 4
     if float(np.linalg.norm(corners - outline.corners, axis=1).max()) > tuning.GAP_MOST * cell:
         return None
     return Outline(corners, outline.fit)
@@ -623,7 +627,7 @@ def frame_tiles_on_gaps(photo: Photo, outline: Outline, gaps: OnGaps, size: int,
     dst = np.float32([[pad, pad], [pad + 4 * size, pad], [pad + 4 * size, pad + 4 * size], [pad, pad + 4 * size]])
     back = np.linalg.inv(cv2.getPerspectiveTransform(outline.corners.astype(np.float32), dst))
     lattice = cv2.getPerspectiveTransform(np.float32([[0, 0], [4, 0], [4, 4], [0, 4]]), gaps.outline.corners.astype(np.float32))
-    cell = float(np.sqrt(max(1.0, cv2.contourArea(gaps.outline.corners.astype(np.float32))))) / 4
+    cell = quad_side(gaps.outline.corners) / 4
     off = []
     for q in range(16):
         r, c = divmod(q, 4)
@@ -710,7 +714,7 @@ def refit_outline(outline: Outline, cells: Cells, aligned: Aligned, size: int = 
         found.append((c * size + x, r * size + y))
         ideal.append((c + .5, r + .5))
     pts = cv2.perspectiveTransform(np.float32(found)[None], back)[0]
-    side = float(np.sqrt(max(1.0, cv2.contourArea(outline.corners.astype(np.float32))))) / 4
+    side = quad_side(outline.corners) / 4
     H, inliers = cv2.findHomography(np.float32(ideal), pts, cv2.RANSAC, tuning.REFIT_TOLERANCE * side)
     if H is None or inliers is None or int(inliers.sum()) < tuning.REFIT_MIN_TILES:
         return None
