@@ -441,7 +441,7 @@ def cut_tiles(photo: Photo, outline: Outline, turn: int = 0, backs: bool = False
     if tuning.GAPS:
         on_gaps = lattice_on_gaps(photo, outline, SAMPLE_PX)
         if on_gaps is None and tuning.GAP_LINES_TEACH and not tuning.GAP_LINES_ALWAYS:
-            moved = None if backs and tuning.GAP_LINES_SCALE else on_gap_lines(photo, outline, SAMPLE_PX)
+            moved = None if backs else on_gap_lines(photo, outline, SAMPLE_PX)
             if moved is not None and abs(quad_side(moved.corners) / quad_side(outline.corners) - 1) >= tuning.GAP_LINES_SCALE:
                 outline = moved
                 on_gaps = lattice_on_gaps(photo, outline, SAMPLE_PX)

@@ -115,6 +115,9 @@ def decode_photo(data: bytes, min_side: int = tuning.READ_SIDE) -> Photo:
     return Photo(img, reduce / f)
 
 
+_UNIT_SQUARE = np.float32([[0, 0], [4, 0], [4, 4], [0, 4]])   # a 4x4 lattice, a cell a unit
+
+
 def quad_side(quad) -> float:
     """The side of a square with the outline's area (its cells' side: a quarter of it), in its pixels."""
     return float(np.sqrt(max(1.0, cv2.contourArea(np.asarray(quad, np.float32)))))
@@ -484,6 +487,24 @@ def cut_cells(photo: Photo, outline: Outline, turn: int | None = None, size: int
     return Cells(windows, pad, turns)
 
 
+def _gap_points_through(photo: Photo, corners: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """The layout of ``corners`` straightened (cells of ``size`` px, a pad for the gaps beyond its
+    edge) and its gap points there (``gap_points``): the straightening H, ideal, found, and the pad."""
+    pad = int(round(size * (tuning.GAP_REACH + tuning.GAP_MIRROR))) + 1
+    n = 4 * size + 2 * pad
+    H = cv2.getPerspectiveTransform(corners, _UNIT_SQUARE * size + pad)
+    straight = cv2.warpPerspective(photo.image, H, (n, n), flags=cv2.INTER_LINEAR,
+                                   borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    ideal, found = gap_points(straight, size, pad)
+    return H, ideal, found, pad
+
+
+def _within_reach(outline: Outline, corners: np.ndarray) -> bool:
+    """No corner moved more than ``GAP_MOST`` of a cell (farther: no gaps were seen, the lines lay elsewhere)."""
+    cell = quad_side(outline.corners) / 4
+    return float(np.linalg.norm(corners - outline.corners, axis=1).max()) <= tuning.GAP_MOST * cell
+
+
 def lattice_on_gaps(photo: Photo, outline: Outline, size: int) -> OnGaps | None:
     """The lattice moved onto the gaps between the tiles, and each tile's own shift from its
     cell. One homography for the whole layout, fitted to its outer edges or to edges on average,
@@ -503,24 +524,17 @@ def lattice_on_gaps(photo: Photo, outline: Outline, size: int) -> OnGaps | None:
     lattice along one axis only: a lattice half a cell too tall is fitted by its columns' gaps
     alone, box2-heldout10's t02) or the lattice would move more than
     ``GAP_MOST`` of a cell (no gaps seen: the lines lay elsewhere)."""
-    pad = int(round(size * (tuning.GAP_REACH + tuning.GAP_MIRROR))) + 1
-    n = 4 * size + 2 * pad
-    square = np.float32([[0, 0], [4, 0], [4, 4], [0, 4]])
     corners = outline.corners.astype(np.float32)
     for k, tolerance in enumerate(tuning.GAP_TOLERANCES):
-        H = cv2.getPerspectiveTransform(corners, square * size + pad)
-        straight = cv2.warpPerspective(photo.image, H, (n, n), flags=cv2.INTER_LINEAR,
-                                       borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
-        ideal, found = gap_points(straight, size, pad)
+        H, ideal, found, _pad = _gap_points_through(photo, corners, size)
         G, inliers = cv2.findHomography(ideal, found, cv2.RANSAC, tolerance * size)
         if G is None or inliers is None:
             return None
         agree = min(int(inliers[:12].sum()), int(inliers[12:].sum()))   # the rows' gaps and the columns'
         if agree < (tuning.GAP_MIN_SEGMENTS if k == len(tuning.GAP_TOLERANCES) - 1 else tuning.GAP_MIN_FIRST):
             return None
-        corners = cv2.perspectiveTransform(cv2.perspectiveTransform(square[None], G), np.linalg.inv(H))[0]
-    cell = quad_side(outline.corners) / 4
-    if float(np.linalg.norm(corners - outline.corners, axis=1).max()) > tuning.GAP_MOST * cell:
+        corners = cv2.perspectiveTransform(cv2.perspectiveTransform(_UNIT_SQUARE[None], G), np.linalg.inv(H))[0]
+    if not _within_reach(outline, corners):
         return None
     # each segment's offset across its line from the last lattice fitted, parts of a cell
     off = (found - cv2.perspectiveTransform(ideal[None], G)[0]) / size * inliers.reshape(-1, 1)
@@ -542,24 +556,16 @@ def on_gap_lines(photo: Photo, outline: Outline, size: int, bilinear: bool = Tru
     straightened layout the gaps are looked for at. ``GAP_LINE_ROUNDS`` rounds, each from the last.
     ``bilinear`` False: each direction only an offset and a pitch (y = a + c v), steadier where tiles
     lie loose (the reader's test photos); ``tolerance``: instead of ``GAP_LINE_TOLERANCE``."""
-    pad = int(round(size * (tuning.GAP_REACH + tuning.GAP_MIRROR))) + 1
-    n = 4 * size + 2 * pad
-    square = np.float32([[0, 0], [4, 0], [4, 4], [0, 4]])
+    tol = tuning.GAP_LINE_TOLERANCE if tolerance is None else tolerance
+    cols = [0, 1, 2, 3] if bilinear else [0, 2]   # the terms fitted: 1, along, across, along x across
     corners = outline.corners.astype(np.float32)
     for _ in range(tuning.GAP_LINE_ROUNDS):
-        H = cv2.getPerspectiveTransform(corners, square * size + pad)
-        straight = cv2.warpPerspective(photo.image, H, (n, n), flags=cv2.INTER_LINEAR,
-                                       borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
-        ideal, found = gap_points(straight, size, pad)
+        H, ideal, found, pad = _gap_points_through(photo, corners, size)
         fits = []
         for along, across, measured in ((ideal[:12, 0], ideal[:12, 1], found[:12, 1]),     # rows: y
                                         (ideal[12:, 1], ideal[12:, 0], found[12:, 0])):    # columns: x
-            A = (np.stack([np.ones_like(along), along, across, along * across], axis=1) if bilinear
-                 else np.stack([np.ones_like(along), 0 * along, across, 0 * along], axis=1)).astype(np.float64)
-            cols = [0, 1, 2, 3] if bilinear else [0, 2]
+            A = np.stack([np.ones_like(along), along, across, along * across], axis=1).astype(np.float64)[:, cols]
             y = (measured.astype(np.float64) - pad) / size           # in cells
-            tol = tuning.GAP_LINE_TOLERANCE if tolerance is None else tolerance
-            A = A[:, cols]
             p = _most_agreeing(A, y, tol)
             for _k in range(2):
                 keep = np.abs(A @ p - y) <= tol
@@ -572,12 +578,9 @@ def on_gap_lines(photo: Photo, outline: Outline, size: int, bilinear: bool = Tru
         (py, px) = fits
 
         moved = np.float32([(px[0] + px[1] * v + px[2] * u + px[3] * u * v, py[0] + py[1] * u + py[2] * v + py[3] * u * v)
-                            for u, v in square]) * size + pad
+                            for u, v in _UNIT_SQUARE]) * size + pad
         corners = cv2.perspectiveTransform(moved[None], np.linalg.inv(H))[0].astype(np.float32)
-    cell = quad_side(outline.corners) / 4
-    if float(np.linalg.norm(corners - outline.corners, axis=1).max()) > tuning.GAP_MOST * cell:
-        return None
-    return Outline(corners, outline.fit)
+    return Outline(corners, outline.fit) if _within_reach(outline, corners) else None
 
 
 _SUBSETS = {k: np.array(list(itertools.combinations(range(12), k))) for k in (2, 4)}
@@ -590,8 +593,8 @@ def _most_agreeing(A: np.ndarray, y: np.ndarray, tolerance: float) -> np.ndarray
     M = A[_SUBSETS[A.shape[1]]]                    # (subsets, k, k)
     ok = np.abs(np.linalg.det(M)) > 1e-6
     M, b = M[ok], y[_SUBSETS[A.shape[1]][ok]]
-    P = np.linalg.solve(M, b[..., None])[..., 0]   # (k, 4)
-    r = np.abs(P @ A.T - y[None])                  # (k, 12)
+    P = np.linalg.solve(M, b[..., None])[..., 0]   # (subsets, k)
+    r = np.abs(P @ A.T - y[None])                  # (subsets, 12)
     agree = r <= tolerance
     rank = agree.sum(axis=1) - np.where(agree, r, 0).sum(axis=1) / (tolerance * 13)
     return P[int(np.argmax(rank))]
@@ -626,7 +629,7 @@ def frame_tiles_on_gaps(photo: Photo, outline: Outline, gaps: OnGaps, size: int,
     pad, n = cells.pad, cells.windows.shape[1]
     dst = np.float32([[pad, pad], [pad + 4 * size, pad], [pad + 4 * size, pad + 4 * size], [pad, pad + 4 * size]])
     back = np.linalg.inv(cv2.getPerspectiveTransform(outline.corners.astype(np.float32), dst))
-    lattice = cv2.getPerspectiveTransform(np.float32([[0, 0], [4, 0], [4, 4], [0, 4]]), gaps.outline.corners.astype(np.float32))
+    lattice = cv2.getPerspectiveTransform(_UNIT_SQUARE, gaps.outline.corners.astype(np.float32))
     cell = quad_side(gaps.outline.corners) / 4
     off = []
     for q in range(16):
@@ -718,7 +721,7 @@ def refit_outline(outline: Outline, cells: Cells, aligned: Aligned, size: int = 
     H, inliers = cv2.findHomography(np.float32(ideal), pts, cv2.RANSAC, tuning.REFIT_TOLERANCE * side)
     if H is None or inliers is None or int(inliers.sum()) < tuning.REFIT_MIN_TILES:
         return None
-    corners = cv2.perspectiveTransform(np.float32([[0, 0], [4, 0], [4, 4], [0, 4]])[None], H)[0]
+    corners = cv2.perspectiveTransform(_UNIT_SQUARE[None], H)[0]
     return Outline(corners.astype(np.float32), outline.fit)
 
 
