@@ -1068,3 +1068,25 @@ def test_small_planets_read_again_from_a_finer_decode_read_more_cells(tmp_path, 
             right[finer, name] = sum(compare(reading.cells, load_truth(photo.with_suffix(".json")))[0])
     assert right[False, "p11.jpg"] <= 13 and right[False, "p27.jpg"] <= 13, right
     assert right[True, "p11.jpg"] >= 15 and right[True, "p27.jpg"] >= 15, right
+
+
+def test_a_tile_set_apart_from_its_stacks_other_cells_earns_no_more_than_the_hub_floor():
+    """reader.sureness (issue 8's hub-floor round): a tile that matches its own cell far better than its
+    stack's other cells is told from those cells' tiles, not from its look-alike runner-up (heldout9's and
+    heldout10's C14 read for C15, hubs -1.35 and -1.57): below HUB_FLOOR the hub adds nothing more."""
+    from vision import tuning
+    from vision.layout import STACK_AT
+    from vision.reader import hubs, sureness
+    v, ex = _doubt_planet(lead=0.0, hub=-0.3)
+    own = float(v.order[0, v.rows[0]])
+    others = [p for p in range(1, 16) if STACK_AT[p] == STACK_AT[0]]
+
+    def with_others_at(value):   # cell 0's tile matched by its stack's other cells at ``value``
+        order = v.order.copy()
+        order[others, v.rows[0]] = value
+        return type(v)(**{**vars(v), "order": order})
+    far, floor = with_others_at(own - 3.0), with_others_at(own + tuning.HUB_FLOOR)
+    assert abs(hubs(far, ex)[0] + 3.0) < 1e-5 and abs(hubs(floor, ex)[0] - tuning.HUB_FLOOR) < 1e-5
+    assert abs(sureness(far, ex)[0] - sureness(floor, ex)[0]) < 1e-5
+    nearer = with_others_at(own + tuning.HUB_FLOOR / 2)    # above the floor the hub still counts
+    assert sureness(nearer, ex)[0] < sureness(floor, ex)[0] - 0.1

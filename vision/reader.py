@@ -491,12 +491,14 @@ def sureness(v: Verdict, ex: Exemplars | None = None) -> np.ndarray:
     as a whole (``SURE_PHOTO`` × the median margin of the 16: in a photo read poorly a cell's own
     margin says less). With ``ex`` (and the verdict's order): the tile's lead in the order too
     (``order_margins``, ``SURE_ORDER``), less what its tile matches another cell better
-    (``hubs``, ``SURE_HUB``). Under ``BOX_SURE`` a cell is doubtful."""
+    (``hubs``, ``SURE_HUB``; a tile matching this cell far better than its stack's other cells
+    earns at most ``HUB_FLOOR``'s worth: that sets it apart from those cells' tiles, not from a
+    look-alike runner-up). Under ``BOX_SURE`` a cell is doubtful."""
     sure = (v.margins + tuning.SURE_PAIR * np.minimum(v.pairs, tuning.PAIR_CAP)
             + tuning.SURE_SIM * (v.sims - tuning.SURE_SIM_AT) + tuning.SURE_FIT * (v.fits - tuning.SURE_FIT_AT)
             + tuning.SURE_PHOTO * float(np.median(v.margins)))
     if ex is not None and v.order is not None:
-        sure = sure + tuning.SURE_ORDER * order_margins(v, ex) - tuning.SURE_HUB * hubs(v, ex)
+        sure = sure + tuning.SURE_ORDER * order_margins(v, ex) - tuning.SURE_HUB * np.maximum(hubs(v, ex), tuning.HUB_FLOOR)
     return sure
 
 
