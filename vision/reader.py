@@ -308,7 +308,8 @@ def _fine_cell(v: Verdict, ex: Exemplars, photo: Photo | None, fine: Cells | Non
     doubtful cells."""
     assert photo is not None and v.aligned is not None
     if fine is None:
-        fine = fine_cells(photo, v.outline) if ex.outward else cut_cells(photo, v.outline, v.turn, tuning.FINE_PX)
+        tile = read_tile()
+        fine = fine_cells(photo, v.outline, tile) if ex.outward else cut_cells(photo, v.outline, v.turn, tuning.FINE_PX, tile)
     hit = v.fine_kept.get(q)
     if hit is not None and hit[0] is fine:
         return fine, hit[1]
@@ -383,7 +384,7 @@ def read_outline(photo: Photo, outline: Outline, ex: Exemplars, refit: int = tun
     if tuning.GAP_LINES_READ:   # cut on the gaps between the tiles, as teaching cuts its tiles
         outline = on_gap_lines(photo, outline, tuning.GAP_LINE_PX, bilinear=False) or outline
     for turn in ((None,) if ex.outward else turns or (0, 1, 2, 3)):
-        cells = cut_cells(photo, outline, turn)
+        cells = cut_cells(photo, outline, turn, tile=read_tile())
         aligned = align_cells(cells, ex.looks)
         v = classify(cells, aligned, ex, outline, turn or 0)
         if best is None or v.score > best.score:
@@ -395,6 +396,15 @@ def read_outline(photo: Photo, outline: Outline, ex: Exemplars, refit: int = tun
         if again.score > best.score:
             return again
     return best
+
+
+def read_tile() -> float:
+    """The part of an outline's cell the reader takes as the tile's own square (``cut_cells``' ``tile``):
+    ``READ_TILE_CUT`` off, the whole cell (as before); on, ``READ_TILE_GAPS`` when the outline is first
+    moved onto its gap lines (``GAP_LINES_READ``), else ``READ_TILE``."""
+    if not tuning.READ_TILE_CUT:
+        return 1.0
+    return tuning.READ_TILE_GAPS if tuning.GAP_LINES_READ else tuning.READ_TILE
 
 
 def _moved(a: Outline, b: Outline) -> float:

@@ -732,3 +732,13 @@ SMALL_BOUND = True
 SMALL_BOUND_TOLD = True   # the first reading's doubt after tell_lookalikes (False: as classified)
 SMALL_REFITS = 2          # refits of the finer reading (REFITS)
 SMALL_FINE_TEST = True    # the runner-up tests at FINE_PX made on the finer region (tell_lookalikes, look_again)
+
+
+# --- the reader's windows cut at the tile's own size (vision41; reader.read_tile, stages.cut_cells' tile) ---
+# Teaching cuts each tile's own square (learn.cut_tiles: frame_of's square, GAP_FRAME_SIZES or FRAME_SIZES
+# of its cell of the lattice on the gaps) and scales it to SAMPLE_PX, the exemplar; the reader cut each
+# window at the outline's full cell (tile plus gap) at CELL_PX. On: the planet straightened so that the
+# part READ_TILE (READ_TILE_GAPS with GAP_LINES_READ) of a cell is CELL_PX, each window centred on its cell.
+READ_TILE_CUT = False
+READ_TILE = 0.97       # the tile's part of a cell of the outline as found (the outlines ~1% small)
+READ_TILE_GAPS = 0.96  # … of a cell of the outline on its gap lines (the generator's test gaps 0-8% of a tile)
