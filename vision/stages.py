@@ -652,7 +652,8 @@ def tile_shifts(rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
     return shifts
 
 
-def frame_tiles_on_gaps(photo: Photo, outline: Outline, gaps: OnGaps, size: int, turn: int = 0) -> list[np.ndarray]:
+def frame_tiles_on_gaps(photo: Photo, outline: Outline, gaps: OnGaps, size: int, turn: int = 0,
+                        sides: list | None = None) -> list[np.ndarray]:
     """Each tile of a teaching layout cut by its own square, checked against the gaps: the
     squares ``frame_tiles`` finds in the cells of ``outline`` where they lie, in the median, within
     ``GAP_TRUST`` of a cell of where the tiles' gaps put them (``lattice_on_gaps``: the lattice
@@ -678,7 +679,7 @@ def frame_tiles_on_gaps(photo: Photo, outline: Outline, gaps: OnGaps, size: int,
         there = cv2.perspectiveTransform(np.float32([[[c + .5 + gaps.shifts[q, 0], r + .5 + gaps.shifts[q, 1]]]]), lattice)[0, 0]
         off.append(float(np.linalg.norm(found - there)) / cell)
     if float(np.median(off)) <= tuning.GAP_TRUST:
-        return _cut_frames(cells.windows, frames, size)
+        return _cut_frames(cells.windows, frames, size, sides)
     on = cut_cells(photo, gaps.outline, turn=turn, size=size)   # the cells through the gaps' lattice
     frames = []
     for q in range(16):
@@ -687,7 +688,7 @@ def frame_tiles_on_gaps(photo: Photo, outline: Outline, gaps: OnGaps, size: int,
             dx, dy = dy, -dx
         frames.append(frame_of(on.windows[q], size, (dx, dy), tuning.GAP_FRAME_NEAR, tuning.GAP_FRAME_ANGLES,
                                tuning.GAP_FRAME_SIZES))
-    return _cut_frames(on.windows, frames, size)
+    return _cut_frames(on.windows, frames, size, sides)
 
 
 def _frame_centre(frame: tuple, n: int, quarter: int) -> tuple[float, float]:
@@ -1619,17 +1620,20 @@ def frame_tile(win: np.ndarray, size: int) -> tuple[np.ndarray, float]:
     return _cut_frame(win, size, frame), frame[0]
 
 
-def frame_tiles(windows: np.ndarray, size: int) -> list[np.ndarray]:
+def frame_tiles(windows: np.ndarray, size: int, sides: list | None = None) -> list[np.ndarray]:
     """The tiles of a teaching layout, each cut out by its own square (``frame_of``), but tiles
     laid side by side lie on one lattice: a square whose centre is more than ``FRAME_DEV`` (part
     of a tile) off where the layout's squares lie (their median offset from their cells' middles)
     latched onto the art inside (a badge's ring, a rim, a hard shadow's edge) and is looked for
     again within ``FRAME_DEV`` of there."""
-    return _cut_frames(windows, layout_frames(windows, size), size)
+    return _cut_frames(windows, layout_frames(windows, size), size, sides)
 
 
-def _cut_frames(windows: np.ndarray, frames: list[tuple], size: int) -> list[np.ndarray]:
-    """Each window's tile cut by its square (``frame_of``'s tuple), ``size`` px, contiguous."""
+def _cut_frames(windows: np.ndarray, frames: list[tuple], size: int, sides: list | None = None) -> list[np.ndarray]:
+    """Each window's tile cut by its square (``frame_of``'s tuple), ``size`` px, contiguous;
+    ``sides``, if given, receives each square's side as a part of its cell (``size``)."""
+    if sides is not None:
+        sides.extend(float(f[2]) / size for f in frames)
     return [np.ascontiguousarray(_cut_frame(w, size, f)) for w, f in zip(windows, frames)]
 
 
