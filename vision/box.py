@@ -47,6 +47,7 @@ class Sample:
     name: str          # a tile id, or "back"
     position: int      # where it lay in its photo (0..15)
     png: bytes         # the tile as it lay, upright in the photo, SAMPLE_PX square
+    frame: float = 1.0  # its own square's side, a part of its cell of the teaching lattice (learn.cut_tiles)
 
     @property
     def key(self) -> str:
@@ -141,6 +142,11 @@ class Box:
         """The catalog's tiles this box has not learned yet."""
         return sorted(set(_all_ids()) - set(self.tiles()))
 
+    def frame(self) -> float:
+        """The median side of its tiles' own squares as teaching cut them, a part of their cells
+        (``Sample.frame``; 1.0 for a box without samples)."""
+        return float(np.median([s.frame for s in self.samples.values()])) if self.samples else 1.0
+
     def summary(self) -> dict:
         return {"tiles": len(self.tiles()), "backs": len(self.backs()),
                 "missing": self.missing(), "turned_outwards": self.outward()}
@@ -156,7 +162,7 @@ class Box:
         for key in sorted(self.samples):
             s = self.samples[key]
             _write_atomic(folder / f"{key}.png", s.png)
-            entries.append({"name": s.name, "position": s.position, "file": f"{key}.png"})
+            entries.append(_entry(s, key))
         manifest = json.dumps(self._manifest(entries), indent=1).encode()
         _write_atomic(folder / MANIFEST, manifest)
 
@@ -167,7 +173,7 @@ class Box:
             for key in sorted(self.samples):
                 s = self.samples[key]
                 z.writestr(f"{key}.png", s.png)
-                entries.append({"name": s.name, "position": s.position, "file": f"{key}.png"})
+                entries.append(_entry(s, key))
             z.writestr(MANIFEST, json.dumps(self._manifest(entries)))
         return buf.getvalue()
 
@@ -209,10 +215,19 @@ def _write_atomic(path: Path, data: bytes) -> None:
     os.replace(tmp, path)
 
 
+def _entry(s: Sample, key: str) -> dict:
+    """A sample's manifest entry (its frame only when not 1.0: a box saved before frames were kept reads the same)."""
+    e: dict = {"name": s.name, "position": s.position, "file": f"{key}.png"}
+    if s.frame != 1.0:
+        e["frame"] = s.frame
+    return e
+
+
 def _parse_manifest(raw: bytes, read) -> Box:
     try:
         m = json.loads(raw)
-        samples = [Sample(str(e["name"]), int(e["position"]), read(str(e["file"]))) for e in m["samples"]]
+        samples = [Sample(str(e["name"]), int(e["position"]), read(str(e["file"])), float(e.get("frame", 1.0)))
+                   for e in m["samples"]]
     except (ValueError, KeyError, TypeError) as exc:
         raise BoxError(f"the learned box is damaged ({exc})") from exc
     ids = set(_all_ids()) | {"back"}

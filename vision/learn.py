@@ -24,7 +24,7 @@ learned and when it is read:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -424,7 +424,8 @@ def layout_from_corners(photo: Photo, quad: np.ndarray) -> Outline:
 
 # --- 3. cut the tiles ----------------------------------------------------------------------
 
-def cut_tiles(photo: Photo, outline: Outline, turn: int = 0, backs: bool = False) -> list[np.ndarray]:
+def cut_tiles(photo: Photo, outline: Outline, turn: int = 0, backs: bool = False,
+              sides: list | None = None) -> list[np.ndarray]:
     """Each tile as it lies (upright in the photo; a planet of upright art read turned:
     ``turn`` quarter turns), SAMPLE_PX square: the layout's lattice moved onto the gaps between
     its tiles (``stages.lattice_on_gaps``: one outline for 16 loose tiles cuts them a tenth of a
@@ -435,7 +436,8 @@ def cut_tiles(photo: Photo, outline: Outline, turn: int = 0, backs: bool = False
     near where they lie). ``GAP_LINES_TEACH``: the layout moved onto its gap lines
     (``stages.on_gap_lines``) where no lattice on the gaps is found (or always: ``GAP_LINES_ALWAYS``);
     with ``GAP_LINES_SCALE`` only when that changes its size by that part or more, and not for a
-    layout of ``backs`` only (a box's backs photo)."""
+    layout of ``backs`` only (a box's backs photo). ``sides``, if given, receives each tile's square's
+    side as a part of its cell (``Sample.frame``)."""
     if tuning.GAP_LINES_TEACH and tuning.GAP_LINES_ALWAYS:   # the layout first moved onto its gap lines
         outline = on_gap_lines(photo, outline, SAMPLE_PX) or outline
     if tuning.GAPS:
@@ -446,9 +448,9 @@ def cut_tiles(photo: Photo, outline: Outline, turn: int = 0, backs: bool = False
                 outline = moved
                 on_gaps = lattice_on_gaps(photo, outline, SAMPLE_PX)
         if on_gaps is not None:
-            return frame_tiles_on_gaps(photo, outline, on_gaps, SAMPLE_PX, turn)
+            return frame_tiles_on_gaps(photo, outline, on_gaps, SAMPLE_PX, turn, sides)
     cells = cut_cells(photo, outline, turn=turn, size=SAMPLE_PX)
-    return frame_tiles(cells.windows, SAMPLE_PX)
+    return frame_tiles(cells.windows, SAMPLE_PX, sides)
 
 
 # --- 4. is it the layout asked for? --------------------------------------------------------
@@ -515,7 +517,7 @@ def learn_from_scan(data: bytes, cells: list, positions, box: Box) -> Lesson:
         return Lesson(ok=False, box=box, error=str(exc))
     from .reader import exemplars_of, is_planet, read_photo
     with one_thread():
-        ex = exemplars_of(box.references(), box.outward())
+        ex = replace(exemplars_of(box.references(), box.outward()), frame=box.frame())   # as read_box reads
         v = read_photo(photo, ex)
         if v is None or not is_planet(v):
             return Lesson(ok=False, box=box, error=_(NOT_AGAIN))
@@ -531,8 +533,9 @@ def learn_from_scan(data: bytes, cells: list, positions, box: Box) -> Lesson:
             outline = finer.outline
         else:
             outline = Outline((v.outline.corners * (photo.scale / fine.scale)).astype(np.float32), v.outline.fit)
-        tiles = cut_tiles(fine, outline, v.turn)
-    return _lesson(box, cells, tiles, positions)
+        sides: list = []
+        tiles = cut_tiles(fine, outline, v.turn, sides=sides)
+    return _lesson(box, cells, tiles, positions, sides)
 
 
 def _agreeing(v, ex, cells: list) -> int:
@@ -550,17 +553,20 @@ def _learn_photo(photo: Photo, cells: list, box: Box, quad: np.ndarray | None = 
     problem = check_layout(cells, box, photo, outline)
     if problem:
         return Lesson(ok=False, box=box, error=problem)
-    return _lesson(box, cells, cut_tiles(photo, outline, backs=all(c == "back" for c in cells)), range(16))
+    sides: list = []
+    tiles = cut_tiles(photo, outline, backs=all(c == "back" for c in cells), sides=sides)
+    return _lesson(box, cells, tiles, range(16), sides)
 
 
-def _lesson(box: Box, cells: list, tiles: list, positions) -> Lesson:
+def _lesson(box: Box, cells: list, tiles: list, positions, sides: list | None = None) -> Lesson:
     """The box with the tiles at ``positions`` learned (each named by ``cells``; empty squares
-    and positions off the planet teach nothing)."""
+    and positions off the planet teach nothing); ``sides``: each tile's square's side, a part of
+    its cell (``Sample.frame``; none: 1.0)."""
     samples = []
     for p in sorted(set(positions)):
         if 0 <= p < 16 and cells[p] is not None:
             ok, png = cv2.imencode(".png", tiles[p])
-            samples.append(Sample(cells[p], p, png.tobytes()))
+            samples.append(Sample(cells[p], p, png.tobytes(), round(float(sides[p]), 4) if sides else 1.0))
     learned = box.add(samples)
     if not learned.missing():  # every face known: how to compare them is kept in the box
         from .reader import box_with_blend

@@ -52,6 +52,7 @@ class Exemplars:
     blend: float = 0.0      # weight of the hog beside the match, the box's own (descriptors.choose_blend)
     blend_scale: float = 1.0  # … and what brings the blend's margins to the match's
     sharp: np.ndarray | None = field(default=None, compare=False, repr=False)  # per row: matched filters at SHARP_BLUR
+    frame: float = 1.0      # the box's tiles' own squares as teaching cut them, a part of their cells (Box.frame)
 
 
 @dataclass(frozen=True)
@@ -308,7 +309,8 @@ def _fine_cell(v: Verdict, ex: Exemplars, photo: Photo | None, fine: Cells | Non
     doubtful cells."""
     assert photo is not None and v.aligned is not None
     if fine is None:
-        fine = fine_cells(photo, v.outline) if ex.outward else cut_cells(photo, v.outline, v.turn, tuning.FINE_PX)
+        tile = read_tile(ex)
+        fine = fine_cells(photo, v.outline, tile) if ex.outward else cut_cells(photo, v.outline, v.turn, tuning.FINE_PX, tile)
     hit = v.fine_kept.get(q)
     if hit is not None and hit[0] is fine:
         return fine, hit[1]
@@ -383,7 +385,7 @@ def read_outline(photo: Photo, outline: Outline, ex: Exemplars, refit: int = tun
     if tuning.GAP_LINES_READ:   # cut on the gaps between the tiles, as teaching cuts its tiles
         outline = on_gap_lines(photo, outline, tuning.GAP_LINE_PX, bilinear=False) or outline
     for turn in ((None,) if ex.outward else turns or (0, 1, 2, 3)):
-        cells = cut_cells(photo, outline, turn)
+        cells = cut_cells(photo, outline, turn, tile=read_tile(ex))
         aligned = align_cells(cells, ex.looks)
         v = classify(cells, aligned, ex, outline, turn or 0)
         if best is None or v.score > best.score:
@@ -395,6 +397,18 @@ def read_outline(photo: Photo, outline: Outline, ex: Exemplars, refit: int = tun
         if again.score > best.score:
             return again
     return best
+
+
+def read_tile(ex: Exemplars) -> float:
+    """The part of an outline's cell the reader takes as the tile's own square (``cut_cells``' ``tile``):
+    ``READ_TILE_CUT`` off, the whole cell (as before); on, the box's own (``Exemplars.frame``: its tiles'
+    squares as teaching cut them in their cells) with ``READ_TILE_BOX``, else ``READ_TILE_GAPS`` when the
+    outline is first moved onto its gap lines (``GAP_LINES_READ``), else ``READ_TILE``."""
+    if not tuning.READ_TILE_CUT:
+        return 1.0
+    if tuning.READ_TILE_BOX:
+        return ex.frame
+    return tuning.READ_TILE_GAPS if tuning.GAP_LINES_READ else tuning.READ_TILE
 
 
 def _moved(a: Outline, b: Outline) -> float:
@@ -578,7 +592,7 @@ def exemplars_in(folder) -> Exemplars:
     box = load_box(folder)
     if not box.samples:
         raise FileNotFoundError(f"no learned box in {folder}")
-    ex = with_blend(exemplars_of(box.references(), box.outward()), box.stored_blend(blend_tag()))
+    ex = replace(with_blend(exemplars_of(box.references(), box.outward()), box.stored_blend(blend_tag())), frame=box.frame())
     # the faces as tell_lookalikes slides them over the cells (at FINE_PX too), made once per
     # box rather than during a reading: their spectra at the cells' size
     cell, fine = detail_sides()

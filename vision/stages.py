@@ -62,6 +62,7 @@ class Cells:
     windows: np.ndarray   # (16, W, W, 3) uint8, W = CELL_PX + 2 * pad, in canonical turn
     pad: int
     turns: tuple          # per cell: quarter turns (np.rot90) from the straightened planet
+    pitch: float = 0.0    # the lattice's cell side in the straightened planet (px; 0: the tile's side, W - 2 pad)
 
 
 @dataclass(frozen=True)
@@ -462,11 +463,18 @@ def flattened(photo: Photo) -> Photo:
 
 # --- 3. cut the cells ---------------------------------------------------------------------
 
-def cut_cells(photo: Photo, outline: Outline, turn: int | None = None, size: int = tuning.CELL_PX) -> Cells:
+def cut_cells(photo: Photo, outline: Outline, turn: int | None = None, size: int = tuning.CELL_PX,
+              tile: float = 1.0) -> Cells:
     """The 16 cells of the straightened planet, each with a pad round it, turned to how its
     stack's tiles lie at the stack's first position (tiles facing outwards: ``turn`` None), or
-    all by ``turn`` quarter turns (tiles lying upright, the planet turned)."""
+    all by ``turn`` quarter turns (tiles lying upright, the planet turned). ``tile``: the part
+    of the lattice's cell a tile's own square covers (the rest is the gap between tiles); the
+    planet is straightened so that a tile's own square is ``size`` px and each window (``size``
+    and its pad) is centred on its cell of the lattice, as teaching cuts a tile's own square
+    (``learn.cut_tiles``). 1.0: the cell is the tile (cut as before)."""
     pad = int(round(size * tuning.PAD))
+    if tile != 1.0:
+        return _cut_cells_at(photo, outline, turn, size, pad, size / tile)
     n = 4 * size + 2 * pad
     dst = np.float32([[pad, pad], [pad + 4 * size, pad], [pad + 4 * size, pad + 4 * size], [pad, pad + 4 * size]])
     img = photo.image
@@ -485,6 +493,37 @@ def cut_cells(photo: Photo, outline: Outline, turn: int | None = None, size: int
         k = turns[q] % 4   # np.rot90(window, k), by cv2 (numpy copies a turned view pixel by pixel)
         windows[q] = window if k == 0 else cv2.rotate(window, _ROTATE[k])
     return Cells(windows, pad, turns)
+
+
+def window_origin(cells: Cells, q: int) -> tuple[float, float]:
+    """Where window ``q``'s top-left pixel lies in the straightened planet whose lattice runs from
+    ``cells.pad`` with cells of ``cells.pitch`` px (before the window's turn): centred on its cell."""
+    w = cells.windows.shape[1]
+    size = w - 2 * cells.pad
+    pitch = cells.pitch or size
+    r, c = divmod(q, 4)
+    return cells.pad + (c + .5) * pitch - w / 2, cells.pad + (r + .5) * pitch - w / 2
+
+
+def _cut_cells_at(photo: Photo, outline: Outline, turn: int | None, size: int, pad: int, pitch: float) -> Cells:
+    """``cut_cells`` with the lattice's cells ``pitch`` px and each ``size`` + 2 ``pad`` window centred
+    on its cell: each window warped on its own (its origin need not fall on a whole pixel)."""
+    w = size + 2 * pad
+    dst = _UNIT_SQUARE * pitch + pad
+    img = photo.image
+    shrink = quad_side(outline.corners) / (4 * pitch)
+    if shrink > 1.6:  # smooth before sampling far fewer pixels than the photo has
+        img = cv2.GaussianBlur(img, (0, 0), 0.4 * shrink)
+    H = cv2.getPerspectiveTransform(outline.corners.astype(np.float32), dst.astype(np.float32)).astype(np.float64)
+    turns = tuple(TURNS[q] if turn is None else turn for q in range(16))
+    cells = Cells(np.empty((16, w, w) + img.shape[2:], img.dtype), pad, turns, float(pitch))
+    for q in range(16):
+        ox, oy = window_origin(cells, q)
+        T = np.array([[1, 0, -ox], [0, 1, -oy], [0, 0, 1]], np.float64)
+        window = cv2.warpPerspective(img, T @ H, (w, w), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        k = turns[q] % 4
+        cells.windows[q] = window if k == 0 else cv2.rotate(window, _ROTATE[k])
+    return cells
 
 
 def _gap_points_through(photo: Photo, corners: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
@@ -613,7 +652,8 @@ def tile_shifts(rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
     return shifts
 
 
-def frame_tiles_on_gaps(photo: Photo, outline: Outline, gaps: OnGaps, size: int, turn: int = 0) -> list[np.ndarray]:
+def frame_tiles_on_gaps(photo: Photo, outline: Outline, gaps: OnGaps, size: int, turn: int = 0,
+                        sides: list | None = None) -> list[np.ndarray]:
     """Each tile of a teaching layout cut by its own square, checked against the gaps: the
     squares ``frame_tiles`` finds in the cells of ``outline`` where they lie, in the median, within
     ``GAP_TRUST`` of a cell of where the tiles' gaps put them (``lattice_on_gaps``: the lattice
@@ -639,7 +679,7 @@ def frame_tiles_on_gaps(photo: Photo, outline: Outline, gaps: OnGaps, size: int,
         there = cv2.perspectiveTransform(np.float32([[[c + .5 + gaps.shifts[q, 0], r + .5 + gaps.shifts[q, 1]]]]), lattice)[0, 0]
         off.append(float(np.linalg.norm(found - there)) / cell)
     if float(np.median(off)) <= tuning.GAP_TRUST:
-        return _cut_frames(cells.windows, frames, size)
+        return _cut_frames(cells.windows, frames, size, sides)
     on = cut_cells(photo, gaps.outline, turn=turn, size=size)   # the cells through the gaps' lattice
     frames = []
     for q in range(16):
@@ -648,7 +688,7 @@ def frame_tiles_on_gaps(photo: Photo, outline: Outline, gaps: OnGaps, size: int,
             dx, dy = dy, -dx
         frames.append(frame_of(on.windows[q], size, (dx, dy), tuning.GAP_FRAME_NEAR, tuning.GAP_FRAME_ANGLES,
                                tuning.GAP_FRAME_SIZES))
-    return _cut_frames(on.windows, frames, size)
+    return _cut_frames(on.windows, frames, size, sides)
 
 
 def _frame_centre(frame: tuple, n: int, quarter: int) -> tuple[float, float]:
@@ -706,7 +746,8 @@ def refit_outline(outline: Outline, cells: Cells, aligned: Aligned, size: int = 
     (RANSAC: a tile read poorly does not pull it). None when too few tiles agree."""
     pad = cells.pad
     n = size + 2 * pad
-    dst = np.float32([[pad, pad], [pad + 4 * size, pad], [pad + 4 * size, pad + 4 * size], [pad, pad + 4 * size]])
+    pitch = cells.pitch or size
+    dst = (_UNIT_SQUARE * pitch + pad).astype(np.float32)
     back = np.linalg.inv(cv2.getPerspectiveTransform(outline.corners.astype(np.float32), dst))
     found, ideal = [], []
     for q in range(16):
@@ -714,7 +755,8 @@ def refit_outline(outline: Outline, cells: Cells, aligned: Aligned, size: int = 
         for _ in range(cells.turns[q] % 4):      # undo np.rot90 (a quarter turn anticlockwise)
             x, y = n - 1 - y, x
         r, c = divmod(q, 4)
-        found.append((c * size + x, r * size + y))
+        ox, oy = window_origin(cells, q)
+        found.append((ox + x, oy + y))
         ideal.append((c + .5, r + .5))
     pts = cv2.perspectiveTransform(np.float32(found)[None], back)[0]
     side = quad_side(outline.corners) / 4
@@ -1404,10 +1446,10 @@ def fine_exemplar(picture: np.ndarray, mean: np.ndarray, mean_detail: np.ndarray
     return np.stack([_turned(d, a)[i:f - i, i:f - i] for a in tuning.MATCH_ANGLES])
 
 
-def fine_cells(photo: Photo, outline: Outline) -> Cells:
+def fine_cells(photo: Photo, outline: Outline, tile: float = 1.0) -> Cells:
     """The 16 cells cut again at ``FINE_PX`` through the same outline (from the same decode:
-    a cell lies over 48 px of it in most photos)."""
-    return cut_cells(photo, outline, None, size=tuning.FINE_PX)
+    a cell lies over 48 px of it in most photos); ``tile`` as ``cut_cells``'."""
+    return cut_cells(photo, outline, None, size=tuning.FINE_PX, tile=tile)
 
 
 def fine_cell(cells: Cells, centre: np.ndarray, pad: int, q: int, mean: np.ndarray,
@@ -1578,17 +1620,20 @@ def frame_tile(win: np.ndarray, size: int) -> tuple[np.ndarray, float]:
     return _cut_frame(win, size, frame), frame[0]
 
 
-def frame_tiles(windows: np.ndarray, size: int) -> list[np.ndarray]:
+def frame_tiles(windows: np.ndarray, size: int, sides: list | None = None) -> list[np.ndarray]:
     """The tiles of a teaching layout, each cut out by its own square (``frame_of``), but tiles
     laid side by side lie on one lattice: a square whose centre is more than ``FRAME_DEV`` (part
     of a tile) off where the layout's squares lie (their median offset from their cells' middles)
     latched onto the art inside (a badge's ring, a rim, a hard shadow's edge) and is looked for
     again within ``FRAME_DEV`` of there."""
-    return _cut_frames(windows, layout_frames(windows, size), size)
+    return _cut_frames(windows, layout_frames(windows, size), size, sides)
 
 
-def _cut_frames(windows: np.ndarray, frames: list[tuple], size: int) -> list[np.ndarray]:
-    """Each window's tile cut by its square (``frame_of``'s tuple), ``size`` px, contiguous."""
+def _cut_frames(windows: np.ndarray, frames: list[tuple], size: int, sides: list | None = None) -> list[np.ndarray]:
+    """Each window's tile cut by its square (``frame_of``'s tuple), ``size`` px, contiguous;
+    ``sides``, if given, receives each square's side as a part of its cell (``size``)."""
+    if sides is not None:
+        sides.extend(float(f[2]) / size for f in frames)
     return [np.ascontiguousarray(_cut_frame(w, size, f)) for w, f in zip(windows, frames)]
 
 
