@@ -803,7 +803,7 @@ READ_TILE_BOX = True   # … on: the box's own (Box.frame: the median side of it
 # set has a wrong cell at or over its bar; the largest gap of a set's surest over the others' is heldout6's +0.085
 # (the others -0.085 to -2.9), under the 0.1 margin: no thin tail. The cut moved that one cell +0.40: a change of
 # the reader moves the tail more than the sets differ, so the bar is re-set by its rule after each.
-# `python -m vision.bench -q $(cat /work/notes/seen_sets.txt)` 04:27-04:32 UTC 2026-12-03 (AMD EPYC, idle): cells
+# `python -m vision.bench -q $(cat /work/notes/seen_sets.txt)` 04:28-04:32 UTC 2026-12-03 (AMD EPYC, idle): cells
 # unchanged on every set (4001, 152 planets scored), 0 wrong not doubtful, every no-planet photo refused; right cells
 # doubtful box2 53 -> 58/479 (12.1%), heldout 48 -> 53, heldout2 71 -> 76, heldout3 157 -> 173, heldout4 138 -> 144,
 # heldout5 98 -> 104, heldout6 126 -> 134, heldout7 164 -> 166, heldout8 77 -> 78, heldout9 146 -> 148, heldout10
