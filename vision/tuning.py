@@ -832,5 +832,9 @@ READ_TILE_BOX = True   # … on: the box's own (Box.frame: the median side of it
 # heldout9 146 -> 148 -> 142, heldout10 136 -> 143 -> 133, heldout11 94 -> 99 -> 89, heldout14 76 -> 80 -> 74
 # (1384 -> 1456 -> 1335). Off: the characters' bar is BOX_SURE's. Its evidence is thin (20 wrong characters, 5 sets
 # with any over 0): re-set it by the same rule whenever the reader changes, and watch the held-out sets' characters.
+# Checked after, nothing set from it: three fresh sets of seen variants (`python -m vision.samples_box /tmp/... --seed
+# 901/902/903 --variant D/H/K --count 20 --empty 0`, not committed; the dump, 04:59 UTC): 0 wrong cells not doubtful
+# on each. Surest wrong character 2.351 (D: K08 for K01; H none, K 0.067), 0.31 under 2.66 but over the seen 2.102;
+# surest wrong of the other stacks 3.416 (D: U06 for U12; H 2.438, K 3.315): under 3.465, over main's 3.38.
 CHARACTER_BAR = True
 CHARACTER_SURE = 2.66
