@@ -858,7 +858,8 @@ def test_a_cell_read_as_a_back_that_matches_it_poorly_is_doubtful():
 
 def _doubt_planet(lead: float, hub: float):
     """A planet of 16 face cells (8 tiles of distinct contents per stack), every cell's margin,
-    runner-up test, match and fit alike, its sureness without the order 0.08 under BOX_SURE. In
+    runner-up test, match and fit alike, its sureness without the order 0.08 under its bar (BOX_SURE; the
+    corners' CHARACTER_SURE with CHARACTER_BAR). In
     the order (``Verdict.order``) each cell's tile leads the others there by ``lead``; cell 0's
     tile matches cell 3 (of its stack) by ``hub`` more than cell 0, cell 3's own tile more still."""
     import numpy as np
@@ -881,8 +882,10 @@ def _doubt_planet(lead: float, hub: float):
     order[3, rows[3]] = 0.3 + lead + hub + 0.3
     margins, pairs, fits = (np.full(16, x, np.float32) for x in (0.1, tuning.PAIR_CAP, 0.9))
     rest = 0.1 + tuning.SURE_PAIR * tuning.PAIR_CAP + tuning.SURE_FIT * (0.9 - tuning.SURE_FIT_AT) + tuning.SURE_PHOTO * 0.1
-    sims = np.full(16, tuning.SURE_SIM_AT + (tuning.BOX_SURE - 0.08 - rest) / tuning.SURE_SIM, np.float32)
-    assert 0.3 < sims[0] < 1
+    bar = np.array([tuning.CHARACTER_SURE if tuning.CHARACTER_BAR and STACK_AT[q] == "character" else tuning.BOX_SURE
+                    for q in range(16)])   # the corners' characters have their own bar
+    sims = (tuning.SURE_SIM_AT + (bar - 0.08 - rest) / tuning.SURE_SIM).astype(np.float32)
+    assert 0.3 < sims.min() and sims.max() < 1
     return SimpleNamespace(sims=sims, margins=margins, pairs=pairs, fits=fits, rows=tuple(rows), order=order), ex
 
 
@@ -1096,3 +1099,25 @@ def test_a_tile_set_apart_from_its_stacks_other_cells_earns_no_more_than_the_hub
     assert abs(sureness(far, ex)[0] - sureness(floor, ex)[0]) < 1e-5
     nearer = with_others_at(own + tuning.HUB_FLOOR / 2)    # above the floor the hub still counts
     assert sureness(nearer, ex)[0] < sureness(floor, ex)[0] - 0.1
+
+
+def test_the_corners_characters_are_doubtful_under_their_own_bar():
+    """reader.confidence with CHARACTER_BAR: a character cell (the corners) is doubtful under
+    CHARACTER_SURE, a cell of the other stacks under BOX_SURE (issue 8's doubt bar round under the
+    tile-size cut: wrong characters are far less sure than wrong look-alikes)."""
+    import numpy as np
+    from types import SimpleNamespace
+    from vision import tuning
+    from vision.layout import STACK_AT
+    from vision.reader import confidence
+    assert tuning.CHARACTER_SURE < tuning.BOX_SURE
+    rest = 0.1 + tuning.SURE_PAIR * tuning.PAIR_CAP + tuning.SURE_FIT * (0.9 - tuning.SURE_FIT_AT) + tuning.SURE_PHOTO * 0.1
+    middle = (tuning.CHARACTER_SURE + tuning.BOX_SURE) / 2   # over the characters' bar, under the others'
+    sims = np.full(16, tuning.SURE_SIM_AT + (middle - rest) / tuning.SURE_SIM, np.float32)
+    v = SimpleNamespace(sims=sims, margins=np.full(16, 0.1, np.float32), pairs=np.full(16, tuning.PAIR_CAP, np.float32),
+                        fits=np.full(16, 0.9, np.float32))
+    doubtful = confidence(v) < tuning.DOUBT
+    if tuning.CHARACTER_BAR:
+        assert doubtful.tolist() == [STACK_AT[q] != "character" for q in range(16)]
+    else:
+        assert doubtful.all()
