@@ -1101,7 +1101,7 @@ def test_a_tile_set_apart_from_its_stacks_other_cells_earns_no_more_than_the_hub
     assert sureness(nearer, ex)[0] < sureness(floor, ex)[0] - 0.1
 
 
-def test_the_corners_characters_are_doubtful_under_their_own_bar():
+def test_the_corners_characters_are_doubtful_under_their_own_bar(monkeypatch):
     """reader.confidence with CHARACTER_BAR: a character cell (the corners) is doubtful under
     CHARACTER_SURE, a cell of the other stacks under BOX_SURE (issue 8's doubt bar round under the
     tile-size cut: wrong characters are far less sure than wrong look-alikes)."""
@@ -1116,8 +1116,8 @@ def test_the_corners_characters_are_doubtful_under_their_own_bar():
     sims = np.full(16, tuning.SURE_SIM_AT + (middle - rest) / tuning.SURE_SIM, np.float32)
     v = SimpleNamespace(sims=sims, margins=np.full(16, 0.1, np.float32), pairs=np.full(16, tuning.PAIR_CAP, np.float32),
                         fits=np.full(16, 0.9, np.float32))
+    assert tuning.CHARACTER_BAR   # on in the reader as shipped
     doubtful = confidence(v) < tuning.DOUBT
-    if tuning.CHARACTER_BAR:
-        assert doubtful.tolist() == [STACK_AT[q] != "character" for q in range(16)]
-    else:
-        assert doubtful.all()
+    assert doubtful.tolist() == [STACK_AT[q] != "character" for q in range(16)]
+    monkeypatch.setattr(tuning, "CHARACTER_BAR", False)     # off: one bar for every cell
+    assert (confidence(v) < tuning.DOUBT).all()
