@@ -1116,7 +1116,7 @@ def test_the_corners_characters_are_doubtful_under_their_own_bar(monkeypatch):
     sims = np.full(16, tuning.SURE_SIM_AT + (middle - rest) / tuning.SURE_SIM, np.float32)
     v = SimpleNamespace(sims=sims, margins=np.full(16, 0.1, np.float32), pairs=np.full(16, tuning.PAIR_CAP, np.float32),
                         fits=np.full(16, 0.9, np.float32))
-    assert tuning.CHARACTER_BAR   # on in the reader as shipped
+    monkeypatch.setattr(tuning, "CHARACTER_BAR", True)      # on: the characters under their own bar
     doubtful = confidence(v) < tuning.DOUBT
     assert doubtful.tolist() == [STACK_AT[q] != "character" for q in range(16)]
     monkeypatch.setattr(tuning, "CHARACTER_BAR", False)     # off: one bar for every cell
