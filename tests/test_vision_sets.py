@@ -856,6 +856,15 @@ def test_a_cell_read_as_a_back_that_matches_it_poorly_is_doubtful():
     assert doubtful.tolist() == [q == 3 for q in range(16)]
 
 
+def _sims_for(sure):
+    """Per cell, the match with its tile that gives a cell of margin 0.1, a runner-up test at PAIR_CAP and a
+    fit of 0.9 (in a photo of median margin 0.1) the sureness ``sure`` without the order (reader.sureness)."""
+    import numpy as np
+    from vision import tuning
+    rest = 0.1 + tuning.SURE_PAIR * tuning.PAIR_CAP + tuning.SURE_FIT * (0.9 - tuning.SURE_FIT_AT) + tuning.SURE_PHOTO * 0.1
+    return (tuning.SURE_SIM_AT + (np.broadcast_to(sure, 16) - rest) / tuning.SURE_SIM).astype(np.float32)
+
+
 def _doubt_planet(lead: float, hub: float):
     """A planet of 16 face cells (8 tiles of distinct contents per stack), every cell's margin,
     runner-up test, match and fit alike, its sureness without the order 0.08 under its bar (BOX_SURE; the
@@ -866,6 +875,7 @@ def _doubt_planet(lead: float, hub: float):
     from types import SimpleNamespace
     from vision import tuning
     from vision.layout import STACK_AT
+    from vision.reader import sureness_bars
     from vision.stages import STACKS
     rows_of = {st: list(range(8 * i, 8 * i + 8)) for i, st in enumerate(STACKS)}
     ex = SimpleNamespace(names=tuple(f"t{j}" for j in range(32)), contents=tuple(range(32)), rows_of=rows_of)
@@ -881,10 +891,7 @@ def _doubt_planet(lead: float, hub: float):
     order[3, rows[0]] = 0.3 + lead + hub
     order[3, rows[3]] = 0.3 + lead + hub + 0.3
     margins, pairs, fits = (np.full(16, x, np.float32) for x in (0.1, tuning.PAIR_CAP, 0.9))
-    rest = 0.1 + tuning.SURE_PAIR * tuning.PAIR_CAP + tuning.SURE_FIT * (0.9 - tuning.SURE_FIT_AT) + tuning.SURE_PHOTO * 0.1
-    bar = np.array([tuning.CHARACTER_SURE if tuning.CHARACTER_BAR and STACK_AT[q] == "character" else tuning.BOX_SURE
-                    for q in range(16)])   # the corners' characters have their own bar
-    sims = (tuning.SURE_SIM_AT + (bar - 0.08 - rest) / tuning.SURE_SIM).astype(np.float32)
+    sims = _sims_for(sureness_bars() - 0.08)   # the corners' characters have their own bar
     assert 0.3 < sims.min() and sims.max() < 1
     return SimpleNamespace(sims=sims, margins=margins, pairs=pairs, fits=fits, rows=tuple(rows), order=order), ex
 
@@ -1111,9 +1118,8 @@ def test_the_corners_characters_are_doubtful_under_their_own_bar(monkeypatch):
     from vision.layout import STACK_AT
     from vision.reader import confidence
     assert tuning.CHARACTER_SURE < tuning.BOX_SURE
-    rest = 0.1 + tuning.SURE_PAIR * tuning.PAIR_CAP + tuning.SURE_FIT * (0.9 - tuning.SURE_FIT_AT) + tuning.SURE_PHOTO * 0.1
     middle = (tuning.CHARACTER_SURE + tuning.BOX_SURE) / 2   # over the characters' bar, under the others'
-    sims = np.full(16, tuning.SURE_SIM_AT + (middle - rest) / tuning.SURE_SIM, np.float32)
+    sims = _sims_for(middle)
     v = SimpleNamespace(sims=sims, margins=np.full(16, 0.1, np.float32), pairs=np.full(16, tuning.PAIR_CAP, np.float32),
                         fits=np.full(16, 0.9, np.float32))
     monkeypatch.setattr(tuning, "CHARACTER_BAR", True)      # on: the characters under their own bar

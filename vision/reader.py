@@ -546,6 +546,13 @@ def hubs(v: Verdict, ex: Exemplars) -> np.ndarray:
     return out
 
 
+def sureness_bars() -> np.ndarray:
+    """Per cell, the sureness under which it is doubtful: ``BOX_SURE``, for the corners' characters
+    ``CHARACTER_SURE`` when ``CHARACTER_BAR`` is on (tuning's doubt-bar round under the tile-size cut)."""
+    return np.array([tuning.CHARACTER_SURE if tuning.CHARACTER_BAR and STACK_AT[q] == "character" else tuning.BOX_SURE
+                     for q in range(16)])
+
+
 def confidence(v: Verdict, lacking: frozenset = frozenset(), backs=None, ex: Exemplars | None = None) -> np.ndarray:
     """Per cell, in [0, 1]; under ``DOUBT`` doubtful. A cell of a stack the box has not
     learned whole (``lacking``) whose match is under ``UNLEARNED_SIM`` (where right cells' matches
@@ -553,10 +560,7 @@ def confidence(v: Verdict, lacking: frozenset = frozenset(), backs=None, ex: Exe
     read as a back (``backs``: per cell) that matches it under ``BACK_SIM``. ``ex``: the doubt's
     terms from the order (``sureness``). The bar of the sureness is ``BOX_SURE``, for the corners'
     characters ``CHARACTER_SURE`` when ``CHARACTER_BAR`` is on."""
-    bar = tuning.BOX_SURE
-    if tuning.CHARACTER_BAR:   # the corners' characters: their own bar (tuning's doubt-bar round under the tile-size cut)
-        bar = np.array([tuning.CHARACTER_SURE if STACK_AT[q] == "character" else tuning.BOX_SURE for q in range(16)])
-    by_sureness = np.clip(sureness(v, ex) / (2 * bar), 0, 1)
+    by_sureness = np.clip(sureness(v, ex) / (2 * sureness_bars()), 0, 1)
     by_match = np.clip((v.sims - tuning.BOX_SIM_FLOOR) / tuning.BOX_SIM_SPAN, 0, 1)
     conf = np.minimum(by_sureness, by_match)
     unsure = np.array([STACK_AT[q] in lacking for q in range(16)]) & (v.sims < tuning.UNLEARNED_SIM)
