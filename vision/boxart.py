@@ -13,7 +13,7 @@ quarter turn clockwise for each step clockwise round the planet (``vision.layout
 Tile backs differ by stack: the character backs show stars and a comet, the others are pieces
 of a second (orange) planet.
 
-Sixteen variations (``variant`` "A" to "P"): B, C and D have other colours, another planet
+Seventeen variations (``variant`` "A" to "Q"): B, C and D have other colours, another planet
 size and other icon layouts (C: a thicker card edge, bigger icons; D: icons outlined in ink, a
 dark card edge, a softer rounder planet edge with a glow, backs of stripes and rings; E: a light sky, a dark
 planet with a bumpy rim, a thick gold edge, icons stamped in one ink on badges, backs of dots; F: a dark green night, a pale saffron
@@ -48,13 +48,21 @@ strokes radiating from the planet, a vermilion planet with the woodblock's grain
 cross-hatched in ink towards its rim, a cream rim chipped as if cut by hand, a walnut card edge
 whose inner margin wobbles like a print's and whose corners are bitten in (concave), icons printed as
 lino blocks (their colour mottled where the ink did not take, short carved cuts, a chipped ink outline),
-backs of a carved sunburst round a small flower); they are used only for the held-out photos. Pure
-Pillow, deterministic.
+backs of a carved sunburst round a small flower; Q: a risograph print in three spot inks (medium blue,
+fluorescent pink, yellow), each drum a little off register and the inks multiplying where they
+overlap, on off-white recycled paper with fibres — a flat blue sky starved of ink in streaks, its
+stars knocked out to the paper with a pink dot in each, a yellow planet with blue continents (green
+where the inks overprint), its limb shaded by a coarse pink halftone growing to a solid pink rim, the
+card's edge an unprinted paper margin dotted in pink and uneven where the drums are off, icons
+separated into the three inks (solid or a halftone dot each) and knocked out of the picture with a blue
+keyline, backs of blue chevrons (as many as the stack's number plus two) over a pink halftone round a
+small yellow planet); they are used only for the held-out photos. Pure Pillow, deterministic.
 """
 from __future__ import annotations
 
 import math
 import random
+import zlib
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -112,6 +120,7 @@ class Palette:
     rim_rough: float = 0.0    # the rim's width chipped irregularly round the planet by this part (P)
     edge_rough: float = 0.0   # the card edge's inner margin wobbles by this part of its width (a print's margin, P)
     notch: float = 0.0        # the card's corners bitten in (a concave quarter circle), part of the side (P)
+    riso: bool = False        # printed as a risograph: spot-ink plates, each off register, on recycled paper (Q)
 
 
 PALETTES = {
@@ -241,6 +250,19 @@ PALETTES = {
                  back_sky=(36, 74, 58), icon_scale=.86, edge_width=.034, rim_width=.08,
                  backs="sunburst", texture="woodgrain", sky="carved", ink=(26, 24, 30), lino=True,
                  rim_rough=.45, edge_rough=.35, notch=.07),
+    # the sixteenth held-out material (seed 1616): a risograph print in three spot inks (medium blue,
+    # fluorescent pink, yellow), each drum a little off register, multiplied where they overlap, on
+    # off-white recycled paper with fibres — a flat blue sky, ink-starved in streaks, with stars knocked
+    # out to the paper and a pink dot printed into each; a yellow planet with blue continents (green where
+    # the inks overprint), its limb shaded by a coarse pink halftone growing towards a solid pink rim; the
+    # card's edge an unprinted paper margin, uneven where the drums are off, dotted with small pink dots;
+    # icons separated into the three inks (solid or a halftone dot each), knocked out of the picture with
+    # a blue keyline; backs of blue chevrons (as many as the stack's number plus two) over a pink halftone
+    # growing downwards, round a small yellow planet
+    "Q": Palette(space=(0, 120, 191), ground=(255, 232, 0), ground2=(0, 120, 191),
+                 rim=(255, 72, 176), edge=(236, 231, 216), radius=1.81, back_planet=(255, 72, 176),
+                 back_sky=(0, 120, 191), icon_scale=.84, edge_width=.04, rim_width=.075,
+                 backs="chevrons", riso=True, ink=(0, 120, 191)),
 }
 
 PAPER = (238, 228, 204)   # the paper a print shows where it is carved (P)
@@ -637,6 +659,8 @@ def _card_edge(d, pal: Palette):
 def _tile(stack: str, character: str | None, items: tuple, variant: str) -> Image.Image:
     pal = PALETTES[variant]
     pos = CANON[stack]
+    if pal.riso:
+        return _tile_riso(stack, character, items, pal)
     img = _scene(pos, pal, f"{stack}{character}{items}", pal.space, pal.ground, pal.rim, pal.ground2)
     d = ImageDraw.Draw(img)
     icons = [it for it, n in items for _ in range(n)]
@@ -852,6 +876,8 @@ def _back(stack: str, variant: str) -> Image.Image:
         return _back_squares(stack, pal)
     if pal.backs == "sunburst":
         return _back_sunburst(stack, pal)
+    if pal.backs == "chevrons":
+        return _back_chevrons(stack, pal)
     if stack == "character":
         img = Image.new("RGB", (W, W), pal.back_sky)
         d = ImageDraw.Draw(img)
@@ -1106,6 +1132,159 @@ def _back_sunburst(stack: str, pal: Palette) -> Image.Image:
     _ell(d, c, c, r * .45, r * .45, fill=pal.ink)
     _card_edge(d, pal)
     return out.resize((SIZE, SIZE), Image.LANCZOS)
+
+
+# --------------------------------------------------------------------------------------------
+# variant Q: a risograph print — three spot inks on their own drums, each a little off register
+
+RISO_INKS = ((0, 120, 191), (255, 72, 176), (255, 232, 0))   # medium blue, fluorescent pink, yellow
+RISO_SHIFT = ((0.0, 0.0), (.011, .005), (-.006, .009))       # each drum's offset, part of the card's side
+RISO_PAPER = (236, 231, 216)                                 # off-white recycled paper
+
+
+def _riso_paper(key: str) -> np.ndarray:
+    """Recycled paper: off-white, faintly mottled, flecked with short fibres and a few specks (the
+    same for the same ``key``, so twins are alike)."""
+    rng = np.random.default_rng(zlib.crc32(key.encode()))
+    img = np.empty((W, W, 3), np.float32)
+    img[:] = RISO_PAPER
+    img *= (1 + .025 * _smooth(rng, W, 7))[..., None]
+    paper = Image.fromarray(np.clip(img, 0, 255).astype(np.uint8))
+    d = ImageDraw.Draw(paper)
+    fibres = ((186, 176, 156), (150, 160, 188), (204, 168, 158), (170, 170, 160))
+    for _ in range(110):
+        x0, y0 = rng.uniform(0, W, 2)
+        a, bend, ln = rng.uniform(0, 2 * math.pi), rng.uniform(-1, 1), rng.uniform(.01, .05) * W
+        pts = [(x0 + ln * t * math.cos(a + bend * t), y0 + ln * t * math.sin(a + bend * t)) for t in np.linspace(0, 1, 7)]
+        d.line(pts, fill=fibres[int(rng.integers(len(fibres)))], width=int(rng.choice([1, S])))
+    for _ in range(30):
+        x0, y0 = rng.uniform(0, W, 2)
+        _ell(d, x0, y0, S * .8, S * .8, fill=(120, 112, 100))
+    return np.asarray(paper).astype(np.float32)
+
+
+def _halftone(cov: np.ndarray, period: float, angle: float) -> np.ndarray:
+    """A dot screen (bool) giving about ``cov`` of ink: round dots on a grid turned by ``angle``."""
+    yy, xx = np.mgrid[0:W, 0:W].astype(np.float32)
+    ca, sa = math.cos(angle), math.sin(angle)
+    u, v = (xx * ca + yy * sa) / period, (-xx * sa + yy * ca) / period
+    r = np.hypot(np.mod(u, 1.0) - .5, np.mod(v, 1.0) - .5)
+    return r < np.sqrt(np.clip(cov, 0, 1) / math.pi)
+
+
+def _riso_print(plates: np.ndarray, key: str) -> Image.Image:
+    """Print the three plates (coverage 0-1, blue, pink, yellow) on recycled paper, each drum off
+    register by its own shift, each ink uneven (mottled, starved in streaks along the paper's run),
+    the inks multiplying where they overlap; the card's margin (0 in every plate) stays paper, wider
+    on one side than the other where the drums are off."""
+    out = _riso_paper(key)
+    rng = np.random.default_rng(zlib.crc32(("ink" + key).encode()))
+    yy = np.mgrid[0:W, 0:W][0].astype(np.float32) / W
+    for cov, ink, (dx, dy) in zip(plates, RISO_INKS, RISO_SHIFT):
+        M = np.float32([[1, 0, dx * W], [0, 1, dy * W]])
+        cov = cv2.warpAffine(cov.astype(np.float32), M, (W, W), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        streak = np.sin(yy * rng.uniform(40, 70) + rng.uniform(0, 6)) * np.sin(yy * rng.uniform(9, 17))
+        dens = np.clip(.9 + .06 * _smooth(rng, W, 9) - .07 * np.clip(streak, 0, 1), .6, 1)
+        out *= 1 - (cov * dens)[..., None] * (1 - np.array(ink, np.float32) / 255)
+    return Image.fromarray(np.clip(out, 0, 255).astype(np.uint8))
+
+
+def _riso_edge(plates: np.ndarray, pal: Palette) -> None:
+    """The card's edge: an unprinted paper margin (every plate cleared) dotted with small pink dots."""
+    m = int(W * pal.edge_width)
+    plates[:, :m, :] = 0
+    plates[:, W - m:, :] = 0
+    plates[:, :, :m] = 0
+    plates[:, :, W - m:] = 0
+    dots = Image.new("L", (W, W), 0)
+    dd = ImageDraw.Draw(dots)
+    n, r = 14, W * pal.edge_width * .24
+    for i in range(n):
+        u = (i + .5) * W / n
+        for cx, cy in ((u, m / 2), (u, W - 1 - m / 2), (m / 2, u), (W - 1 - m / 2, u)):
+            _ell(dd, cx, cy, r, r, fill=255)
+    plates[1] = np.maximum(plates[1], np.asarray(dots, np.float32) / 255)
+
+
+def _tile_riso(stack: str, character: str | None, items: tuple, pal: Palette) -> Image.Image:
+    """Variant Q's face: the planet's piece and the icons separated into three spot-ink plates."""
+    pos = CANON[stack]
+    r0, c0 = divmod(pos, 4)
+    yy, xx = np.mgrid[0:W, 0:W].astype(np.float32) / W
+    gx, gy = c0 + xx, r0 + yy
+    dist = np.hypot(gx - 2, gy - 2)
+    inside = dist < pal.radius
+    plates = np.zeros((3, W, W), np.float32)             # blue, pink, yellow
+    # the sky: solid blue, stars knocked out to the paper with a pink dot printed into each
+    plates[0][~inside] = 1
+    plates[0][inside & (dist > pal.radius - .012)] = 1    # a trap: the blue just overlaps the planet
+    srng = np.random.default_rng(1616)
+    for sx, sy in srng.uniform(0, 4, (90, 2)):
+        if math.hypot(sx - 2, sy - 2) < pal.radius + .12:
+            continue
+        rr = np.hypot(gx - sx, gy - sy)
+        plates[0][rr < .04] = 0
+        plates[1][rr < .022] = 1
+    # the planet: yellow, blue continents (green where the inks overprint), the limb shaded by a
+    # coarse pink halftone growing towards a solid pink rim
+    plates[2][inside] = 1
+    land = (np.sin(1.7 * gx + .3) * np.sin(1.3 * gy + 1.1) + .5 * np.sin(2.9 * gx - 1.7 * gy + .4)) > .55
+    plates[0][inside & land & (dist < pal.radius - pal.rim_width)] = 1
+    shade = np.clip((dist / pal.radius - .5) / .5, 0, 1) ** 1.4 * .6
+    plates[1][inside & _halftone(shade, W * .085, math.radians(15))] = 1
+    plates[1][inside & (dist > pal.radius - pal.rim_width)] = 1
+    # the icons (and the character's figure) on their own layer, then separated
+    icons = [it for it, n in items for _ in range(n)]
+    icons = icons[2::3] + icons[::3][::-1] + icons[1::3]
+    if stack == "center":
+        box = (.08, .08, .92, .92)
+    elif stack in ("uphill", "downhill"):
+        box = (.08, .48, .92, .94)
+    else:
+        box = (.5, .5, .98, .98)
+    boxes = _icon_boxes(len(icons), *(v * W for v in box))
+    layer = Image.new("RGBA", (W, W), (0, 0, 0, 0))
+    ld = ImageDraw.Draw(layer)
+    if stack == "character":
+        _figure(ld, character, W * .08, W * .08, W * .62)
+    for (ix, iy, s), it in zip(boxes, icons):
+        s2 = s * pal.icon_scale
+        ICONS[it](ld, ix + (s - s2) / 2, iy + (s - s2) / 2, s2)
+    alpha = np.asarray(layer)[..., 3]
+    if alpha.any():
+        s = boxes[0][2] * pal.icon_scale if boxes else W * .3
+        k = max(2, int(s * .045))
+        shape = alpha > 127
+        key = cv2.dilate(alpha, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1))) > 127
+        knock = cv2.dilate(alpha, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (4 * k + 1, 4 * k + 1))) > 127
+        plates[:, knock] = 0                              # the picture knocked out under each icon
+        plates[0][key & ~shape] = 1                       # a blue keyline round it
+        rgb = np.asarray(layer)[..., :3].astype(np.float32) / 255
+        for i, ang in enumerate((75, 15, 0)):             # cyan-ish to blue, magenta-ish to pink, yellow
+            need = 1 - rgb[..., i]
+            half = _halftone(np.full((W, W), .5, np.float32), max(6.0, s * .16), math.radians(ang))
+            plates[i][shape & ((need > .62) | ((need > .28) & half))] = 1
+    _riso_edge(plates, pal)
+    return _riso_print(plates, f"{stack}{character}{items}").resize((SIZE, SIZE), Image.LANCZOS)
+
+
+def _back_chevrons(stack: str, pal: Palette) -> Image.Image:
+    """Variant Q's backs, printed as its faces: blue chevrons pointing up (as many as the stack's
+    number plus two) over a pink halftone growing downwards, round a small yellow planet with a pink
+    crescent, in a paper margin dotted in pink."""
+    k = {"character": 0, "uphill": 1, "downhill": 2, "center": 3}[stack]
+    n = k + 2
+    yy, xx = np.mgrid[0:W, 0:W].astype(np.float32) / W
+    plates = np.zeros((3, W, W), np.float32)
+    v = yy + .45 * np.abs(xx - .5)
+    plates[0][np.mod(v * n, 1.0) < .42] = 1
+    plates[1][_halftone(.08 + .6 * yy, W * .07, math.radians(45))] = 1
+    rr = np.hypot(xx - .5, yy - .5)
+    plates[:, rr < .2] = 0
+    plates[2][rr < .15] = 1
+    plates[1][(rr < .15) & (np.hypot(xx - .56, yy - .45) > .14)] = 1
+    _riso_edge(plates, pal)
+    return _riso_print(plates, f"back{stack}").resize((SIZE, SIZE), Image.LANCZOS)
 
 
 def card_alpha(variant: str, t: int) -> np.ndarray:

@@ -99,7 +99,7 @@ def table(rng, h, w, kind: str) -> np.ndarray:
     elif kind in ("paper", "floor", "linen", "colour", "busy", "dark", "slats", "terrazzo", "concrete",
                   "cork", "stripes", "granite", "bamboo", "denim", "leather", "grass", "gravel", "rug",
                   "sand", "towel", "lino", "velvet", "parquet", "tray", "deskmat", "kraft", "oak",
-                  "laminate", "moquette", "traytable"):  # the held-out tables (vision.samples_box)
+                  "laminate", "moquette", "traytable", "glass", "perforated", "zinc"):  # the held-out tables (vision.samples_box)
         return table_b(rng, h, w, kind)
     else:  # stone / marble
         base = np.array(rng.integers(150, 235, 3), np.float32)
@@ -201,7 +201,8 @@ def table_b(rng, h, w, kind: str) -> np.ndarray:
     striped tablecloth, dark speckled granite, a bamboo mat, denim, brown leather, a lawn, gravel,
     a woven rug, beach sand, a terry beach towel, marbled linoleum, dark velvet, herringbone parquet,
     a glossy black tray, a grey desk mat, a kraft-paper blotter, pale oak, a train's speckled laminate
-    table, a train seat's patterned moquette, a train's fold-down grey tray."""
+    table, a train seat's patterned moquette, a train's fold-down grey tray, a café terrace's green glass
+    table top over paving, a painted steel bistro table perforated with round holes, a brushed zinc top."""
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     if kind == "paper":
         img = np.full((h, w, 3), rng.integers(200, 240), np.float32) + rng.normal(0, 4, (h, w, 1))
@@ -380,6 +381,38 @@ def table_b(rng, h, w, kind: str) -> np.ndarray:
         cx, cy, r = rng.uniform(.1, .9) * w, rng.uniform(.1, .9) * h, rng.uniform(.06, .1) * min(w, h)
         ring = np.abs(np.hypot(xx - cx, yy - cy) - r) < max(2.0, r * .06)
         img[ring] *= .72
+    elif kind == "glass":  # a terrace's glass table top: dim paving slabs seen through green-tinted glass, faint sheen
+        p = rng.uniform(w / 12, w / 7)
+        a = rng.uniform(0, math.pi / 2)
+        u, v = xx * math.cos(a) + yy * math.sin(a), -xx * math.sin(a) + yy * math.cos(a)
+        slab = np.floor(u / p) * 7 + np.floor(v / p + .5 * (np.floor(u / p) % 2)) * 3
+        img = np.full((h, w, 3), 70.0, np.float32) * (.8 + .4 * np.mod(slab * .618, 1.0))[..., None]
+        joint = (np.mod(u, p) < p * .03) | (np.mod(v / p + .5 * (np.floor(u / p) % 2), 1.0) < .03)
+        img[joint] *= .45
+        img = cv2.GaussianBlur(img, (0, 0), max(1.0, w / 300))  # below the glass: out of focus
+        img = img * np.array([.95, 1.04, .88], np.float32) + np.array([12, 18, 10], np.float32)
+        img += 30 * np.clip(_smooth_noise(rng, h, w, max(8, w // 3)), 0, None)[..., None] ** 2
+    elif kind == "perforated":  # a painted steel bistro table: enamel perforated with round holes on a grid
+        base = np.array(rng.choice([[60, 110, 40], [40, 40, 150], [190, 205, 215], [50, 60, 60]]), np.float32)
+        p = rng.uniform(w / 40, w / 24)
+        a = rng.uniform(0, math.pi / 2)
+        u, v = xx * math.cos(a) + yy * math.sin(a), -xx * math.sin(a) + yy * math.cos(a)
+        hole = np.hypot(np.mod(u, p) - p / 2, np.mod(v, p) - p / 2) < p * .28
+        img = base[None, None] * (1 + .08 * _smooth_noise(rng, h, w, 5))[..., None]
+        img[hole] = 22
+    elif kind == "zinc":  # a brushed zinc bistro top: grey metal brushed one way, a few faint rings
+        a = rng.uniform(0, math.pi)
+        n = cv2.GaussianBlur(rng.standard_normal((h, w)).astype(np.float32), (0, 0), 1.0)
+        k = max(3, int(w / 40)) | 1
+        line = np.zeros((k, k), np.float32)
+        c = k // 2
+        cv2.line(line, (int(c - math.cos(a) * c), int(c - math.sin(a) * c)), (int(c + math.cos(a) * c), int(c + math.sin(a) * c)), 1.0, 1)
+        brushed = cv2.filter2D(n, -1, line / line.sum())
+        img = np.full((h, w, 3), float(rng.integers(140, 175)), np.float32) * np.array([1.03, 1.0, .96], np.float32)
+        img *= (1 + .25 * brushed + .05 * _smooth_noise(rng, h, w, 4))[..., None]
+        for _ in range(int(rng.integers(1, 4))):
+            cx, cy, r = rng.uniform(0, w), rng.uniform(0, h), rng.uniform(.04, .08) * min(w, h)
+            img[np.abs(np.hypot(xx - cx, yy - cy) - r) < max(1.5, r * .04)] *= .85
     elif kind == "busy":  # a cluttered table: papers, magazines and coasters of any colour
         img = np.empty((h, w, 3), np.float32)
         img[:] = np.array(rng.integers(60, 200, 3), np.float32)
@@ -496,7 +529,7 @@ def empty_photo(rng, w, h, kind: str) -> np.ndarray:
         img = img.astype(np.float32)
     else:  # objects on a table
         img = table(rng, h, w, kind if kind in ("wood", "cloth", "felt", "slats", "cork", "denim", "grass", "sand", "velvet", "deskmat",
-                                                    "moquette") else "wood").astype(np.float32)
+                                                    "moquette", "glass", "perforated") else "wood").astype(np.float32)
         for _ in range(int(rng.integers(4, 9))):
             col = tuple(float(v) for v in rng.integers(0, 255, 3))
             cx, cy = int(rng.uniform(0, w)), int(rng.uniform(0, h))

@@ -1,6 +1,6 @@
 """Photos of the second box (``vision/boxart.py``): its six teaching photos and test photos.
 
-``python -m vision.samples_box OUTDIR [--seed N] [--variant A|B|...|P] [--count N] [--empty N] [--small N]``
+``python -m vision.samples_box OUTDIR [--seed N] [--variant A|B|...|Q] [--count N] [--empty N] [--small N]``
 writes ``OUTDIR/teach/tNN.jpg`` + ``.json`` (the box plan's six layouts, ``vision.plan``:
 upright, a few degrees turned and tilted, as a person teaching the box takes them) and
 ``OUTDIR/test/pNN.jpg`` + ``.json`` (legal planets under every condition of ``vision.samples``:
@@ -102,7 +102,19 @@ sweeping across the frame (a warm bright stripe, its leading edge crisp and its 
 by the train's movement during the exposure, the window pillar's narrow shadow inside it, highlights
 clipped), and the carriage's vibration shaking the phone (a jagged short path: a ghosted double
 image, not a straight streak), on a speckled grey-blue laminate, a seat's patterned moquette or a
-fold-down grey tray with a cup's recess (teaching photos 2–14° at phone size).
+fold-down grey tray with a cup's recess (teaching photos 2–14° at phone size); Q:
+``sample_photos/box2-heldout16`` (seed 1616, ``--count 20 --empty 4``, 7.1 MB, made 2026-12-03 after
+the vision43 doubt round, before any reader change, by a helper that never ran the reader on it;
+nothing is tuned on it, only its totals may be read: held out), its art a risograph print
+(``boxart`` Q), the photos taken on a café terrace at dusk: the blue hour's dim cool light with a
+string of warm bulbs overhead lighting the frame from one side, the bulbs' point highlights along the
+string's sagging curve and a few out-of-focus bokeh discs, the glass table top reflecting the bulbs
+faintly over part of the frame (a soft cool veil with the bulbs' blurred copies in it), a smudged lens
+(a soft diagonal streak of haze with the highlights smeared along it), a dim scene's coarse noise; on
+green-tinted glass over dim paving, a painted steel bistro table perforated with round holes, or
+brushed zinc; the test and no-planet photos then sent on through a messaging app (the phone's JPEG
+decoded, turned upright with no EXIF tag, the long side scaled down to 1600–2400 px, saved again at
+quality 60–72; the truth's corners scaled with it); teaching photos 2–14° at phone size, not resent.
 """
 from __future__ import annotations
 
@@ -543,6 +555,96 @@ def _style_p(rng, photo: np.ndarray) -> np.ndarray:
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
+def _style_q(rng, photo: np.ndarray) -> np.ndarray:
+    """The sixteenth held-out camera: a café terrace at dusk — the blue hour's dim, cool light and
+    a string of warm bulbs overhead lighting the frame from one side; the bulbs' point highlights on
+    the glossy tiles along the string's sagging curve and a few out-of-focus bokeh discs; the glass
+    table top reflecting the bulbs faintly over part of the frame (a soft cool veil with the bulbs'
+    blurred copies in it); a smudged lens (a soft diagonal streak of haze, highlights smeared along
+    it); and a dim scene's coarse noise."""
+    h, w = photo.shape[:2]
+    m = min(w, h)
+    img = photo.astype(np.float32) * np.array([rng.uniform(1.05, 1.18), rng.uniform(.95, 1.0),
+                                               rng.uniform(.78, .88)], np.float32) * rng.uniform(.62, .78)
+    yy, xx = np.mgrid[0:h:8, 0:w:8].astype(np.float32)
+    a = rng.uniform(0, 2 * math.pi)  # the side the string of bulbs hangs on
+    g = np.clip(.55 - ((xx - w / 2) * math.cos(a) + (yy - h / 2) * math.sin(a)) / max(w, h), 0, 1)
+    warm = np.array([.55, .95, 1.45], np.float32)
+    img *= cv2.resize((1 + rng.uniform(.3, .6) * g[..., None] ** 1.5 * warm).astype(np.float32), (w, h))
+    # the string's curve across the frame (a sagging catenary), its bulbs spaced along it
+    s0 = np.array([rng.uniform(-.1, .3) * w, rng.uniform(-.1, 1.1) * h])
+    s1 = np.array([rng.uniform(.7, 1.1) * w, rng.uniform(-.1, 1.1) * h])
+    if rng.random() < .5:
+        s0, s1 = s0[::-1] * [w / h, h / w], s1[::-1] * [w / h, h / w]  # top to bottom instead
+    sag = rng.uniform(.08, .25) * m
+    nb = int(rng.integers(7, 13))
+    ts = (np.arange(nb) + rng.uniform(.2, .8)) / nb
+    dirv = (s1 - s0) / max(1.0, float(np.hypot(*(s1 - s0))))
+    normal = np.array([-dirv[1], dirv[0]])
+    bulbs = [s0 + (s1 - s0) * t + normal * sag * 4 * t * (1 - t) for t in ts]
+    add = np.zeros((h // 4 + 1, w // 4 + 1, 3), np.float32)  # light added, at a quarter of the pixels
+    ay, ax = np.mgrid[0:add.shape[0], 0:add.shape[1]].astype(np.float32) * 4
+    glint = np.array([.6, .88, 1.0], np.float32)
+    for bx, by in bulbs:  # a point highlight: a hot core and a faint glow round it
+        r2 = (ax - bx) ** 2 + (ay - by) ** 2
+        sg = rng.uniform(.0025, .005) * m
+        add += (rng.uniform(170, 255) * np.exp(-r2 / (2 * sg ** 2)) + 22 * np.exp(-r2 / (2 * (5 * sg) ** 2)))[..., None] * glint
+    for _ in range(int(rng.integers(2, 6))):  # bokeh: soft-edged discs, a little brighter at the rim
+        bx, by = bulbs[int(rng.integers(nb))] + rng.normal(0, .15 * m, 2)
+        r = rng.uniform(.03, .08) * m
+        d = np.hypot(ax - bx, ay - by) / r
+        disc = np.clip((1 - d) / .06, 0, 1) * (.8 + .3 * np.clip(d, 0, 1) ** 4)
+        tint = np.array(rng.choice([[.45, .8, 1.0], [.6, .7, 1.0], [.35, .9, 1.0]]), np.float32)
+        add += (rng.uniform(25, 60) * disc)[..., None] * tint
+    # the glass top's reflection over part of the frame: a cool veil, the bulbs' blurred copies in it
+    b = rng.uniform(0, 2 * math.pi)
+    px, py = rng.uniform(.3, .7) * w, rng.uniform(.3, .7) * h
+    side = 1 / (1 + np.exp(-((ax - px) * math.cos(b) + (ay - py) * math.sin(b)) / (.06 * m)))
+    veil = side * rng.uniform(14, 28)
+    off = np.array([math.cos(b), math.sin(b)]) * rng.uniform(.1, .3) * m
+    for bx, by in bulbs:
+        r2 = (ax - bx - off[0]) ** 2 + (ay - by - off[1]) ** 2
+        veil += side * rng.uniform(20, 45) * np.exp(-r2 / (2 * (.02 * m) ** 2))
+    add += veil[..., None] * np.array([1.0, .95, .85], np.float32)
+    img += cv2.resize(add, (w, h))[:h, :w]
+    # the smudged lens: a soft diagonal streak where the picture is hazed and its highlights smeared along it
+    c = rng.uniform(math.pi / 6, math.pi / 3) * (1 if rng.random() < .5 else -1)
+    qx, qy = rng.uniform(.25, .75) * w, rng.uniform(.25, .75) * h
+    across = ((ax - qx) * -math.sin(c) + (ay - qy) * math.cos(c)) / m
+    streak = np.exp(-(across / rng.uniform(.08, .16)) ** 2) * rng.uniform(.55, .85)
+    small = cv2.resize(img, (add.shape[1], add.shape[0]), interpolation=cv2.INTER_AREA)
+    haze = cv2.GaussianBlur(small, (0, 0), .006 * m) * .85 + small.mean() * .3
+    n = max(5, int(.03 * m / 4)) | 1
+    line = np.zeros((n, n), np.float32)
+    k = n // 2
+    cv2.line(line, (int(k - math.cos(c) * k), int(k - math.sin(c) * k)), (int(k + math.cos(c) * k), int(k + math.sin(c) * k)), 1.0, 1)
+    hi = np.clip(small - 200, 0, None)
+    haze += cv2.filter2D(hi, -1, line / line.sum()) * 1.5
+    mix = cv2.resize(streak.astype(np.float32), (w, h))[..., None]
+    img = img * (1 - mix) + cv2.resize(haze, (w, h)) * mix
+    kq = max(2, max(w, h) // 1000)
+    noise = rng.normal(0, rng.uniform(2, 4), (h // kq + 1, w // kq + 1, 3)).astype(np.float32)
+    img += cv2.resize(noise, (w, h))[:h, :w]
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def _messaging(rng, photo: np.ndarray, truth: dict | None = None) -> np.ndarray:
+    """A photo as a messaging app passes it on: the phone's own JPEG (quality 85-95) decoded, turned
+    upright (no EXIF tag kept), its long side scaled down to 1600-2400 px; ``truth``'s corners scaled
+    with it. The caller saves it again at quality 60-72."""
+    ok, buf = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(85, 96))])
+    photo = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    h, w = photo.shape[:2]
+    long = int(rng.integers(1600, 2401))
+    f = long / max(w, h)
+    if f < 1:
+        photo = cv2.resize(photo, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
+        if truth is not None and "corners" in truth:
+            fx, fy = photo.shape[1] / w, photo.shape[0] / h
+            truth["corners"] = [[round(x * fx, 1), round(y * fy, 1)] for x, y in truth["corners"]]
+    return photo
+
+
 def _photo(rng, grid, w, h, variant, truth=None, teach=False, **kw):
     if variant == "B":  # the held-out tables
         kw["bg"] = str(rng.choice(["paper", "floor", "linen"]))
@@ -604,6 +706,10 @@ def _photo(rng, grid, w, h, variant, truth=None, teach=False, **kw):
         kw["bg"] = str(rng.choice(["laminate", "moquette", "traytable"]))
         if teach:
             kw["tilt"] = kw.get("tilt", 0.0) * 1.5 + 2.0
+    elif variant == "Q":  # a café terrace: a glass table top, a perforated steel bistro table or brushed zinc
+        kw["bg"] = str(rng.choice(["glass", "perforated", "zinc"]))
+        if teach:
+            kw["tilt"] = kw.get("tilt", 0.0) * 1.5 + 2.0
     photo = take_photo(rng, grid, w, h, tile=tile_source(variant), truth=truth, **kw)
     if variant == "B":
         photo = _style_b(rng, photo)
@@ -635,6 +741,8 @@ def _photo(rng, grid, w, h, variant, truth=None, teach=False, **kw):
         photo = _style_o(rng, photo)
     elif variant == "P":
         photo = _style_p(rng, photo)
+    elif variant == "Q":
+        photo = _style_q(rng, photo)
     return photo
 
 
@@ -647,13 +755,13 @@ def make_teaching(out: Path, rng, variant: str, truths: list | None = None) -> l
     for i, grid in enumerate(teaching_plan()):
         truth: dict = {}
         # D: taken with a phone at its full size (the others: 1600×1200)
-        w, h = phone_size(rng, portrait=False) if variant in "DEFGHIJKLMNOP" else (1600, 1200)
+        w, h = phone_size(rng, portrait=False) if variant in "DEFGHIJKLMNOPQ" else (1600, 1200)
         photo = _photo(rng, grid, w, h, variant, truth, teach=True, hand=True, angle=float(rng.uniform(-4, 4)),
                        tilt=float(rng.uniform(0, 8)), fill=float(rng.uniform(.6, .85)),
                        bg=BACKGROUNDS[i % 3], light=float(rng.uniform(.1, .35)), blur=0.0,
                        noise=float(rng.uniform(1, 3)), loose=.35)
         path = out / f"t{i + 1:02d}.jpg"
-        save_jpeg(path, photo, 84 if variant == "D" else 70 if variant in "EFGHIJKLMNOP" else 88)
+        save_jpeg(path, photo, 84 if variant == "D" else 70 if variant in "EFGHIJKLMNOPQ" else 88)
         # the grid and where its lattice lies (``corners``: the outer corners of cells 0, 3, 15, 12,
         # ``gap``), as a test photo's truth: the corners a teacher would tap (``vision.bench``)
         (out / f"t{i + 1:02d}.json").write_text(json.dumps({**grid, **truth}) + "\n")
@@ -678,9 +786,13 @@ def make_tests(out: Path, rng, variant: str, count: int, empty: int, small: int)
                        fill=fill, bg=BACKGROUNDS[i % 5] if BACKGROUNDS[i % 5] != "noise" else "stone",
                        light=float(rng.uniform(.1, .7)), blur=float(rng.choice([0, 0, .8, 1.5, 2.5])) * (max(w, h) / 1600),
                        noise=float(rng.uniform(1, 6)))
-        q = int(rng.integers(60, 87 if variant == "D" else 75 if variant in "EFGHIJKLMNOP" else 93))  # D, E: phone size, kept small
+        q = int(rng.integers(60, 87 if variant == "D" else 75 if variant in "EFGHIJKLMNOPQ" else 93))  # D, E: phone size, kept small
         path = out / f"p{i + 1:02d}.jpg"
-        save_jpeg(path, photo, q, int(rng.choice([6, 8, 3])) if i % 4 == 0 and i >= small else 1)
+        if variant == "Q":  # sent on through a messaging app: scaled down, upright, recompressed
+            photo = _messaging(rng, photo, truth)
+            save_jpeg(path, photo, int(rng.integers(60, 73)))
+        else:
+            save_jpeg(path, photo, q, int(rng.choice([6, 8, 3])) if i % 4 == 0 and i >= small else 1)
         (out / f"p{i + 1:02d}.json").write_text(json.dumps({**grid, **truth}) + "\n")
         written.append(path)
     kinds = ("wood", "blank", "noise", "face", "text", "cloth", "felt")
@@ -710,6 +822,8 @@ def make_tests(out: Path, rng, variant: str, count: int, empty: int, small: int)
         kinds = ("deskmat", "text", "face", "blank")
     if variant == "P":
         kinds = ("moquette", "face", "blank", "text")
+    if variant == "Q":
+        kinds = ("perforated", "face", "glass", "text")
     for i in range(empty):
         path = out / f"n{i + 1:02d}.jpg"
         img = phone_empty(rng, *phone_size(rng, portrait=False), kinds[i % len(kinds)])
@@ -739,7 +853,9 @@ def make_tests(out: Path, rng, variant: str, count: int, empty: int, small: int)
             img = _style_o(rng, img)
         elif variant == "P":
             img = _style_p(rng, img)
-        save_jpeg(path, img, int(rng.integers(60, 81 if variant in "DEFGHIJKLMNOP" else 93)))
+        elif variant == "Q":
+            img = _messaging(rng, _style_q(rng, img))
+        save_jpeg(path, img, int(rng.integers(60, 73)) if variant == "Q" else int(rng.integers(60, 81 if variant in "DEFGHIJKLMNOPQ" else 93)))
         (out / f"n{i + 1:02d}.json").write_text(json.dumps({"planet": None}) + "\n")
         written.append(path)
     return written
@@ -749,7 +865,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m vision.samples_box")
     ap.add_argument("outdir")
     ap.add_argument("--seed", type=int, default=2)
-    ap.add_argument("--variant", choices=tuple("ABCDEFGHIJKLMNOP"), default="A")
+    ap.add_argument("--variant", choices=tuple("ABCDEFGHIJKLMNOPQ"), default="A")
     ap.add_argument("--count", type=int, default=32)
     ap.add_argument("--empty", type=int, default=7)
     ap.add_argument("--small", type=int, default=0, help="how many 1280×960 photos (the rest: phone size)")
