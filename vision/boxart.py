@@ -602,6 +602,15 @@ def _scene(pos: int, pal: Palette, seed: str, sky, ground, rim, ground2=None) ->
     return Image.fromarray(img.astype(np.uint8))
 
 
+def _ground_box(stack: str) -> tuple:
+    """Where a tile's items go, in parts of the tile's own side (x0, y0, x1, y1): the ground."""
+    if stack == "center":
+        return (.08, .08, .92, .92)
+    if stack in ("uphill", "downhill"):
+        return (.08, .48, .92, .94)
+    return (.5, .5, .98, .98)
+
+
 def _icon_boxes(n, x0, y0, x1, y1):
     if n == 0:
         return []
@@ -694,14 +703,7 @@ def _tile(stack: str, character: str | None, items: tuple, variant: str) -> Imag
         icons = icons[-1:] + icons[:-1][::-1]
     elif variant == "P":
         icons = icons[::3][::-1] + icons[2::3] + icons[1::3]
-    # where the ground is, in the tile's own coordinates
-    if stack == "center":
-        box = (.08, .08, .92, .92)
-    elif stack in ("uphill", "downhill"):
-        box = (.08, .48, .92, .94)
-    else:
-        box = (.5, .5, .98, .98)
-    x0, y0, x1, y1 = (v * W for v in box)
+    x0, y0, x1, y1 = (v * W for v in _ground_box(stack))
     sc = pal.icon_scale
     if stack == "character":
         _figure(d, character, W * .08, W * .08, W * .62)
@@ -1236,13 +1238,7 @@ def _tile_riso(stack: str, character: str | None, items: tuple, pal: Palette) ->
     # the icons (and the character's figure) on their own layer, then separated
     icons = [it for it, n in items for _ in range(n)]
     icons = icons[2::3] + icons[::3][::-1] + icons[1::3]
-    if stack == "center":
-        box = (.08, .08, .92, .92)
-    elif stack in ("uphill", "downhill"):
-        box = (.08, .48, .92, .94)
-    else:
-        box = (.5, .5, .98, .98)
-    boxes = _icon_boxes(len(icons), *(v * W for v in box))
+    boxes = _icon_boxes(len(icons), *(v * W for v in _ground_box(stack)))
     layer = Image.new("RGBA", (W, W), (0, 0, 0, 0))
     ld = ImageDraw.Draw(layer)
     if stack == "character":
