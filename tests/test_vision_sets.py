@@ -820,7 +820,8 @@ def test_a_cell_of_a_stack_not_learned_whole_is_doubtful_unless_it_matches_well(
     from vision.layout import STACK_AT
     from vision.reader import confidence
     sims = np.where(np.arange(16) % 2 == 0, tuning.UNLEARNED_SIM - 0.1, tuning.UNLEARNED_SIM + 0.1).astype(np.float32)
-    v = SimpleNamespace(sims=sims, margins=np.full(16, 0.6, np.float32), pairs=np.full(16, tuning.PAIR_CAP, np.float32),
+    clear = _margin_for(tuning.BOX_SURE + 0.3, tuning.UNLEARNED_SIM - 0.1)     # every cell over the bar
+    v = SimpleNamespace(sims=sims, margins=np.full(16, clear, np.float32), pairs=np.full(16, tuning.PAIR_CAP, np.float32),
                         fits=np.full(16, 0.9, np.float32))
     assert (confidence(v) >= tuning.DOUBT).all()                      # a whole box: all sure
     lacking = frozenset({"center"})
@@ -855,24 +856,35 @@ def test_a_cell_read_as_a_back_that_matches_it_poorly_is_doubtful():
     from vision.reader import confidence
     sims = np.full(16, tuning.BACK_SIM + 0.1, np.float32)
     sims[3] = sims[4] = tuning.BACK_SIM - 0.1
-    v = SimpleNamespace(sims=sims, margins=np.full(16, 0.8, np.float32), pairs=np.full(16, tuning.PAIR_CAP, np.float32),
+    clear = _margin_for(tuning.BOX_SURE + 0.3, tuning.BACK_SIM - 0.1)          # every cell over the bar
+    v = SimpleNamespace(sims=sims, margins=np.full(16, clear, np.float32), pairs=np.full(16, tuning.PAIR_CAP, np.float32),
                         fits=np.full(16, 0.9, np.float32))
     backs = [q in (2, 3) for q in range(16)]           # cells 2 and 3 read as backs, 4 as a face
     doubtful = confidence(v, backs=backs) < tuning.DOUBT
     assert doubtful.tolist() == [q == 3 for q in range(16)]
 
 
-def _sims_for(sure):
-    """Per cell, the match with its tile that gives a cell of margin 0.1, a runner-up test at PAIR_CAP and a
-    fit of 0.9 (in a photo of median margin 0.1) the sureness ``sure`` without the order (reader.sureness)."""
+def _sims_for(sure, margin=0.1):
+    """Per cell, the match with its tile that gives a cell of margin ``margin``, a runner-up test at PAIR_CAP
+    and a fit of 0.9 (in a photo of that median margin) the sureness ``sure`` without the order (reader.sureness)."""
     import numpy as np
     from vision import tuning
-    rest = 0.1 + tuning.SURE_PAIR * tuning.PAIR_CAP + tuning.SURE_FIT * (0.9 - tuning.SURE_FIT_AT) + tuning.SURE_PHOTO * 0.1
+    rest = (margin + tuning.SURE_PAIR * tuning.PAIR_CAP + tuning.SURE_FIT * (0.9 - tuning.SURE_FIT_AT)
+            + tuning.SURE_PHOTO * margin)
     return (tuning.SURE_SIM_AT + (np.broadcast_to(sure, 16) - rest) / tuning.SURE_SIM).astype(np.float32)
 
 
+def _margin_for(sure, sim):
+    """The margin every cell of a photo needs (its median margin the same) for a cell matching its tile at
+    ``sim``, with a runner-up test at PAIR_CAP and a fit of 0.9, to reach the sureness ``sure`` (reader.sureness
+    without the order): so a test's sure cells are sure whatever ``BOX_SURE`` the doubt bar's rule gives."""
+    from vision import tuning
+    rest = tuning.SURE_PAIR * tuning.PAIR_CAP + tuning.SURE_SIM * (sim - tuning.SURE_SIM_AT) + tuning.SURE_FIT * (0.9 - tuning.SURE_FIT_AT)
+    return (sure - rest) / (1 + tuning.SURE_PHOTO)
+
+
 def _doubt_planet(lead: float, hub: float):
-    """A planet of 16 face cells (8 tiles of distinct contents per stack), every cell's margin,
+    """A planet of 16 face cells (8 tiles of distinct contents per stack), every cell's margin (0.3),
     runner-up test, match and fit alike, its sureness without the order 0.08 under its bar (BOX_SURE; the
     corners' CHARACTER_SURE with CHARACTER_BAR). In
     the order (``Verdict.order``) each cell's tile leads the others there by ``lead``; cell 0's
@@ -896,8 +908,9 @@ def _doubt_planet(lead: float, hub: float):
         order[q, rows[q]] = 0.3 + lead
     order[3, rows[0]] = 0.3 + lead + hub
     order[3, rows[3]] = 0.3 + lead + hub + 0.3
-    margins, pairs, fits = (np.full(16, x, np.float32) for x in (0.1, tuning.PAIR_CAP, 0.9))
-    sims = _sims_for(sureness_bars() - 0.08)   # the corners' characters have their own bar
+    margin = 0.3   # with a margin of 0.3 (and the photo's median so) a match under 1 reaches any bar up to 4.5
+    margins, pairs, fits = (np.full(16, x, np.float32) for x in (margin, tuning.PAIR_CAP, 0.9))
+    sims = _sims_for(sureness_bars() - 0.08, margin)   # the corners' characters have their own bar
     assert 0.3 < sims.min() and sims.max() < 1
     return SimpleNamespace(sims=sims, margins=margins, pairs=pairs, fits=fits, rows=tuple(rows), order=order), ex
 
@@ -918,6 +931,32 @@ def test_the_doubt_trusts_a_clear_lead_in_the_order_and_distrusts_a_tile_that_fi
     v, ex = _doubt_planet(lead=0.1, hub=0.3)
     doubtful = confidence(v, ex=ex) < tuning.DOUBT
     assert doubtful.tolist() == [q == 0 for q in range(16)]     # cell 0's tile fits cell 3 better
+
+
+@pytest.mark.parametrize("photo", ["p09", "p11"])
+def test_the_doubt_bar_shown_raises_the_doubt_only_not_the_reading_or_its_second_looks(box2_learned, photo, monkeypatch):
+    """The doubt bar the player sees (BOX_SURE, set by its rule on seen and fresh sets) is over the reader's
+    own working bar (LOOK_SURE, where the second look and teaching's check were measured): a photo read
+    under either shows the same tiles, every cell doubtful under the lower is doubtful under the higher
+    and some more are, and the second look (reader.look_again) tells apart no more tiles for it (box2's
+    p09 and p11: none; with the shown bar it would take 8 and 10 runner-up tests, 3.8x -> 4.8x a decode)."""
+    from vision import reader, tuning
+    assert tuning.LOOK_SURE < tuning.BOX_SURE
+    told = []
+    real = reader.tell_apart_all
+    monkeypatch.setattr(reader, "tell_apart_all", lambda *a, **k: told.append(1) or real(*a, **k))
+    ex = reader.exemplars_in(box2_learned)
+    data = (BOX2 / "test" / f"{photo}.jpg").read_bytes()
+    readings, looks = [], []
+    for bar in (tuning.LOOK_SURE, tuning.BOX_SURE):
+        monkeypatch.setattr(tuning, "BOX_SURE", bar)
+        told.clear()
+        readings.append(reader.read_box(data, ex))
+        looks.append(len(told))
+    low, high = readings
+    assert low.ok and high.ok and low.cells == high.cells
+    assert all(h for lo, h in zip(low.doubtful, high.doubtful) if lo) and sum(high.doubtful) > sum(low.doubtful)
+    assert looks[1] == looks[0]
 
 
 def test_a_box_learned_in_part_is_not_confidently_wrong_about_tiles_it_never_saw(tmp_path):

@@ -464,7 +464,7 @@ def check_layout(cells: list, box: Box, photo: Photo, outline: Outline) -> str |
     ex = exemplars_of(box.references(), box.outward())
     v = tell_lookalikes(read_outline(photo, outline, ex), ex)
     mine = {c for c in cells if c not in (None, "back")}
-    sure = (confidence(v, ex=ex) >= tuning.DOUBT) & (v.sims >= tuning.WRONG_LAYOUT_SIM)
+    sure = (confidence(v, ex=ex, bar=tuning.LOOK_SURE) >= tuning.DOUBT) & (v.sims >= tuning.WRONG_LAYOUT_SIM)
     known = [ex.names[r] for r, s in zip(v.rows, sure) if s and ex.names[r] not in mine and ex.names[r] != "back"]
     if len(known) >= tuning.WRONG_LAYOUT_CELLS:
         return _("This photo shows tiles already learned from another layout (%(n)d of them). Check that the "

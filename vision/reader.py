@@ -546,21 +546,25 @@ def hubs(v: Verdict, ex: Exemplars) -> np.ndarray:
     return out
 
 
-def sureness_bars() -> np.ndarray:
-    """Per cell, the sureness under which it is doubtful: ``BOX_SURE``, for the corners' characters
-    ``CHARACTER_SURE`` when ``CHARACTER_BAR`` is on (tuning's doubt-bar round under the tile-size cut)."""
-    return np.array([tuning.CHARACTER_SURE if tuning.CHARACTER_BAR and STACK_AT[q] == "character" else tuning.BOX_SURE
+def sureness_bars(bar: float | None = None) -> np.ndarray:
+    """Per cell, the sureness under which it is doubtful: ``BOX_SURE`` (or ``bar``: ``LOOK_SURE``, the
+    reader's own working bar), for the corners' characters ``CHARACTER_SURE`` when ``CHARACTER_BAR`` is on
+    (tuning's doubt-bar round under the tile-size cut)."""
+    bar = tuning.BOX_SURE if bar is None else bar
+    return np.array([tuning.CHARACTER_SURE if tuning.CHARACTER_BAR and STACK_AT[q] == "character" else bar
                      for q in range(16)])
 
 
-def confidence(v: Verdict, lacking: frozenset = frozenset(), backs=None, ex: Exemplars | None = None) -> np.ndarray:
+def confidence(v: Verdict, lacking: frozenset = frozenset(), backs=None, ex: Exemplars | None = None,
+               bar: float | None = None) -> np.ndarray:
     """Per cell, in [0, 1]; under ``DOUBT`` doubtful. A cell of a stack the box has not
     learned whole (``lacking``) whose match is under ``UNLEARNED_SIM`` (where right cells' matches
     seldom are) may show a tile never learned: it is doubtful whatever its margin. So is a cell
     read as a back (``backs``: per cell) that matches it under ``BACK_SIM``. ``ex``: the doubt's
     terms from the order (``sureness``). The bar of the sureness is ``BOX_SURE``, for the corners'
-    characters ``CHARACTER_SURE`` when ``CHARACTER_BAR`` is on."""
-    by_sureness = np.clip(sureness(v, ex) / (2 * sureness_bars()), 0, 1)
+    characters ``CHARACTER_SURE`` when ``CHARACTER_BAR`` is on; ``bar``: another than ``BOX_SURE`` (the
+    reader's working bar ``LOOK_SURE``: which cells the second look takes, which teaching counts sure)."""
+    by_sureness = np.clip(sureness(v, ex) / (2 * sureness_bars(bar)), 0, 1)
     by_match = np.clip((v.sims - tuning.BOX_SIM_FLOOR) / tuning.BOX_SIM_SPAN, 0, 1)
     conf = np.minimum(by_sureness, by_match)
     unsure = np.array([STACK_AT[q] in lacking for q in range(16)]) & (v.sims < tuning.UNLEARNED_SIM)
@@ -627,16 +631,19 @@ def read_box(data: bytes, ex: Exemplars) -> Reading:
             if finer is not v:
                 if tuning.SMALL_BOUND:
                     c = tell_lookalikes(v, ex, photo) if tuning.SMALL_BOUND_TOLD else v
-                    first = (c.rows, confidence(c, ex.lacking, [ex.names[r] == "back" for r in c.rows], ex))
+                    kinds = [ex.names[r] == "back" for r in c.rows]
+                    first = (c.rows, confidence(c, ex.lacking, kinds, ex), confidence(c, ex.lacking, kinds, ex, bar=tuning.LOOK_SURE))
                 v, photo = finer, region
                 seen = region if tuning.SMALL_FINE_TEST else None
             v = tell_lookalikes(v, ex, seen)
         planet = is_planet(v)   # judged before look_again, which leaves the doubt as it was
         if planet:
-            conf = confidence(v, ex.lacking, [ex.names[r] == "back" for r in v.rows], ex)
+            backs = [ex.names[r] == "back" for r in v.rows]
+            conf = confidence(v, ex.lacking, backs, ex)
+            looked = confidence(v, ex.lacking, backs, ex, bar=tuning.LOOK_SURE)   # where the second look was measured
             if first is not None:
-                conf = bounded(conf, v.rows, first, ex)
-            v = look_again(v, ex, seen, conf)
+                conf, looked = bounded(conf, v.rows, first[:2], ex), bounded(looked, v.rows, (first[0], first[2]), ex)
+            v = look_again(v, ex, seen, looked)
     if not planet or v is None:
         return Reading(ok=False, error=_(NO_PLANET),
                        score=float(np.mean(v.sims)) if v is not None else 0.0)
