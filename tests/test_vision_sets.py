@@ -52,7 +52,18 @@ PY = sys.executable
 # 249/256, 12/16, 111/249; heldout3 425/480, 13/30, 195/425; heldout4 231/320, 1/20, 154/231; heldout5
 # 291/320, 8/20, 128/291; heldout6 (never tuned on) 118/320, 1/20, 0 wrong cells not doubtful, 74/118;
 # every no-planet photo refused, 0 wrong cells not doubtful on every set. Floors a little under those.
-BOX2_FLOORS = {"cells": 0.995, "scored": 0.95, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.15}
+# Stop 37 (the doubt bar on fresh sets, vision/tuning.py's last block): BOX_SURE 3.465 -> 4.236, the rule's bar over the
+# 13 seen sets and 21 fresh sets of seen variants (5 of those had 9 wrong cells not doubtful under 3.465). Readings
+# unchanged (4001 cells, 152 planets scored, 0 wrong not doubtful, every no-planet photo refused); right cells doubtful
+# 1456 -> 2398 (`python -m vision.bench -q $(cat seen_sets)`, 08:33-08:38 UTC 2026-12-03). Every set's doubt ceiling
+# raised to what it now is plus 0.01: the price of the contract (every cell that may be wrong is doubtful), said in
+# the note: box2 0.15 -> 0.36 (167/479 = 0.349); box2-heldout 0.24 -> 0.51 (120/243 = 0.494); box2-heldout2 0.32 ->
+# 0.6 (146/251 = 0.582); box2-heldout3 0.39 -> 0.69 (310/458 = 0.677); box2-heldout4 0.7 -> 0.74 (190/263 = 0.722);
+# box2-heldout5 0.45 -> 0.57 (172/308 = 0.558); box2-heldout6 0.52 -> 0.74 (208/286 = 0.727); box2-heldout7 0.58 ->
+# 0.79 (226/292 = 0.774); box2-heldout8 0.53 -> 0.57 (122/220 = 0.555); box2-heldout9 0.56 -> 0.76 (211/284 = 0.743);
+# box2-heldout10 0.53 -> 0.68 (194/291 = 0.667); box2-heldout11 0.36 -> 0.59 (178/311 = 0.572); box2-heldout14 0.33 ->
+# 0.5 (154/315 = 0.489).
+BOX2_FLOORS = {"cells": 0.995, "scored": 0.95, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.36}
 # Issue 8's cluttered-table round (reader.read_photo's LATE_LOOK: the outlines the masks found after the
 # first CANDIDATES read when none read as a planet; merged with vision23's cut and vision24's speed,
 # `python -m vision.bench -q`, 23:26-23:33 UTC, load 1.1-2.6): heldout3 423 -> 437/480 cells, 15 -> 16/30
@@ -62,7 +73,7 @@ BOX2_FLOORS = {"cells": 0.995, "scored": 0.95, "refused": 1.0, "wrong_not_doubtf
 # The look-alike doubt round and the grid look merged (vision36 + vision38; `python -m vision.bench -q
 # --set=...` over the seen sets, ending 16:11 UTC): heldout3 458/480 cells, 22/30 scored, 167/458 doubtful;
 # heldout4 249/320, 3/20, 169/249; heldout6 259/320, 1/20, 130/259; 0 wrong cells not doubtful on each.
-HELDOUT3_FLOORS = {"cells": 0.95, "scored": 0.7, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.39}
+HELDOUT3_FLOORS = {"cells": 0.95, "scored": 0.7, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.69}
 # Issue 8's grid-look round (vision38; reader.read_photo's GRID_LOOK: the planet's own lattice of tiles,
 # read when no outline of the masks read as a planet; `python -m vision.bench --set=box2-heldout4
 # --set=box2-heldout6 -q`, 15:42 and 15:45 UTC; the seen sets' bench 15:46-15:50 the same): heldout4 236 -> 246/320 cells (its one refused planet read),
@@ -75,7 +86,7 @@ HELDOUT3_FLOORS = {"cells": 0.95, "scored": 0.7, "refused": 1.0, "wrong_not_doub
 # $(cat seen_sets)` 00:19-00:24 UTC 2026-12-03): heldout4 263/320, 2/20 scored (3 before: the floor lowered by that
 # planet), 0 wrong not doubtful, 138/263 doubtful; heldout5 308, heldout7 292, heldout8 220, heldout10 291 (8/20
 # scored, 9 before: its floor lowered by that planet), heldout11 311, heldout14 315: their cells floors raised.
-HELDOUT4_FLOORS = {"cells": 0.82, "scored": 0.1, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.7}
+HELDOUT4_FLOORS = {"cells": 0.82, "scored": 0.1, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.74}
 # box2-heldout5 (seed 73, variant F: daylight from a window, a soft phone-and-hand shadow,
 # auto-exposure off a little; made first in the photo-light round, before any reader change, and
 # never tuned on): with the reader unchanged, 208/320 cells, 0/20 exact, 3/20 scored, 4/4 refused,
@@ -85,7 +96,7 @@ HELDOUT4_FLOORS = {"cells": 0.82, "scored": 0.1, "refused": 1.0, "wrong_not_doub
 # Issue 8's own-look round (vision/descriptors.py: heldout5's box weighs the hog at 2 beside the match;
 # `python -m vision.bench -q`, load 1.8-3.0): 292 -> 300/320 cells, 8 -> 10/20 scored, 0 wrong cells not
 # doubtful, 130/292 -> 135/300 right cells doubtful.
-HELDOUT5_FLOORS = {"cells": 0.96, "scored": 0.55, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.45}
+HELDOUT5_FLOORS = {"cells": 0.96, "scored": 0.55, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.57}
 # box2-heldout6 (seed 89, variant G: green fluorescent light or a phone flash's hot spot, a
 # specular glare on glossy tiles, coloured or cluttered tables, planets down to a quarter of the
 # short side; made first in issue 8's generalisation round, before any reader change, and never
@@ -118,7 +129,7 @@ HELDOUT5_FLOORS = {"cells": 0.96, "scored": 0.55, "refused": 1.0, "wrong_not_dou
 # The merge with the look-alike doubt round (above): 259/320, 130/259 doubtful.
 # The gap-lines round (vision39, above: its t04 moved): 259 -> 283/320 cells, 1 -> 10/20 scored, 0 wrong
 # cells not doubtful, 141/283 doubtful.
-HELDOUT6_FLOORS = {"cells": 0.87, "scored": 0.4, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.52}
+HELDOUT6_FLOORS = {"cells": 0.87, "scored": 0.4, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.74}
 # box2-heldout7 (seed 101, variant H: candle light in a dim room — a deep orange cast falling off
 # steeply, high-ISO colour noise — a near-black table darker than the tiles' rims or light paper
 # near the card edge's colour, strong perspective (22-32°) in about 2 of 5 test photos; a coral dusk
@@ -139,7 +150,7 @@ HELDOUT6_FLOORS = {"cells": 0.87, "scored": 0.4, "refused": 1.0, "wrong_not_doub
 # 3 -> 5/20 scored, 0 wrong cells not doubtful, 198/272 right cells doubtful (`python -m vision.bench -q
 # --set=box2-heldout7 ...`, 13:04-13:06 UTC; more cells read, more doubted; the box now knows every face and so chooses how
 # it compares them, reader.box_with_blend): the floors raised to that, the doubt's ceiling with it.
-HELDOUT7_FLOORS = {"cells": 0.91, "scored": 0.29, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.58}
+HELDOUT7_FLOORS = {"cells": 0.91, "scored": 0.29, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.79}
 # Issue 8's part-comparison round (heldout7 seen from it; box2-heldout8 made first, never tuned on;
 # its floors at the end): the runner-up test made on a finer cut of the photo (reader.tell_lookalikes,
 # stages.fine_*) and the doubt's weights refitted with the photo's median margin, the bar 0.1 above the
@@ -161,7 +172,7 @@ HELDOUT7_FLOORS = {"cells": 0.91, "scored": 0.29, "refused": 1.0, "wrong_not_dou
 # Issue 8's own-look round (its box weighs the hog at 2 beside the match, vision/descriptors.py; the
 # same bench): 165 -> 175/320 cells, 0/20 scored, 4/4 refused, 5 -> 0 wrong cells not doubtful,
 # 103/165 -> 106/175 right cells doubtful.
-HELDOUT8_FLOORS = {"cells": 0.68, "scored": 0.04, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.53}
+HELDOUT8_FLOORS = {"cells": 0.68, "scored": 0.04, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.57}
 # Issue 8's speed round (heldout8 seen from it). box2-heldout9 (seed 173, variant J: an evening
 # kitchen's mixed warm and cool light, night-mode smoothing, lateral colour fringes, cork, a striped
 # tablecloth or dark granite; a burgundy sky with orbit rings, an ochre dune planet ringed by dots,
@@ -177,7 +188,7 @@ HELDOUT8_FLOORS = {"cells": 0.68, "scored": 0.04, "refused": 1.0, "wrong_not_dou
 # look alike neither way, and their noise voted), so every exemplar lay turned. With OUTWARD_ALIKE
 # (`python -m vision.bench --set=box2-heldout9 -q`, load 1.7-1.8): 51 -> 277/320 cells, 0 -> 4/20
 # scored, 4/4 refused, 0 wrong cells not doubtful (of 43), 223/277 right cells doubtful, 8.2x a decode.
-HELDOUT9_FLOORS = {"cells": 0.88, "scored": 0.24, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.56}
+HELDOUT9_FLOORS = {"cells": 0.88, "scored": 0.24, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.76}
 # Issue 8's generalisation-of-learning round (heldout9 seen from it). box2-heldout10 (seed 199, variant K:
 # a low sun near sunset — raking golden light falling off to a cool shade, long soft shadows, a milky
 # flare, a phone's portrait vignette and edge blur — on a bamboo mat, denim or brown leather; an aurora
@@ -193,7 +204,7 @@ HELDOUT9_FLOORS = {"cells": 0.88, "scored": 0.24, "refused": 1.0, "wrong_not_dou
 # (kept doubtful), so the doubtful share rises with them (148/254 = 0.583 -> 0.592).
 # Issue 8's dark-table round (vision32): t02's best-fitted outline taken (0.62 -> 0.09 of a cell off), 260 ->
 # 278/320 cells, 0 -> 7/20 scored, 0 wrong cells not doubtful, 170/278 doubtful (`--set=box2-heldout10 -q`, 10:19 UTC).
-HELDOUT10_FLOORS = {"cells": 0.9, "scored": 0.4, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.53}
+HELDOUT10_FLOORS = {"cells": 0.9, "scored": 0.4, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.68}
 # Issue 8's generalisation round 3 (heldout11 seen from it). box2-heldout11 (seed 211, variant L: a
 # chalkboard sky, a shaded magenta globe, stamp-perforated card edges, pixel-art icons, argyle backs,
 # under dappled tree shade): held out through round 2, teaching found 1 of its 6 layouts (0/320 cells).
@@ -202,7 +213,7 @@ HELDOUT10_FLOORS = {"cells": 0.9, "scored": 0.4, "refused": 1.0, "wrong_not_doub
 # found: 284/320 cells, 8/20 exact, 11/20 scored, 4/4 refused, 0 wrong cells not doubtful (of 36),
 # 98/284 right cells doubtful. The floors record what the reader did.
 # Second-look round (vision25): 298 -> 300/320 cells, the 2 gained kept doubtful: 104/298 -> 106/300 doubtful.
-HELDOUT11_FLOORS = {"cells": 0.97, "scored": 0.55, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.36}
+HELDOUT11_FLOORS = {"cells": 0.97, "scored": 0.55, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.59}
 # Issue 8's generalisation round 4: box2-heldout14 (seed 331, variant O: a teal-to-amber sky with
 # sparse crosses, a steel-blue dune planet ringed by dots, a thick brick-red card edge with rounded-off
 # corners, icons outlined thickly in ink, backs of checks, on an office desk under cold LED with a desk
@@ -224,7 +235,7 @@ HELDOUT11_FLOORS = {"cells": 0.97, "scored": 0.55, "refused": 1.0, "wrong_not_do
 # Issue 8's second-look round (vision25, reader.look_again; `python -m vision.bench --set=box2-heldout4
 # ... --set=box2-heldout14 -q`, 01:27-01:47 UTC, load 1-9): 302/320 cells, 17/20 exact and scored, 0
 # wrong cells not doubtful (of 18), 94/302 right cells doubtful.
-HELDOUT14_FLOORS = {"cells": 0.98, "scored": 0.85, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.33}
+HELDOUT14_FLOORS = {"cells": 0.98, "scored": 0.85, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.5}
 
 # Issue 8's look-alike doubt round (vision36: the sharper match, the doubt's order and hub terms, its
 # weights refitted; `python -m vision.bench -q --set=...` over the 13 seen sets, 15:37-15:42 UTC, load
@@ -238,8 +249,8 @@ HELDOUT14_FLOORS = {"cells": 0.98, "scored": 0.85, "refused": 1.0, "wrong_not_do
 # Per second-box set: its floors and how many planets / photos without one it holds.
 BOX_SETS = {
     "box2": (BOX2_FLOORS, 30, 4),
-    "box2-heldout": ({"cells": 0.94, "scored": 0.55, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.24}, 16, 4),
-    "box2-heldout2": ({"cells": 0.97, "scored": 0.68, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.32}, 16, 4),
+    "box2-heldout": ({"cells": 0.94, "scored": 0.55, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.51}, 16, 4),
+    "box2-heldout2": ({"cells": 0.97, "scored": 0.68, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.6}, 16, 4),
     "box2-heldout3": (HELDOUT3_FLOORS, 30, 4),
     "box2-heldout4": (HELDOUT4_FLOORS, 20, 4),
     "box2-heldout5": (HELDOUT5_FLOORS, 20, 4),
