@@ -970,6 +970,22 @@ def test_the_doubt_bar_shown_raises_the_doubt_only_not_the_reading_or_its_second
     assert looks[1] == looks[0]
 
 
+def test_the_doubt_dump_reproduces_the_benchs_totals_and_each_cells_doubt(box2_learned, tmp_path):
+    """vision.doubt_dump (the per-cell dump the doubt bar is set from, on fresh sets): on box2 its cells
+    right, right cells doubtful and wrong cells not doubtful are the bench's, and every cell's doubt is
+    what its dumped sureness and other doubt say at BOX_SURE."""
+    import io
+    from vision.doubt_dump import dump_set
+    out = io.StringIO()
+    dumped = dump_set(BOX2, out)
+    bench = run(BOX2 / "test", reference=str(box2_learned))
+    assert dumped["mismatch"] == 0 and dumped["refused_planets"] == 0
+    for key in ("cells_total", "cells_right", "right_doubtful", "wrong_not_doubtful"):
+        assert dumped[key] == bench[key], key
+    rows = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert len(rows) == bench["cells_total"] and sum(r["right"] for r in rows) == bench["cells_right"]
+
+
 def test_a_box_learned_in_part_is_not_confidently_wrong_about_tiles_it_never_saw(tmp_path):
     """box2 learned from three of its six teaching photos (so 40-odd tiles never seen): in its
     first photos many cells show such tiles; each one read wrong must come back doubtful."""

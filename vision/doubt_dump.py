@@ -34,8 +34,10 @@ def dump_set(folder: Path, out) -> dict:
     calls = {}
     real_conf, real_bounded = reader.confidence, reader.bounded
 
-    def confidence(v, lacking=frozenset(), backs=None, ex=None):
-        conf = real_conf(v, lacking, backs, ex)
+    def confidence(v, lacking=frozenset(), backs=None, ex=None, bar=None):
+        conf = real_conf(v, lacking, backs, ex, bar)
+        if bar is not None:   # the reader's working bar (LOOK_SURE), not the doubt shown: not dumped
+            return conf
         saved = reader.sureness
         reader.sureness = lambda v, ex=None: np.full(16, 1e9, np.float32)
         try:
