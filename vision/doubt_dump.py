@@ -9,9 +9,8 @@ finer reading's first disagreeing), ``sure`` (the sureness the bar is held again
 reading's, and the first reading's when a finer one was kept, the lower), ``character`` (a
 corner), ``taught`` (the box learned a tile with the truth's contents: a teaching photo whose
 layout was not found leaves its tiles untaught), ``doubtful`` (as read) and the sureness's terms. ``doubtful == other or sure <
-BOX_SURE`` is checked for every cell (the bar's only other path, ``look_again``, leaves doubt as
-it was), so a dump says what any other bar would mark, but for ``look_again``'s choices (it runs
-on photos with enough doubtful cells). Prints each set's bench totals (cells right,
+BOX_SURE`` is checked for every cell (``look_again`` leaves doubt as it was, and takes its cells at
+``LOOK_SURE``, not at the bar shown), so a dump says what any other bar shown would mark. Prints each set's bench totals (cells right,
 right-but-doubtful, wrong-not-doubtful) to compare with ``python -m vision.bench``.
 Never pass a held-out set (``bench.HELD_OUT_SETS``).
 """
@@ -34,16 +33,11 @@ def dump_set(folder: Path, out) -> dict:
     calls = {}
     real_conf, real_bounded = reader.confidence, reader.bounded
 
-    def confidence(v, lacking=frozenset(), backs=None, ex=None, bar=None):
-        conf = real_conf(v, lacking, backs, ex, bar)
+    def confidence(v, lacking=frozenset(), backs=None, ex=None, bar=None, sure=None):
+        conf = real_conf(v, lacking, backs, ex, bar, sure)
         if bar is not None:   # the reader's working bar (LOOK_SURE), not the doubt shown: not dumped
             return conf
-        saved = reader.sureness
-        reader.sureness = lambda v, ex=None: np.full(16, 1e9, np.float32)
-        try:
-            other = real_conf(v, lacking, backs, ex) < tuning.DOUBT
-        finally:
-            reader.sureness = saved
+        other = real_conf(v, lacking, backs, ex, sure=np.full(16, 1e9, np.float32)) < tuning.DOUBT   # doubtful whatever the sureness
         terms = None
         if ex is not None:
             terms = {"margin": v.margins, "pair": np.minimum(v.pairs, tuning.PAIR_CAP), "sim": v.sims, "fit": v.fits,
@@ -51,7 +45,8 @@ def dump_set(folder: Path, out) -> dict:
                      "order": reader.order_margins(v, ex) if v.order is not None else np.zeros(16),
                      "hub": np.maximum(reader.hubs(v, ex), tuning.HUB_FLOOR) if v.order is not None else np.zeros(16)}
             terms = {k: np.asarray(x, float).tolist() for k, x in terms.items()}
-        calls.setdefault("conf", []).append((reader.sureness(v, ex), other, v.rows, terms, [ex.names[r] for r in v.rows]))
+        calls.setdefault("conf", []).append((reader.sureness(v, ex) if sure is None else sure, other, v.rows, terms,
+                                             [ex.names[r] for r in v.rows]))
         return conf
 
     def bounded(conf, rows, first, ex):

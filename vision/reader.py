@@ -556,15 +556,16 @@ def sureness_bars(bar: float | None = None) -> np.ndarray:
 
 
 def confidence(v: Verdict, lacking: frozenset = frozenset(), backs=None, ex: Exemplars | None = None,
-               bar: float | None = None) -> np.ndarray:
+               bar: float | None = None, sure: np.ndarray | None = None) -> np.ndarray:
     """Per cell, in [0, 1]; under ``DOUBT`` doubtful. A cell of a stack the box has not
     learned whole (``lacking``) whose match is under ``UNLEARNED_SIM`` (where right cells' matches
     seldom are) may show a tile never learned: it is doubtful whatever its margin. So is a cell
     read as a back (``backs``: per cell) that matches it under ``BACK_SIM``. ``ex``: the doubt's
     terms from the order (``sureness``). The bar of the sureness is ``BOX_SURE``, for the corners'
     characters ``CHARACTER_SURE`` when ``CHARACTER_BAR`` is on; ``bar``: another than ``BOX_SURE`` (the
-    reader's working bar ``LOOK_SURE``: which cells the second look takes, which teaching counts sure)."""
-    by_sureness = np.clip(sureness(v, ex) / (2 * sureness_bars(bar)), 0, 1)
+    reader's working bar ``LOOK_SURE``: which cells the second look takes, which teaching counts sure);
+    ``sure``: ``sureness(v, ex)`` when already made."""
+    by_sureness = np.clip((sureness(v, ex) if sure is None else sure) / (2 * sureness_bars(bar)), 0, 1)
     by_match = np.clip((v.sims - tuning.BOX_SIM_FLOOR) / tuning.BOX_SIM_SPAN, 0, 1)
     conf = np.minimum(by_sureness, by_match)
     unsure = np.array([STACK_AT[q] in lacking for q in range(16)]) & (v.sims < tuning.UNLEARNED_SIM)
@@ -617,6 +618,15 @@ def exemplars_in(folder) -> Exemplars:
     return ex
 
 
+def _doubts(v: Verdict, ex: Exemplars) -> tuple[np.ndarray, np.ndarray]:
+    """A reading's confidences at the doubt shown (``BOX_SURE``) and at the reader's working bar
+    (``LOOK_SURE``: what the second look takes), from one sureness."""
+    backs = [ex.names[r] == "back" for r in v.rows]
+    sure = sureness(v, ex)
+    return (confidence(v, ex.lacking, backs, ex, sure=sure),
+            confidence(v, ex.lacking, backs, ex, bar=tuning.LOOK_SURE, sure=sure))
+
+
 def read_box(data: bytes, ex: Exemplars) -> Reading:
     """Read the planet in a photo of a learned box. Raises nothing for a bad photo."""
     try:
@@ -631,18 +641,16 @@ def read_box(data: bytes, ex: Exemplars) -> Reading:
             if finer is not v:
                 if tuning.SMALL_BOUND:
                     c = tell_lookalikes(v, ex, photo) if tuning.SMALL_BOUND_TOLD else v
-                    kinds = [ex.names[r] == "back" for r in c.rows]
-                    first = (c.rows, confidence(c, ex.lacking, kinds, ex), confidence(c, ex.lacking, kinds, ex, bar=tuning.LOOK_SURE))
+                    first = (c.rows, *_doubts(c, ex))
                 v, photo = finer, region
                 seen = region if tuning.SMALL_FINE_TEST else None
             v = tell_lookalikes(v, ex, seen)
         planet = is_planet(v)   # judged before look_again, which leaves the doubt as it was
         if planet:
-            backs = [ex.names[r] == "back" for r in v.rows]
-            conf = confidence(v, ex.lacking, backs, ex)
-            looked = confidence(v, ex.lacking, backs, ex, bar=tuning.LOOK_SURE)   # where the second look was measured
+            conf, looked = _doubts(v, ex)
             if first is not None:
-                conf, looked = bounded(conf, v.rows, first[:2], ex), bounded(looked, v.rows, (first[0], first[2]), ex)
+                rows0, conf0, looked0 = first
+                conf, looked = bounded(conf, v.rows, (rows0, conf0), ex), bounded(looked, v.rows, (rows0, looked0), ex)
             v = look_again(v, ex, seen, looked)
     if not planet or v is None:
         return Reading(ok=False, error=_(NO_PLANET),
