@@ -60,6 +60,16 @@ def random_planet(rng: np.random.Generator, backs: bool | None = None) -> dict:
 # tables
 
 
+def line_kernel(n: int, angle: float) -> np.ndarray:
+    """An n×n kernel of one straight line through its middle at ``angle`` (radians), summing to 1: a
+    motion blur's or a brush stroke's path (``cv2.filter2D``)."""
+    k = np.zeros((n, n), np.float32)
+    c = n // 2
+    cv2.line(k, (int(c - math.cos(angle) * c), int(c - math.sin(angle) * c)),
+             (int(c + math.cos(angle) * c), int(c + math.sin(angle) * c)), 1.0, 1)
+    return k / k.sum()
+
+
 def _smooth_noise(rng, h, w, scale):
     small = rng.standard_normal((max(2, h // scale), max(2, w // scale))).astype(np.float32)
     return cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
@@ -403,11 +413,7 @@ def table_b(rng, h, w, kind: str) -> np.ndarray:
     elif kind == "zinc":  # a brushed zinc bistro top: grey metal brushed one way, a few faint rings
         a = rng.uniform(0, math.pi)
         n = cv2.GaussianBlur(rng.standard_normal((h, w)).astype(np.float32), (0, 0), 1.0)
-        k = max(3, int(w / 40)) | 1
-        line = np.zeros((k, k), np.float32)
-        c = k // 2
-        cv2.line(line, (int(c - math.cos(a) * c), int(c - math.sin(a) * c)), (int(c + math.cos(a) * c), int(c + math.sin(a) * c)), 1.0, 1)
-        brushed = cv2.filter2D(n, -1, line / line.sum())
+        brushed = cv2.filter2D(n, -1, line_kernel(max(3, int(w / 40)) | 1, a))
         img = np.full((h, w, 3), float(rng.integers(140, 175)), np.float32) * np.array([1.03, 1.0, .96], np.float32)
         img *= (1 + .25 * brushed + .05 * _smooth_noise(rng, h, w, 4))[..., None]
         for _ in range(int(rng.integers(1, 4))):

@@ -128,7 +128,7 @@ import numpy as np
 
 from .boxart import card_alpha, tile_as_laid
 from .plan import teaching_plan
-from .samples import BACKGROUNDS, phone_empty, phone_size, random_planet, save_jpeg, take_photo
+from .samples import BACKGROUNDS, line_kernel, phone_empty, phone_size, random_planet, save_jpeg, take_photo
 
 
 def tile_source(variant: str):
@@ -146,12 +146,7 @@ def _style_b(rng, photo: np.ndarray) -> np.ndarray:
     vig = cv2.resize(1 - rng.uniform(.2, .5) * r ** 2 * 2, (w, h))
     img = photo.astype(np.float32) * vig[..., None]
     n = int(rng.integers(1, 4)) * max(1, w // 1000) * 2 + 1
-    k = np.zeros((n, n), np.float32)
-    a = rng.uniform(0, math.pi)
-    c = n // 2
-    cv2.line(k, (int(c - math.cos(a) * c), int(c - math.sin(a) * c)),
-             (int(c + math.cos(a) * c), int(c + math.sin(a) * c)), 1.0, 1)
-    img = cv2.filter2D(img, -1, k / k.sum())
+    img = cv2.filter2D(img, -1, line_kernel(n, rng.uniform(0, math.pi)))
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
@@ -614,12 +609,8 @@ def _style_q(rng, photo: np.ndarray) -> np.ndarray:
     streak = np.exp(-(across / rng.uniform(.08, .16)) ** 2) * rng.uniform(.55, .85)
     small = cv2.resize(img, (add.shape[1], add.shape[0]), interpolation=cv2.INTER_AREA)
     haze = cv2.GaussianBlur(small, (0, 0), .006 * m) * .85 + small.mean() * .3
-    n = max(5, int(.03 * m / 4)) | 1
-    line = np.zeros((n, n), np.float32)
-    k = n // 2
-    cv2.line(line, (int(k - math.cos(c) * k), int(k - math.sin(c) * k)), (int(k + math.cos(c) * k), int(k + math.sin(c) * k)), 1.0, 1)
     hi = np.clip(small - 200, 0, None)
-    haze += cv2.filter2D(hi, -1, line / line.sum()) * 1.5
+    haze += cv2.filter2D(hi, -1, line_kernel(max(5, int(.03 * m / 4)) | 1, c)) * 1.5
     mix = cv2.resize(streak.astype(np.float32), (w, h))[..., None]
     img = img * (1 - mix) + cv2.resize(haze, (w, h)) * mix
     kq = max(2, max(w, h) // 1000)
