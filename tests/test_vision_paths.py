@@ -12,12 +12,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 import vision.recognize  # noqa: F401  (the module, not the function vision.recognize)
 from vision import stages
 from vision.imageio import decode
 from vision.index import MANIFEST, REFERENCE_DIR, _files, _key, describe_coarse, files_key, get_index, similarity
-from vision.outline import _block_means, _largest_blob, _masks, _median_u8, _quads_from_mask, _ring_pixels
+from vision.outline import TABLE_ROWS, _block_means, block_grid, table_distance, _largest_blob, _masks, _median_u8, _quads_from_mask, _ring_pixels
 
 R = sys.modules["vision.recognize"]
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_photos"
@@ -490,3 +491,99 @@ def test_the_rings_are_made_once_per_index_as_from_its_bytes():
     plain = R._rings.__wrapped__(index.key, index.ring.tobytes(), index.ring.shape[0])
     assert [t.tobytes() for t in kept] == [t.tobytes() for t in plain]
     assert R._rings_of(index) is kept
+
+
+
+def _quads_plain(mask: np.ndarray) -> list:
+    """outline._quads_from_mask as it was before speed round 5: the largest blob's holes filled
+    (the background flooded from outside, 4-connected; what it did not reach added to the blob)
+    before its outer contour is taken."""
+    blob = _largest_blob(mask)
+    if blob is None:
+        return []
+    h, w = blob.shape
+    ff = cv2.copyMakeBorder(blob, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    cv2.floodFill(ff, np.zeros((h + 4, w + 4), np.uint8), (0, 0), 255)
+    blob = blob | cv2.bitwise_not(ff)[1:-1, 1:-1]
+    cnts, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not cnts:
+        return []
+    cnt = max(cnts, key=cv2.contourArea)
+    hull = cv2.convexHull(cnt)
+    out = []
+    peri = cv2.arcLength(hull, True)
+    for eps in (0.02, 0.04, 0.06, 0.09, 0.12):
+        ap = cv2.approxPolyDP(hull, eps * peri, True)
+        if len(ap) == 4:
+            out.append(R._order(ap))
+            break
+    out.append(R._order(cv2.boxPoints(cv2.minAreaRect(cnt))))
+    return out
+
+
+def _same_quads(got: list, want: list) -> bool:
+    return len(got) == len(want) and all(np.array_equal(a, b) for a, b in zip(got, want))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32 - 1), st.integers(8, 70), st.integers(8, 70), st.floats(0.3, 0.8))
+def test_outlines_from_a_blob_with_its_holes_as_from_it_filled(seed, h, w, density):
+    """outline._quads_from_mask takes the largest blob's outer contour without filling its holes
+    first: findContours (8-connected blobs, a 4-connected background, RETR_EXTERNAL) traces the
+    same outer contour, so the outlines are those of the filled blob, to the float, on random
+    masks full of holes, pinholes and diagonal gaps, and of several blobs."""
+    rng = np.random.default_rng(seed)
+    mask = (rng.random((h, w)) < density).astype(np.uint8) * 255
+    assert _same_quads(_quads_from_mask(mask), _quads_plain(mask))
+
+
+def test_outlines_of_the_photos_masks_as_from_filled_blobs():
+    """The outlines _quads_from_mask finds in the sample photos' masks (both finding sizes) are
+    those of the blobs with their holes filled, and a ring (a blob round a big hole) gives the
+    box round it."""
+    for name in PHOTOS:
+        img, _ = decode((SAMPLES / name).read_bytes(), min_side=R.SHIPPED_SIDE)
+        h, w = img.shape[:2]
+        for side in (R.WORK, stages.tuning.FIND_SIDE):
+            f = side / max(h, w)
+            for mask in _masks(cv2.resize(img, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)):
+                assert _same_quads(_quads_from_mask(mask), _quads_plain(mask))
+    ring = np.zeros((120, 160), np.uint8)
+    cv2.rectangle(ring, (20, 20), (140, 100), 255, 12)
+    quads = _quads_from_mask(ring)
+    assert np.abs(quads[-1] - np.float32([[14, 14], [146, 14], [146, 106], [14, 106]])).max() <= 1  # its box
+
+
+def _table_distance_plain(grid: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """outline.table_distance before speed round 5: every block's distances at once."""
+    allf = grid.reshape(-1, 6)
+    bf = table if len(table) <= 600 else table[np.linspace(0, len(table) - 1, 600).astype(int)]
+    d2 = allf @ (-2 * bf.T)
+    d2 += (allf * allf).sum(1)[:, None]
+    d2 += (bf * bf).sum(1)[None, :]
+    np.maximum(d2, 0, out=d2)
+    return np.sqrt(np.partition(d2, min(2, len(bf) - 1), axis=1)[:, min(2, len(bf) - 1)]).reshape(grid.shape[:2])
+
+
+def test_table_distances_a_few_rows_at_a_time_as_all_at_once():
+    """outline.table_distance, TABLE_ROWS blocks at a time: the same floats as every block at once
+    (the 3rd nearest table block, ties counted), on the sample photos' block grids at both finding
+    sizes, on grids of a few rows and of more than TABLE_ROWS blocks not a multiple of it, with
+    blocks repeated (ties), and with fewer than three table blocks."""
+    cases = []
+    for name in PHOTOS:
+        img, _ = decode((SAMPLES / name).read_bytes(), min_side=R.SHIPPED_SIDE)
+        h, w = img.shape[:2]
+        for side in (R.WORK, stages.tuning.FIND_SIDE):
+            f = side / max(h, w)
+            work = cv2.resize(img, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
+            grid, _ = block_grid(cv2.cvtColor(cv2.GaussianBlur(work, (0, 0), 2.0), cv2.COLOR_BGR2LAB))
+            cases.append((grid, np.concatenate([grid[0], grid[-1], grid[:, 0], grid[:, -1]])))
+    rng = np.random.default_rng(13)
+    for gy, gx, n in ((3, 5, 40), (TABLE_ROWS // 7 + 1, 7, 700), (41, 53, 2), (20, 20, 1)):
+        grid = rng.integers(0, 40, (gy, gx, 6)).astype(np.float32)   # few values: many ties
+        cases.append((grid, grid.reshape(-1, 6)[rng.integers(0, gy * gx, n)]))
+    assert any(g.shape[0] * g.shape[1] > TABLE_ROWS and g.shape[0] * g.shape[1] % TABLE_ROWS for g, _ in cases)
+    for grid, table in cases:
+        got = table_distance(grid, table)
+        assert got.dtype == np.float32 and np.array_equal(got, _table_distance_plain(grid, table))
