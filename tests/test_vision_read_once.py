@@ -34,10 +34,10 @@ def _largest_blob_plain(mask: np.ndarray):
 
 @pytest.mark.parametrize("shape", [(384, 512), (511, 255), (600, 600)])
 def test_largest_blob_counted_in_16_bits_as_by_stats(shape):
-    """outline._largest_blob (16-bit labels and cv2.calcHist where every blob's label fits,
-    32-bit labels and np.bincount where not: 600×600 may hold 90000 blobs) picks the blob
-    OpenCV's stats pick, on masks of many blobs, with equal areas, and the most blobs there can
-    be (one pixel in every 2×2 block)."""
+    """outline._largest_blob (16-bit labels where every blob's label fits, 32-bit where not:
+    600×600 may hold 90000 blobs; a lone blob's area from the mask's count, speed round 5) picks
+    the blob OpenCV's stats pick, on masks of many blobs, with equal areas, the most blobs there
+    can be (one pixel in every 2×2 block), and one blob: too small, just big enough, big, and set to 1, not 255."""
     rng = np.random.default_rng(sum(shape))
     h, w = shape
     speckle = ((rng.random(shape) < 0.3) * 255).astype(np.uint8)
@@ -47,13 +47,20 @@ def test_largest_blob_counted_in_16_bits_as_by_stats(shape):
     most[::2, ::2] = 255                                                # ⌈h/2⌉·⌈w/2⌉ blobs of one pixel
     big = most.copy()
     big[h // 3:h // 3 + h // 4, w // 3:w // 3 + w // 4] = 255
-    for mask in (speckle, twins, most, big, np.zeros(shape, np.uint8)):
+    lone_small, lone = np.zeros(shape, np.uint8), np.zeros(shape, np.uint8)
+    lone_small[5:15, 5:15] = 255                                        # under 0.8% of the mask
+    lone[h // 4:h // 2, w // 5:w // 2] = 1
+    just = np.zeros(h * 40, np.uint8)                                   # a blob of just 0.8% of the mask
+    just[:int(np.ceil(0.008 * h * w))] = 255
+    just = np.pad(just.reshape(h, 40), ((0, 0), (0, w - 40)))
+    for mask in (speckle, twins, most, big, np.zeros(shape, np.uint8), lone_small, lone, just):
         got, want = _largest_blob(mask), _largest_blob_plain(mask)
         assert (got is None) == (want is None)
         if want is not None:
             assert got.tobytes() == want.tobytes()
     assert _largest_blob(twins)[30, 30] == 255 and _largest_blob(twins)[120, 180] == 0   # the first of equal areas
     assert _largest_blob(big) is not None
+    assert _largest_blob(lone_small) is None and _largest_blob(lone).max() == 255 and _largest_blob(just) is not None
 
 
 def test_the_later_outlines_from_what_the_first_look_kept_as_found_again():

@@ -15,16 +15,14 @@ def _largest_blob(mask: np.ndarray, min_frac: float = 0.008):
     # blob's area counted apart: OpenCV's stats (every blob's box and centroid too) cost 2-3x the
     # labelling itself (0.7 -> 0.3 ms a 512-px mask, speed round 4). The labels in 16 bits where
     # they fit (the 8-connected blobs of an h×w mask number at most ⌈h/2⌉·⌈w/2⌉, one per 2×2
-    # block): the same labels, the areas counted by cv2.calcHist (whole numbers in float32, exact
-    # under 2**24) in a third of np.bincount's time, which copies the labels to 64-bit integers first
+    # block). The areas by np.bincount (numpy 2 counts 16-bit labels without widening them:
+    # 0.29 ms a 512-px mask against cv2.calcHist's 0.43, speed round 5), and a mask of one blob
+    # (about half of them) not counted at all: its area is the mask's count of set pixels
     small = ((mask.shape[0] + 1) // 2) * ((mask.shape[1] + 1) // 2) < (1 << 16) - 1
     n, labels = cv2.connectedComponentsWithAlgorithm(mask, 8, cv2.CV_16U if small else cv2.CV_32S, cv2.CCL_BBDT)
     if n <= 1:
         return None
-    if small:
-        areas = cv2.calcHist([labels], [0], None, [n], [0, n]).reshape(-1)[1:]
-    else:
-        areas = np.bincount(labels.reshape(-1), minlength=n)[1:]
+    areas = np.array([cv2.countNonZero(mask)]) if n == 2 else np.bincount(labels.reshape(-1), minlength=n)[1:]
     i = int(np.argmax(areas)) + 1
     if areas[i - 1] < min_frac * mask.size:
         return None
