@@ -274,7 +274,7 @@ def _not_table(img: np.ndarray) -> np.ndarray:
     f = min(1.0, tuning.FIND_SIDE / max(h, w))
     work = cv2.resize(img, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
     lab = cv2.cvtColor(cv2.GaussianBlur(work, (0, 0), 2.0), cv2.COLOR_BGR2LAB)
-    mask = _texture_mask(lab, None)[0]
+    mask = _texture_mask(lab)[0]
     return cv2.resize(mask, (w, h), interpolation=cv2.INTER_NEAREST)
 
 

@@ -80,7 +80,7 @@ def _block_means(lab: np.ndarray, win: int, ys: np.ndarray, xs: np.ndarray) -> t
     return m.astype(np.float32), sq.astype(np.float32)
 
 
-def _texture_mask(lab: np.ndarray, ring: np.ndarray) -> np.ndarray:
+def _texture_mask(lab: np.ndarray) -> np.ndarray:
     """Not the table, by local colour *and* texture: each small block is described by its mean
     and spread of colour, and is table when some block of the photo's border looks like it
     (nearest neighbour, so checked cloth, wood grain and noise all count as table)."""
@@ -194,9 +194,7 @@ def _masks(work: np.ndarray) -> list:
     blur = cv2.GaussianBlur(work, (0, 0), 2.0)
     lab = cv2.cvtColor(blur, cv2.COLOR_BGR2LAB)
     bw = max(3, int(0.04 * min(h, w)))
-    ring = np.ones((h, w), bool)
-    ring[bw:h - bw, bw:w - bw] = False
-    masks = _texture_mask(lab, ring)
+    masks = _texture_mask(lab)
     k = max(3, int(0.025 * min(h, w))) | 1
     close = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     open_ = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
@@ -209,10 +207,11 @@ def _masks(work: np.ndarray) -> list:
     # q = (L // 43) * 256 + (a // 16) * 16 + b // 16, each term looked up per channel (cv2.LUT)
     t = cv2.LUT(lab, _BINS)
     q = t[..., 0] + t[..., 1] + t[..., 2]
-    hist = np.bincount(_ring_pixels(q, bw), minlength=6 * 256).astype(np.float32).reshape(6, 16, 16)
+    ring = _ring_pixels(q, bw)                    # the border ring's pixels (no picture-sized mask of it)
+    hist = np.bincount(ring, minlength=6 * 256).astype(np.float32).reshape(6, 16, 16)
     hist = np.maximum.reduce([np.roll(hist, s, axis=a) for a in (1, 2) for s in (-1, 0, 1)])
     hist = np.maximum.reduce([hist, np.roll(hist, 1, axis=0), np.roll(hist, -1, axis=0)])
-    frac = hist / max(1, ring.sum())
+    frac = hist / max(1, len(ring))
     fg = (frac.reshape(-1)[q] < 0.002).astype(np.uint8) * 255
     masks.append(clean(fg))
     # 2. far from the table's typical colour (Otsu on a Lab distance)
