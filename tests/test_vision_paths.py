@@ -495,7 +495,7 @@ def test_the_rings_are_made_once_per_index_as_from_its_bytes():
 
 
 def _quads_plain(mask: np.ndarray) -> list:
-    """outline._quads_from_mask as it was before speed round 5: the largest blob's holes filled
+    """outline._quads_from_mask as it was before speed round 6: the largest blob's holes filled
     (the background flooded from outside, 4-connected; what it did not reach added to the blob)
     before its outer contour is taken."""
     blob = _largest_blob(mask)
@@ -555,7 +555,7 @@ def test_outlines_of_the_photos_masks_as_from_filled_blobs():
 
 
 def _table_distance_plain(grid: np.ndarray, table: np.ndarray) -> np.ndarray:
-    """outline.table_distance before speed round 5: every block's distances at once."""
+    """outline.table_distance before speed round 6: every block's distances at once."""
     allf = grid.reshape(-1, 6)
     bf = table if len(table) <= 600 else table[np.linspace(0, len(table) - 1, 600).astype(int)]
     d2 = allf @ (-2 * bf.T)

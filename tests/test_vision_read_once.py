@@ -35,7 +35,7 @@ def _largest_blob_plain(mask: np.ndarray):
 @pytest.mark.parametrize("shape", [(384, 512), (511, 255), (600, 600)])
 def test_largest_blob_counted_in_16_bits_as_by_stats(shape):
     """outline._largest_blob (16-bit labels where every blob's label fits, 32-bit where not:
-    600×600 may hold 90000 blobs; a lone blob's area from the mask's count, speed round 5) picks
+    600×600 may hold 90000 blobs; a lone blob's area from the mask's count, speed round 6) picks
     the blob OpenCV's stats pick, on masks of many blobs, with equal areas, the most blobs there
     can be (one pixel in every 2×2 block), and one blob: too small, just big enough, big, and set to 1, not 255."""
     rng = np.random.default_rng(sum(shape))

@@ -16,7 +16,7 @@ def _largest_blob(mask: np.ndarray, min_frac: float = 0.008):
     # labelling itself (0.7 -> 0.3 ms a 512-px mask, speed round 4). The labels in 16 bits where
     # they fit (the 8-connected blobs of an h×w mask number at most ⌈h/2⌉·⌈w/2⌉, one per 2×2
     # block). The areas by np.bincount (numpy 2 counts 16-bit labels without widening them:
-    # 0.29 ms a 512-px mask against cv2.calcHist's 0.43, speed round 5), and a mask of one blob
+    # 0.29 ms a 512-px mask against cv2.calcHist's 0.43, speed round 6), and a mask of one blob
     # (about half of them) not counted at all: its area is the mask's count of set pixels
     small = ((mask.shape[0] + 1) // 2) * ((mask.shape[1] + 1) // 2) < (1 << 16) - 1
     n, labels = cv2.connectedComponentsWithAlgorithm(mask, 8, cv2.CV_16U if small else cv2.CV_32S, cv2.CCL_BBDT)
@@ -45,7 +45,7 @@ def _quads_from_mask(mask: np.ndarray) -> list:
         return []
     # the blob's outer contour only (RETR_EXTERNAL): its holes, which findContours tells by the same
     # rule as a 4-connected flood fill of the background, change nothing, so they are not filled
-    # first (the same contours on all 2,360 masks of the shipped and seen sets' photos, speed round 5;
+    # first (the same contours on all 2,360 masks of the shipped and seen sets' photos, speed round 6;
     # tests/test_vision_paths.py)
     cnts, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not cnts:
@@ -139,7 +139,7 @@ def table_distance(grid: np.ndarray, table: np.ndarray) -> np.ndarray:
     out = np.empty(len(allf), allf.dtype)
     # TABLE_ROWS blocks at a time: each block's distances are its own row, so the same floats as
     # all at once, with the rows' passes below kept in the cache (a 512-px photo's 2,451 blocks
-    # × 600 were 5.9 MB, nine passes over it; 3.6 -> 2.4 ms of CPU, speed round 5)
+    # × 600 were 5.9 MB, nine passes over it; 3.6 -> 2.4 ms of CPU, speed round 6)
     for s in range(0, len(allf), TABLE_ROWS):
         d2 = allf[s:s + TABLE_ROWS] @ across                      # squared distances, in place
         d2 += block_sq[s:s + TABLE_ROWS]
