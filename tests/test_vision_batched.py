@@ -205,3 +205,73 @@ def test_tiles_channels_and_gains_at_once_as_one_by_one(readings):
     want = np.stack([_plain_gain(mean, t) for t in tiles])
     assert got.dtype == want.dtype and got.tobytes() == want.tobytes()
     assert np.ptp(got[:, 0]) > 0.01                            # the tiles' light differs
+
+
+def _tell_lookalikes_cell_by_cell(v, ex, photo):
+    """``reader.tell_lookalikes`` as it was: each cell's test (``stages.tell_apart``, at FINE_PX
+    too) made and its swap decided before the next cell's."""
+    from vision.reader import _fine_cell, _finer, _slider
+    aligned = v.aligned
+    finer, fine = _finer(v, ex, photo), None
+    pairs = v.pairs.copy()
+    rows, runners = list(v.rows), list(v.runners)
+    sims, margins = v.sims.copy(), v.margins.copy()
+    for q in range(16):
+        b, a = v.runners[q], v.rows[q]
+        if b is None or ex.names[a] == "back" or ex.names[b] == "back":
+            continue
+        cell = v.details[q] if q in v.details else stages.cell_detail(aligned.tiles[q], ex.means[STACK_AT[q]])
+        pair = stages.tell_apart(cell, _slider(ex, a), _slider(ex, b))
+        if finer and margins[q] < tuning.FINE_MARGIN:
+            fine, fcell = _fine_cell(v, ex, photo, fine, q)
+            fpair = stages.tell_apart(fcell, _slider(ex, a, fine=True), _slider(ex, b, fine=True),
+                                      tuning.PAIR_BLUR * tuning.FINE_PX / tuning.CELL_PX)
+            pair = tuning.FINE_WEIGHT * fpair + (1 - tuning.FINE_WEIGHT) * pair
+        if tuning.SWAP and pair < tuning.SWAP_PAIR and b not in rows:
+            rows[q], runners[q] = b, a
+            sims[q], margins[q], pair = sims[q] - margins[q], -margins[q], -pair
+        pairs[q] = min(tuning.PAIR_CAP, pair)
+    return tuple(rows), tuple(runners), sims, margins, pairs
+
+
+def test_runner_up_tests_of_all_cells_at_once_as_cell_by_cell(box2_learned):
+    """stages.tell_apart_each (every cell's picture spectrum in one call, each multiplied by its
+    own two exemplars' kept spectra, one inverse for all; stages.slide_own) gives each cell's
+    places and runner-up test to the bit, at CELL_PX and FINE_PX, on the real cells of box2
+    photos as the reader reads them; and reader.tell_lookalikes (every test first, the swaps
+    after, cell by cell) gives the verdict of the cell-by-cell loop it replaced."""
+    from vision.reader import _fine_cell, _finer, _slider, read_photo, tell_lookalikes
+    ex = exemplars_in(box2_learned)
+    fine_tested = 0
+    with stages.one_thread():
+        for name in ("p24.jpg", "p12.jpg", "p01.jpg"):
+            photo = stages.decode_photo((BOX2 / name).read_bytes())
+            v = read_photo(photo, ex)
+            tested = [q for q in range(16) if v.runners[q] is not None
+                      and ex.names[v.rows[q]] != "back" and ex.names[v.runners[q]] != "back"]
+            assert len(tested) > 8
+            cells = [v.details[q] if q in v.details else stages.cell_detail(v.aligned.tiles[q], ex.means[STACK_AT[q]])
+                     for q in tested]
+            firsts, seconds = [_slider(ex, v.rows[q]) for q in tested], [_slider(ex, v.runners[q]) for q in tested]
+            many = stages.slide_own(np.stack(cells), list(zip(firsts, seconds)))
+            for j, cell in enumerate(cells):
+                assert many[j].tobytes() == np.stack(stages.slide(cell, firsts[j], seconds[j])).tobytes()
+            told = stages.tell_apart_each(cells, firsts, seconds)
+            plain = [stages.tell_apart(c, a, b) for c, a, b in zip(cells, firsts, seconds)]
+            assert np.float64(told).tobytes() == np.float64(plain).tobytes()
+            assert len(set(plain)) == len(plain)                  # the cells differ: the test can tell
+            if _finer(v, ex, photo):
+                fq = [q for q in tested if v.margins[q] < tuning.FINE_MARGIN]
+                fcells = [_fine_cell(v, ex, photo, None, q)[1] for q in fq]
+                fa, fb = [_slider(ex, v.rows[q], True) for q in fq], [_slider(ex, v.runners[q], True) for q in fq]
+                blur = tuning.PAIR_BLUR * tuning.FINE_PX / tuning.CELL_PX
+                told = stages.tell_apart_each(fcells, fa, fb, blur)
+                assert told == [stages.tell_apart(c, a, b, blur) for c, a, b in zip(fcells, fa, fb)]
+                fine_tested += len(fq)
+            for seen in (photo, None):
+                got = tell_lookalikes(v, ex, seen)
+                rows, runners, sims, margins, pairs = _tell_lookalikes_cell_by_cell(v, ex, seen)
+                assert (got.rows, got.runners) == (rows, runners)
+                assert got.sims.tobytes() == sims.tobytes() and got.margins.tobytes() == margins.tobytes()
+                assert got.pairs.tobytes() == pairs.tobytes()
+    assert fine_tested >= 4

@@ -28,7 +28,7 @@ from .layout import STACK_AT
 from .stages import (STACKS, Aligned, Cells, Outline, Photo, align_cells, cell_detail, chroma, cut_cells,
                      decode_photo, exemplar_details, finer_region, fine_cell, fine_detail, fine_cells, fine_exemplar, flattened, match,
                      grid_outlines, matched_filters, on_gap_lines, one_thread, outlines_in_turn, quad_side, tell_apart_all,
-                     refit_outline, register_exemplars, stack_looks, tell_apart, turned_details,
+                     refit_outline, register_exemplars, stack_looks, tell_apart_each, turned_details,
                      Slider, detail_sides)
 
 
@@ -272,19 +272,27 @@ def tell_lookalikes(v: Verdict, ex: Exemplars, photo: Photo | None = None) -> Ve
     pairs = v.pairs.copy()
     rows, runners = list(v.rows), list(v.runners)
     sims, margins = v.sims.copy(), v.margins.copy()
-    for q in range(16):
-        b = v.runners[q]
-        a = v.rows[q]
-        if b is None or ex.names[a] == "back" or ex.names[b] == "back":
-            continue
-        cell = v.details[q] if q in v.details else cell_detail(aligned.tiles[q], ex.means[STACK_AT[q]])
-        pair = tell_apart(cell, _slider(ex, a), _slider(ex, b))
-        if finer and margins[q] < tuning.FINE_MARGIN:
+    # each cell's test first, all cells at once (stages.tell_apart_each: the same floats as cell by
+    # cell): a cell's test takes only its own tile, runner-up and margin as classified (a swap
+    # changes the cell's own margin after its test), so only the swaps below go cell by cell
+    tested = [q for q in range(16) if v.runners[q] is not None
+              and ex.names[v.rows[q]] != "back" and ex.names[v.runners[q]] != "back"]
+    cells = [v.details[q] if q in v.details else cell_detail(aligned.tiles[q], ex.means[STACK_AT[q]]) for q in tested]
+    told = dict(zip(tested, tell_apart_each(cells, [_slider(ex, v.rows[q]) for q in tested],
+                                            [_slider(ex, v.runners[q]) for q in tested])))
+    finest = [q for q in tested if finer and v.margins[q] < tuning.FINE_MARGIN]
+    if finest:
+        fcells = []
+        for q in finest:
             fine, fcell = _fine_cell(v, ex, photo, fine, q)
-            fpair = tell_apart(fcell, _slider(ex, a, fine=True), _slider(ex, b, fine=True),
-                               tuning.PAIR_BLUR * tuning.FINE_PX / tuning.CELL_PX)
-            w = tuning.FINE_WEIGHT
-            pair = w * fpair + (1 - w) * pair
+            fcells.append(fcell)
+        w = tuning.FINE_WEIGHT
+        for q, fpair in zip(finest, tell_apart_each(fcells, [_slider(ex, v.rows[q], fine=True) for q in finest],
+                                                    [_slider(ex, v.runners[q], fine=True) for q in finest],
+                                                    tuning.PAIR_BLUR * tuning.FINE_PX / tuning.CELL_PX)):
+            told[q] = w * fpair + (1 - w) * told[q]
+    for q in tested:
+        a, b, pair = v.rows[q], v.runners[q], told[q]
         if tuning.SWAP and pair < tuning.SWAP_PAIR and b not in rows:
             rows[q], runners[q] = b, a
             sims[q], margins[q], pair = sims[q] - margins[q], -margins[q], -pair

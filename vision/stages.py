@@ -983,10 +983,45 @@ def slide_each(imgs: np.ndarray, *sliders: Slider) -> list[np.ndarray]:
     the values are those of ``slide`` picture by picture (tests/test_vision_paths.py), with
     one call per step for all the pictures instead of one per picture (``align_cells``: 16)."""
     imgs = imgs if imgs.ndim == 4 else imgs[..., None]
+    size = _dft_size(imgs.shape[1:3])
+    spectra = [slider.spectra(size) for slider in sliders]
+    products = np.concatenate(spectra, axis=0) if len(spectra) > 1 else spectra[0]
+    norms = np.concatenate([slider.norms for slider in sliders])
+    r = _slid(imgs, products[None], norms[None], sliders[0].shape, size)
+    ends = np.cumsum([len(sp) for sp in spectra])[:-1]
+    return np.split(r, ends, axis=1) if len(spectra) > 1 else [r]
+
+
+def slide_own(imgs: np.ndarray, sliders: list) -> np.ndarray:
+    """``slide`` of each of the pictures ``imgs`` (b, h, w[, c]) float32 of one size, each with
+    its own sliders (``sliders``: per picture a tuple of as many ``Slider``s, all with as many
+    templates of one size) at once: (b, sliders, k, h - m + 1, w - m + 1), picture i's
+    ``slide(imgs[i], *sliders[i])`` stacked. Each picture's spectrum taken with the others'
+    in one call and multiplied by its own sliders' kept spectra (gathered into one array), and
+    one inverse for all: the runner-up tests of a reading (``tell_apart_each``: ~16 cells, two
+    exemplars each) in one pass instead of one per cell. The same floats as ``slide`` picture
+    by picture (numpy's DFTs transform each line on its own, the products are element by
+    element; tests/test_vision_batched.py)."""
+    imgs = imgs if imgs.ndim == 4 else imgs[..., None]
+    b, per = len(sliders), len(sliders[0])
+    size = _dft_size(imgs.shape[1:3])
+    every = [slider for own in sliders for slider in own]
+    spectra = [slider.spectra(size) for slider in every]
+    k = len(spectra[0])
+    products = np.concatenate(spectra, axis=0).reshape(b, per * k, *spectra[0].shape[1:])
+    norms = np.concatenate([slider.norms for slider in every]).reshape(b, per * k)
+    r = _slid(imgs, products, norms, every[0].shape, size)
+    return r.reshape(b, per, k, *r.shape[2:])
+
+
+def _slid(imgs: np.ndarray, products: np.ndarray, norms: np.ndarray, shape: tuple, size: tuple) -> np.ndarray:
+    """The normalized correlations of the pictures ``imgs`` (b, h, w, c) float32 with templates
+    of ``shape`` (m, m) given by their kept spectra at the DFT ``size`` (``products``: (1 or b,
+    K, c, H, W // 2 + 1), the same for every picture or each picture's own) and their norms
+    ((1 or b, K)): (b, K, h - m + 1, w - m + 1) float32 (``slide_each``, ``slide_own``)."""
     b, h, w, ch = imgs.shape
-    mh, mw = sliders[0].shape
+    mh, mw = shape
     rh, rw = h - mh + 1, w - mw + 1
-    size = _dft_size((h, w))
     picture = np.fft.rfft2(np.moveaxis(imgs, 3, 1), s=size)       # (b, c, H, W // 2 + 1), once
     # each place's spread: per channel its sum and sum of squares, from integral images (as
     # cv2.matchTemplate takes them)
@@ -997,25 +1032,20 @@ def slide_each(imgs: np.ndarray, *sliders: Slider) -> list[np.ndarray]:
         box = s[mh:, mw:] - s[:-mh, mw:] - s[mh:, :-mw] + s[:-mh, :-mw]
         box2 = sq[mh:, mw:] - sq[:-mh, mw:] - sq[mh:, :-mw] + sq[:-mh, :-mw]
         spread[j] = np.sqrt(np.maximum(box2.sum(axis=2) - (box * box).sum(axis=2) / (mh * mw), 0))
-    spectra = [slider.spectra(size) for slider in sliders]
-    products = np.concatenate(spectra, axis=0) if len(spectra) > 1 else spectra[0]
-    acc = products[None, :, 0] * picture[:, None, 0]
+    acc = products[:, :, 0] * picture[:, None, 0]
     for c in range(1, ch):                                        # channels summed
-        acc += products[None, :, c] * picture[:, None, c]
+        acc += products[:, :, c] * picture[:, None, c]
     # every template at once: irfft2(acc, s=size)[..., :rh, :rw] (numpy's irfft2 is these two steps),
     # its last step only on the rows kept
     num = np.fft.irfft(np.fft.ifft(acc, n=size[0], axis=-2)[..., :rh, :], n=size[1], axis=-1)
     num = num[..., :rw].astype(np.float64)
-    norms = np.concatenate([slider.norms for slider in sliders])
-    t = spread[:, None] * norms[None, :, None, None]
+    t = spread[:, None] * norms[:, :, None, None]
     with np.errstate(divide="ignore", invalid="ignore"):
         r = num / t
     odd = ~(np.abs(num) < t)
     if odd.any():   # as cv2.matchTemplate: no spread, or a product out of range: 0 or ±1
         r[odd] = np.where(np.abs(num[odd]) < t[odd] * 1.125, np.sign(num[odd]), 0.0)
-    r = r.astype(np.float32)
-    ends = np.cumsum([len(sp) for sp in spectra])[:-1]
-    return np.split(r, ends, axis=1) if len(spectra) > 1 else [r]
+    return r.astype(np.float32)
 
 
 # --- 5. compare each aligned tile with the exemplars ----------------------------------------
@@ -1206,6 +1236,20 @@ def _places_at(cell: np.ndarray, sliders: list) -> list[tuple[int, int, int]]:
     return out
 
 
+def _places_each(cells: np.ndarray, sliders: list) -> np.ndarray:
+    """``_places_at`` of each of ``cells`` (b, h, w, c) with its own ``sliders`` (per cell a
+    tuple of as many ``Slider``s, ``slide_own``) at once: (b, sliders, 3) int, (y, x, the
+    turn's index) each, the same first best turn and place."""
+    res = slide_own(cells, sliders)
+    b, per, k, rh, rw = res.shape
+    flat = res.reshape(b, per, k, rh * rw)
+    at = flat.argmax(axis=3)                                          # (b, per, k): each turn's best place
+    best = np.take_along_axis(flat, at[..., None], axis=3)[..., 0]
+    turn = best.argmax(axis=2)                                        # the first best turn
+    where = np.take_along_axis(at, turn[..., None], axis=2)[..., 0]
+    return np.stack([where // rw, where % rw, turn], axis=2)
+
+
 def _on_canvas(cell: np.ndarray, y: int, x: int, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     canvas = np.zeros_like(cell)
     where = np.zeros(cell.shape[:2], bool)
@@ -1231,6 +1275,19 @@ def tell_apart(cell: np.ndarray, first: np.ndarray, second: np.ndarray, blur: fl
     with each there. ``first``, ``second``: as ``turned_details`` gives them (or their
     ``Slider``s, kept per box). In [-2, 2]; > 0: ``first``."""
     return placed_apart(cell, *_places(cell, first, second), blur)
+
+
+def tell_apart_each(cells: list, firsts: list, seconds: list, blur: float = tuning.PAIR_BLUR) -> list[float]:
+    """``tell_apart`` of each of ``cells`` ((h, w, c) each, all of one size) with its own two
+    exemplars (``firsts[i]``, ``seconds[i]``: ``Slider``s of one template size and number), the
+    same floats as cell by cell: the exemplars placed on every cell at once (``_places_each``:
+    the cells' spectra in one call, one inverse for all; the sliding was most of a ~0.2 ms test,
+    in numpy's per-call costs), then each pair told apart on its cell (``placed_apart``)."""
+    if not len(cells):
+        return []
+    at = _places_each(np.stack(cells), list(zip(firsts, seconds))).tolist()
+    return [placed_apart(cell, (ya, xa, first.originals[ka]), (yb, xb, second.originals[kb]), blur)
+            for cell, first, second, ((ya, xa, ka), (yb, xb, kb)) in zip(cells, firsts, seconds, at)]
 
 
 def tell_apart_all(cell: np.ndarray, turned: list, blur: float = tuning.PAIR_BLUR) -> np.ndarray:
