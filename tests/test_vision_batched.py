@@ -275,3 +275,25 @@ def test_runner_up_tests_of_all_cells_at_once_as_cell_by_cell(box2_learned):
                 assert got.sims.tobytes() == sims.tobytes() and got.margins.tobytes() == margins.tobytes()
                 assert got.pairs.tobytes() == pairs.tobytes()
     assert fine_tested >= 4
+
+
+def test_two_matches_sharing_what_the_blur_leaves_as_apart(readings):
+    """stages.match with ``kept`` shared between classify's two matches (the plain one and the
+    sharper one, SHARP_BLUR: the tiles' channels, each stack's gains, wide blur and face-down
+    test made once) gives each match's similarities and kept details to the bit."""
+    ex, cut = readings
+    assert ex.sharp is not None
+    for cells in cut:
+        aligned = stages.align_cells(cells, ex.looks)
+        shared: dict = {}
+        details = []
+        for filters, blur in ((ex.filters, None), (ex.sharp, tuning.SHARP_BLUR)):
+            apart: dict = {}
+            want = stages.match(aligned, filters, ex.rows_of, ex.means, ex.backs, apart, blur=blur)
+            kept: dict = {}
+            got = stages.match(aligned, filters, ex.rows_of, ex.means, ex.backs, kept, blur=blur, kept=shared)
+            assert got.tobytes() == want.tobytes() and (got > -1).sum() > 100
+            assert sorted(kept) == sorted(apart) == list(range(16))
+            assert all(kept[q].tobytes() == apart[q].tobytes() for q in range(16))
+            details.append(kept[0])
+        assert details[0].tobytes() != details[1].tobytes()      # the blurs differ: the test can tell

@@ -230,11 +230,13 @@ def _runner_up(sims: np.ndarray, ex: Exemplars, q: int, row: int) -> int | None:
 
 def classify(cells: Cells, aligned: Aligned, ex: Exemplars, outline: Outline, turn: int) -> Verdict:
     details: dict = {}
-    base = match(aligned, ex.filters, ex.rows_of, ex.means, ex.backs, details)      # (16, n)
+    shared: dict = {}   # what the two matches share (the tiles' channels, gains, wide blurs)
+    base = match(aligned, ex.filters, ex.rows_of, ex.means, ex.backs, details, kept=shared)      # (16, n)
     # the sharper match (SHARP) and the box's own blend (descriptors.choose_blend) order the
     # tiles; the match alone is the chosen tile's similarity (the bars of is_planet and the doubt
     # are set on it), and a cell's margin is never surer than the match's
-    order = base if ex.sharp is None else match(aligned, ex.sharp, ex.rows_of, ex.means, ex.backs, blur=tuning.SHARP_BLUR)
+    order = base if ex.sharp is None else match(aligned, ex.sharp, ex.rows_of, ex.means, ex.backs,
+                                                blur=tuning.SHARP_BLUR, kept=shared)
     sims = order if not ex.blend or ex.hog is None else blended(order, hog_sims(aligned.tiles, ex.hog, ex.rows_of), ex.blend)
     rows = _assign_all(sims, ex)
     chosen = np.array([base[q, rows[q]] for q in range(16)], np.float32)

@@ -1178,26 +1178,37 @@ def cell_detail(tile: np.ndarray, mean: np.ndarray, tile_channels: np.ndarray | 
 
 
 def cell_details(tiles: np.ndarray, mean: np.ndarray, tile_channels: np.ndarray | None = None,
-                 blur: float | None = None) -> np.ndarray:
+                 blur: float | None = None, kept: dict | None = None) -> np.ndarray:
     """``cell_detail`` of each of the aligned tiles ``tiles`` (k, CELL_PX, CELL_PX, 3) of one stack
     at once: their blurs as one picture of 3k channels and one pair of matrix products
     (``_details``), their gains at once (``gains``). The same floats as tile by tile
     (tests/test_vision_paths.py). ``tile_channels``: ``channels(tiles)`` when known; ``blur``:
-    ``_detail``'s."""
+    ``_detail``'s; ``kept``: a dict kept for these tiles, in which what does not depend on
+    ``blur`` (the gains, the tiles as one picture and its wide blur) is kept when first made
+    (``match``: ``classify`` describes the same tiles at two blurs)."""
     size, sl = tuning.CELL_PX, tuning.MATCH_SLACK
     i = _inner(size)
     cut = slice(i - sl, size - i + sl)
-    g = gains(mean, tiles, tile_channels)[:, None, None, :]
-    return (_details(tiles, blur)[:, cut, cut] * g - _mean_detail(mean, cut, blur)).astype(np.float32)
+    kept = {} if kept is None else kept
+    if "gains" not in kept:
+        kept["gains"] = gains(mean, tiles, tile_channels)[:, None, None, :]
+    return (_details(tiles, blur, kept)[:, cut, cut] * kept["gains"] - _mean_detail(mean, cut, blur)).astype(np.float32)
 
 
-def _details(imgs: np.ndarray, blur: float | None = None) -> np.ndarray:
+def _details(imgs: np.ndarray, blur: float | None = None, kept: dict | None = None) -> np.ndarray:
     """``_detail`` of each of ``imgs`` (k, n, n, c) float32: one picture of k·c channels (each
     channel is blurred on its own, with the same kernel and border), so one ``cv2.GaussianBlur``
-    and one ``wide_blur``."""
+    and one ``wide_blur``. ``kept``: as ``cell_details``' (that picture and its wide blur, the
+    same whatever ``blur``)."""
     k, n, _, c = imgs.shape
-    one = np.ascontiguousarray(imgs.transpose(1, 2, 0, 3)).reshape(n, n, k * c)
-    return np.ascontiguousarray(_detail(one, blur).reshape(n, n, k, c).transpose(2, 0, 1, 3))
+    kept = {} if kept is None else kept
+    if "wide" not in kept:
+        one = np.ascontiguousarray(imgs.transpose(1, 2, 0, 3)).reshape(n, n, k * c)
+        kept["one"], kept["wide"] = one, wide_blur(one, tuning.DESC_WIDE)
+    one = kept["one"]
+    # _detail(one, blur), its wide blur kept
+    d = cv2.GaussianBlur(one, (0, 0), tuning.DESC_BLUR if blur is None else blur) - kept["wide"]
+    return np.ascontiguousarray(d.reshape(n, n, k, c).transpose(2, 0, 1, 3))
 
 
 # --- 5b. tell look-alikes apart ------------------------------------------------------------
@@ -1564,19 +1575,27 @@ def _rows_filters(filters: np.ndarray, stack: str, rows: list) -> np.ndarray:
 
 
 def match(aligned: Aligned, filters: np.ndarray, rows_of: dict, means: dict, backs: dict,
-          details: dict | None = None, blur: float | None = None) -> np.ndarray:
+          details: dict | None = None, blur: float | None = None, kept: dict | None = None) -> np.ndarray:
     """(16, n) similarity of each aligned tile with each exemplar its position allows: the best
     normalized correlation of the exemplar's matched filter (``filters``: (n, angles, D)) within
     ``MATCH_SLACK`` pixels (in steps of 2), every cell of a stack against all its exemplars as
     one matrix product. Face down or up is told first by colour (``backs``: stack -> (rows of
     its backs, their chromas, its faces' chroma)): the other kind's rows stay at -1. ``details``,
     if given, receives each cell's ``cell_detail`` (cell -> array), for the runner-up test.
-    ``blur``: the cells' details at it (``filters`` made at it too), not ``DESC_BLUR``."""
+    ``blur``: the cells' details at it (``filters`` made at it too), not ``DESC_BLUR``. ``kept``:
+    a dict kept for these aligned tiles and the box's ``means`` and ``backs`` (``classify``
+    matches them twice, at two blurs), in which what depends on neither the blur nor the
+    filters is kept when first made: the tiles' channels, each stack's gains and wide blur
+    (``cell_details``) and which cells look face down (the same floats, made once: classify's
+    two matches 7.6-7.8 -> 6.9-7.0 ms on box2's cells, tests/test_vision_batched.py)."""
     size = tuning.CELL_PX
     i = _inner(size)
     m = (size - 2 * i) // 2
     sims = np.full((16, len(filters)), -1.0, np.float32)
-    every = channels(aligned.tiles)                           # per tile, once (gain and chroma)
+    kept = {} if kept is None else kept
+    if "channels" not in kept:
+        kept["channels"] = channels(aligned.tiles)            # per tile, once (gain and chroma)
+    every = kept["channels"]
     stacks, ds = [], []                                       # the cells stack by stack
     for st, rows in rows_of.items():
         cells = [q for q in range(16) if STACK_AT[q] == st]
@@ -1584,13 +1603,16 @@ def match(aligned: Aligned, filters: np.ndarray, rows_of: dict, means: dict, bac
             continue
         back_rows, back_chromas, face_chroma = backs.get(st, ((), (), None))
         chans = every[cells]
-        ds.append(cell_details(aligned.tiles[cells], means[st], chans, blur))   # the stack's cells at once
-        down = np.zeros(len(cells), bool)                     # per cell: its colour nearer a back's
-        if back_rows:
-            c = chans / chans.sum(axis=1, keepdims=True)      # chroma of each
-            down = (np.abs(c[:, None] - np.asarray(back_chromas)[None]).sum(axis=2).min(axis=1)
-                    < np.abs(c - face_chroma).sum(axis=1))
-        stacks.append((st, rows, cells, back_rows, down))
+        own = kept.setdefault(("stack", st), {})
+        ds.append(cell_details(aligned.tiles[cells], means[st], chans, blur, own))   # the stack's cells at once
+        if "down" not in own:
+            down = np.zeros(len(cells), bool)                 # per cell: its colour nearer a back's
+            if back_rows:
+                c = chans / chans.sum(axis=1, keepdims=True)  # chroma of each
+                down = (np.abs(c[:, None] - np.asarray(back_chromas)[None]).sum(axis=2).min(axis=1)
+                        < np.abs(c - face_chroma).sum(axis=1))
+            own["down"] = down
+        stacks.append((st, rows, cells, back_rows, own["down"]))
     if not ds:
         return sims
     ds = np.concatenate(ds)
