@@ -1022,7 +1022,12 @@ def _slid(imgs: np.ndarray, products: np.ndarray, norms: np.ndarray, shape: tupl
     b, h, w, ch = imgs.shape
     mh, mw = shape
     rh, rw = h - mh + 1, w - mw + 1
-    picture = np.fft.rfft2(np.moveaxis(imgs, 3, 1), s=size)       # (b, c, H, W // 2 + 1), once
+    # (b, c, H, W // 2 + 1), once: the pictures put down on zeros of the DFT size first (what
+    # rfft2's s= does, line by line: the same values), ~0.45 ms instead of ~0.8 for 16 cells
+    # of 44 px (numpy pads each strided line on its own)
+    padded = np.zeros((b, ch, *size), imgs.dtype)
+    padded[:, :, :h, :w] = np.moveaxis(imgs, 3, 1)
+    picture = np.fft.rfft2(padded)
     # each place's spread: per channel its sum and sum of squares, from integral images (as
     # cv2.matchTemplate takes them)
     spread = np.empty((b, rh, rw))
