@@ -297,3 +297,42 @@ def test_two_matches_sharing_what_the_blur_leaves_as_apart(readings):
             assert all(kept[q].tobytes() == apart[q].tobytes() for q in range(16))
             details.append(kept[0])
         assert details[0].tobytes() != details[1].tobytes()      # the blurs differ: the test can tell
+
+
+def _fine_cell_plain(cells, centre, pad, q, mean, mean_detail):
+    """``stages.fine_cell`` as it was: the tile cut, described and its light matched on its own."""
+    f = tuning.FINE_PX
+    k = f / tuning.CELL_PX
+    win = cells.windows[q].astype(np.float32)
+    cx, cy = (float(centre[0]) - pad) * k + cells.pad, (float(centre[1]) - pad) * k + cells.pad
+    M = np.float32([[1, 0, f / 2 - cx], [0, 1, f / 2 - cy]])
+    tile = cv2.warpAffine(win, M, (f, f), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    i, sl = stages._fine_inner(), int(round(tuning.MATCH_SLACK * k))
+    cut = slice(i - sl, f - i + sl)
+    return (stages.fine_detail(tile)[cut, cut] * stages.gain(mean, tile) - mean_detail[cut, cut]).astype(np.float32)
+
+
+def test_fine_cells_made_at_once_as_one_by_one(box2_learned):
+    """stages.fine_cells_at (the tiles' small things as one picture of 3k channels, their
+    channels at once) gives each cell at FINE_PX to the bit, for every cell of box2 planets cut
+    finer through the outline read, cells of all four stacks at once; and reader's fine cells
+    kept per reading are those."""
+    from vision.reader import _fine_cells, _fine_mean, _fine_mean_detail, read_photo, read_tile
+    ex = exemplars_in(box2_learned)
+    pad = int(round(tuning.CELL_PX * tuning.PAD))
+    with stages.one_thread():
+        for name in ("p24.jpg", "p12.jpg"):
+            photo = stages.decode_photo((BOX2 / name).read_bytes())
+            v = read_photo(photo, ex)
+            fine = stages.cut_cells(photo, v.outline, v.turn, tuning.FINE_PX, read_tile(ex))
+            qs = list(range(16))
+            means = [_fine_mean(ex, STACK_AT[q]) for q in qs]
+            details = [_fine_mean_detail(ex, STACK_AT[q]) for q in qs]
+            plain = [_fine_cell_plain(fine, v.aligned.centres[q], pad, q, means[q], details[q]) for q in qs]
+            got = stages.fine_cells_at(fine, [v.aligned.centres[q] for q in qs], pad, qs, means, details)
+            assert [g.tobytes() for g in got] == [p.tobytes() for p in plain]
+            assert all(stages.fine_cell(fine, v.aligned.centres[q], pad, q, means[q], details[q]).tobytes()
+                       == plain[q].tobytes() for q in (0, 5, 15))
+            _, kept = _fine_cells(v, ex, photo, fine, [3, 9, 12])
+            assert [c.tobytes() for c in kept] == [plain[q].tobytes() for q in (3, 9, 12)]
+            assert len({float(p.std()) for p in plain}) == 16      # the cells differ: the test can tell

@@ -26,7 +26,7 @@ from .reading import NO_PLANET, Reading
 from scorer.i18n import _
 from .layout import STACK_AT
 from .stages import (STACKS, Aligned, Cells, Outline, Photo, align_cells, cell_detail, chroma, cut_cells,
-                     decode_photo, exemplar_details, finer_region, fine_cell, fine_detail, fine_cells, fine_exemplar, flattened, match,
+                     decode_photo, exemplar_details, finer_region, fine_cells_at, fine_detail, fine_cells, fine_exemplar, flattened, match,
                      grid_outlines, matched_filters, on_gap_lines, one_thread, outlines_in_turn, quad_side, tell_apart_all,
                      refit_outline, register_exemplars, stack_looks, tell_apart_each, turned_details,
                      Slider, detail_sides)
@@ -284,10 +284,7 @@ def tell_lookalikes(v: Verdict, ex: Exemplars, photo: Photo | None = None) -> Ve
                                             [_slider(ex, v.runners[q]) for q in tested])))
     finest = [q for q in tested if finer and v.margins[q] < tuning.FINE_MARGIN]
     if finest:
-        fcells = []
-        for q in finest:
-            fine, fcell = _fine_cell(v, ex, photo, fine, q)
-            fcells.append(fcell)
+        fine, fcells = _fine_cells(v, ex, photo, fine, finest)
         w = tuning.FINE_WEIGHT
         for q, fpair in zip(finest, tell_apart_each(fcells, [_slider(ex, v.rows[q], fine=True) for q in finest],
                                                     [_slider(ex, v.runners[q], fine=True) for q in finest],
@@ -317,18 +314,25 @@ def _fine_cell(v: Verdict, ex: Exemplars, photo: Photo | None, fine: Cells | Non
     Made once per reading (``Verdict.fine_kept``, shared by the verdicts ``tell_lookalikes`` and
     ``look_again`` make from it: the same cut, outline and centres): both stages ask for most
     doubtful cells."""
+    fine, cells = _fine_cells(v, ex, photo, fine, [q])
+    return fine, cells[0]
+
+
+def _fine_cells(v: Verdict, ex: Exemplars, photo: Photo | None, fine: Cells | None, qs: list) -> tuple[Cells, list]:
+    """``_fine_cell`` of each of the cells ``qs``, those not made yet made at once
+    (``stages.fine_cells_at``: the same floats as one by one)."""
     assert photo is not None and v.aligned is not None
     if fine is None:
         tile = read_tile(ex)
         fine = fine_cells(photo, v.outline, tile) if ex.outward else cut_cells(photo, v.outline, v.turn, tuning.FINE_PX, tile)
-    hit = v.fine_kept.get(q)
-    if hit is not None and hit[0] is fine:
-        return fine, hit[1]
-    pad = int(round(tuning.CELL_PX * tuning.PAD))
-    st = STACK_AT[q]
-    cell = fine_cell(fine, v.aligned.centres[q], pad, q, _fine_mean(ex, st), _fine_mean_detail(ex, st))
-    v.fine_kept[q] = (fine, cell)
-    return fine, cell
+    todo = [q for q in qs if v.fine_kept.get(q, (None,))[0] is not fine]
+    if todo:
+        pad = int(round(tuning.CELL_PX * tuning.PAD))
+        made = fine_cells_at(fine, [v.aligned.centres[q] for q in todo], pad, todo,
+                             [_fine_mean(ex, STACK_AT[q]) for q in todo], [_fine_mean_detail(ex, STACK_AT[q]) for q in todo])
+        for q, cell in zip(todo, made):
+            v.fine_kept[q] = (fine, cell)
+    return fine, [v.fine_kept[q][1] for q in qs]
 
 
 def look_again(v: Verdict, ex: Exemplars, photo: Photo | None, conf: np.ndarray) -> Verdict:
