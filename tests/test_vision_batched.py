@@ -205,3 +205,134 @@ def test_tiles_channels_and_gains_at_once_as_one_by_one(readings):
     want = np.stack([_plain_gain(mean, t) for t in tiles])
     assert got.dtype == want.dtype and got.tobytes() == want.tobytes()
     assert np.ptp(got[:, 0]) > 0.01                            # the tiles' light differs
+
+
+def _tell_lookalikes_cell_by_cell(v, ex, photo):
+    """``reader.tell_lookalikes`` as it was: each cell's test (``stages.tell_apart``, at FINE_PX
+    too) made and its swap decided before the next cell's."""
+    from vision.reader import _fine_cell, _finer, _slider
+    aligned = v.aligned
+    finer, fine = _finer(v, ex, photo), None
+    pairs = v.pairs.copy()
+    rows, runners = list(v.rows), list(v.runners)
+    sims, margins = v.sims.copy(), v.margins.copy()
+    for q in range(16):
+        b, a = v.runners[q], v.rows[q]
+        if b is None or ex.names[a] == "back" or ex.names[b] == "back":
+            continue
+        cell = v.details[q] if q in v.details else stages.cell_detail(aligned.tiles[q], ex.means[STACK_AT[q]])
+        pair = stages.tell_apart(cell, _slider(ex, a), _slider(ex, b))
+        if finer and margins[q] < tuning.FINE_MARGIN:
+            fine, fcell = _fine_cell(v, ex, photo, fine, q)
+            fpair = stages.tell_apart(fcell, _slider(ex, a, fine=True), _slider(ex, b, fine=True),
+                                      tuning.PAIR_BLUR * tuning.FINE_PX / tuning.CELL_PX)
+            pair = tuning.FINE_WEIGHT * fpair + (1 - tuning.FINE_WEIGHT) * pair
+        if tuning.SWAP and pair < tuning.SWAP_PAIR and b not in rows:
+            rows[q], runners[q] = b, a
+            sims[q], margins[q], pair = sims[q] - margins[q], -margins[q], -pair
+        pairs[q] = min(tuning.PAIR_CAP, pair)
+    return tuple(rows), tuple(runners), sims, margins, pairs
+
+
+def test_runner_up_tests_of_all_cells_at_once_as_cell_by_cell(box2_learned):
+    """stages.tell_apart_each (every cell's picture spectrum in one call, each multiplied by its
+    own two exemplars' kept spectra, one inverse for all; stages.slide_own) gives each cell's
+    places and runner-up test to the bit, at CELL_PX and FINE_PX, on the real cells of box2
+    photos as the reader reads them; and reader.tell_lookalikes (every test first, the swaps
+    after, cell by cell) gives the verdict of the cell-by-cell loop it replaced."""
+    from vision.reader import _fine_cell, _finer, _slider, read_photo, tell_lookalikes
+    ex = exemplars_in(box2_learned)
+    fine_tested = 0
+    with stages.one_thread():
+        for name in ("p24.jpg", "p12.jpg", "p01.jpg"):
+            photo = stages.decode_photo((BOX2 / name).read_bytes())
+            v = read_photo(photo, ex)
+            tested = [q for q in range(16) if v.runners[q] is not None
+                      and ex.names[v.rows[q]] != "back" and ex.names[v.runners[q]] != "back"]
+            assert len(tested) > 8
+            cells = [v.details[q] if q in v.details else stages.cell_detail(v.aligned.tiles[q], ex.means[STACK_AT[q]])
+                     for q in tested]
+            firsts, seconds = [_slider(ex, v.rows[q]) for q in tested], [_slider(ex, v.runners[q]) for q in tested]
+            many = stages.slide_own(np.stack(cells), list(zip(firsts, seconds)))
+            for j, cell in enumerate(cells):
+                assert many[j].tobytes() == np.stack(stages.slide(cell, firsts[j], seconds[j])).tobytes()
+            told = stages.tell_apart_each(cells, firsts, seconds)
+            plain = [stages.tell_apart(c, a, b) for c, a, b in zip(cells, firsts, seconds)]
+            assert np.float64(told).tobytes() == np.float64(plain).tobytes()
+            assert len(set(plain)) == len(plain)                  # the cells differ: the test can tell
+            if _finer(v, ex, photo):
+                fq = [q for q in tested if v.margins[q] < tuning.FINE_MARGIN]
+                fcells = [_fine_cell(v, ex, photo, None, q)[1] for q in fq]
+                fa, fb = [_slider(ex, v.rows[q], True) for q in fq], [_slider(ex, v.runners[q], True) for q in fq]
+                blur = tuning.PAIR_BLUR * tuning.FINE_PX / tuning.CELL_PX
+                told = stages.tell_apart_each(fcells, fa, fb, blur)
+                assert told == [stages.tell_apart(c, a, b, blur) for c, a, b in zip(fcells, fa, fb)]
+                fine_tested += len(fq)
+            for seen in (photo, None):
+                got = tell_lookalikes(v, ex, seen)
+                rows, runners, sims, margins, pairs = _tell_lookalikes_cell_by_cell(v, ex, seen)
+                assert (got.rows, got.runners) == (rows, runners)
+                assert got.sims.tobytes() == sims.tobytes() and got.margins.tobytes() == margins.tobytes()
+                assert got.pairs.tobytes() == pairs.tobytes()
+    assert fine_tested >= 4
+
+
+def test_two_matches_sharing_what_the_blur_leaves_as_apart(readings):
+    """stages.match with ``kept`` shared between classify's two matches (the plain one and the
+    sharper one, SHARP_BLUR: the tiles' channels, each stack's gains, wide blur and face-down
+    test made once) gives each match's similarities and kept details to the bit."""
+    ex, cut = readings
+    assert ex.sharp is not None
+    for cells in cut:
+        aligned = stages.align_cells(cells, ex.looks)
+        shared: dict = {}
+        details = []
+        for filters, blur in ((ex.filters, None), (ex.sharp, tuning.SHARP_BLUR)):
+            apart: dict = {}
+            want = stages.match(aligned, filters, ex.rows_of, ex.means, ex.backs, apart, blur=blur)
+            kept: dict = {}
+            got = stages.match(aligned, filters, ex.rows_of, ex.means, ex.backs, kept, blur=blur, kept=shared)
+            assert got.tobytes() == want.tobytes() and (got > -1).sum() > 100
+            assert sorted(kept) == sorted(apart) == list(range(16))
+            assert all(kept[q].tobytes() == apart[q].tobytes() for q in range(16))
+            details.append(kept[0])
+        assert details[0].tobytes() != details[1].tobytes()      # the blurs differ: the test can tell
+
+
+def _fine_cell_plain(cells, centre, pad, q, mean, mean_detail):
+    """``stages.fine_cell`` as it was: the tile cut, described and its light matched on its own."""
+    f = tuning.FINE_PX
+    k = f / tuning.CELL_PX
+    win = cells.windows[q].astype(np.float32)
+    cx, cy = (float(centre[0]) - pad) * k + cells.pad, (float(centre[1]) - pad) * k + cells.pad
+    M = np.float32([[1, 0, f / 2 - cx], [0, 1, f / 2 - cy]])
+    tile = cv2.warpAffine(win, M, (f, f), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    i, sl = stages._fine_inner(), int(round(tuning.MATCH_SLACK * k))
+    cut = slice(i - sl, f - i + sl)
+    return (stages.fine_detail(tile)[cut, cut] * stages.gain(mean, tile) - mean_detail[cut, cut]).astype(np.float32)
+
+
+def test_fine_cells_made_at_once_as_one_by_one(box2_learned):
+    """stages.fine_cells_at (the tiles' small things as one picture of 3k channels, their
+    channels at once) gives each cell at FINE_PX to the bit, for every cell of box2 planets cut
+    finer through the outline read, cells of all four stacks at once; and reader's fine cells
+    kept per reading are those."""
+    from vision.reader import _fine_cells, _fine_mean, _fine_mean_detail, read_photo, read_tile
+    ex = exemplars_in(box2_learned)
+    pad = int(round(tuning.CELL_PX * tuning.PAD))
+    with stages.one_thread():
+        for name in ("p24.jpg", "p12.jpg"):
+            photo = stages.decode_photo((BOX2 / name).read_bytes())
+            v = read_photo(photo, ex)
+            fine = stages.cut_cells(photo, v.outline, v.turn, tuning.FINE_PX, read_tile(ex))
+            qs = list(range(16))
+            means = [_fine_mean(ex, STACK_AT[q]) for q in qs]
+            details = [_fine_mean_detail(ex, STACK_AT[q]) for q in qs]
+            plain = [_fine_cell_plain(fine, v.aligned.centres[q], pad, q, means[q], details[q]) for q in qs]
+            got = stages.fine_cells_at(fine, [v.aligned.centres[q] for q in qs], pad, qs, means, details)
+            assert [g.tobytes() for g in got] == [p.tobytes() for p in plain]
+            assert all(stages.fine_cell(fine, v.aligned.centres[q], pad, q, means[q], details[q]).tobytes()
+                       == plain[q].tobytes() for q in (0, 5, 15))
+            _, kept = _fine_cells(v, ex, photo, fine, [3, 9, 12])
+            assert [c.tobytes() for c in kept] == [plain[q].tobytes() for q in (3, 9, 12)]
+            assert len({float(p.std()) for p in plain}) == 16      # the cells differ: the test can tell

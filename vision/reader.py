@@ -26,9 +26,9 @@ from .reading import NO_PLANET, Reading
 from scorer.i18n import _
 from .layout import STACK_AT
 from .stages import (STACKS, Aligned, Cells, Outline, Photo, align_cells, cell_detail, chroma, cut_cells,
-                     decode_photo, exemplar_details, finer_region, fine_cell, fine_detail, fine_cells, fine_exemplar, flattened, match,
+                     decode_photo, exemplar_details, finer_region, fine_cells_at, fine_detail, fine_cells, fine_exemplar, flattened, match,
                      grid_outlines, matched_filters, on_gap_lines, one_thread, outlines_in_turn, quad_side, tell_apart_all,
-                     refit_outline, register_exemplars, stack_looks, tell_apart, turned_details,
+                     refit_outline, register_exemplars, stack_looks, tell_apart_each, turned_details,
                      Slider, detail_sides)
 
 
@@ -230,11 +230,13 @@ def _runner_up(sims: np.ndarray, ex: Exemplars, q: int, row: int) -> int | None:
 
 def classify(cells: Cells, aligned: Aligned, ex: Exemplars, outline: Outline, turn: int) -> Verdict:
     details: dict = {}
-    base = match(aligned, ex.filters, ex.rows_of, ex.means, ex.backs, details)      # (16, n)
+    shared: dict = {}   # what the two matches share (the tiles' channels, gains, wide blurs)
+    base = match(aligned, ex.filters, ex.rows_of, ex.means, ex.backs, details, kept=shared)      # (16, n)
     # the sharper match (SHARP) and the box's own blend (descriptors.choose_blend) order the
     # tiles; the match alone is the chosen tile's similarity (the bars of is_planet and the doubt
     # are set on it), and a cell's margin is never surer than the match's
-    order = base if ex.sharp is None else match(aligned, ex.sharp, ex.rows_of, ex.means, ex.backs, blur=tuning.SHARP_BLUR)
+    order = base if ex.sharp is None else match(aligned, ex.sharp, ex.rows_of, ex.means, ex.backs,
+                                                blur=tuning.SHARP_BLUR, kept=shared)
     sims = order if not ex.blend or ex.hog is None else blended(order, hog_sims(aligned.tiles, ex.hog, ex.rows_of), ex.blend)
     rows = _assign_all(sims, ex)
     chosen = np.array([base[q, rows[q]] for q in range(16)], np.float32)
@@ -272,19 +274,24 @@ def tell_lookalikes(v: Verdict, ex: Exemplars, photo: Photo | None = None) -> Ve
     pairs = v.pairs.copy()
     rows, runners = list(v.rows), list(v.runners)
     sims, margins = v.sims.copy(), v.margins.copy()
-    for q in range(16):
-        b = v.runners[q]
-        a = v.rows[q]
-        if b is None or ex.names[a] == "back" or ex.names[b] == "back":
-            continue
-        cell = v.details[q] if q in v.details else cell_detail(aligned.tiles[q], ex.means[STACK_AT[q]])
-        pair = tell_apart(cell, _slider(ex, a), _slider(ex, b))
-        if finer and margins[q] < tuning.FINE_MARGIN:
-            fine, fcell = _fine_cell(v, ex, photo, fine, q)
-            fpair = tell_apart(fcell, _slider(ex, a, fine=True), _slider(ex, b, fine=True),
-                               tuning.PAIR_BLUR * tuning.FINE_PX / tuning.CELL_PX)
-            w = tuning.FINE_WEIGHT
-            pair = w * fpair + (1 - w) * pair
+    # each cell's test first, all cells at once (stages.tell_apart_each: the same floats as cell by
+    # cell): a cell's test takes only its own tile, runner-up and margin as classified (a swap
+    # changes the cell's own margin after its test), so only the swaps below go cell by cell
+    tested = [q for q in range(16) if v.runners[q] is not None
+              and ex.names[v.rows[q]] != "back" and ex.names[v.runners[q]] != "back"]
+    cells = [v.details[q] if q in v.details else cell_detail(aligned.tiles[q], ex.means[STACK_AT[q]]) for q in tested]
+    told = dict(zip(tested, tell_apart_each(cells, [_slider(ex, v.rows[q]) for q in tested],
+                                            [_slider(ex, v.runners[q]) for q in tested])))
+    finest = [q for q in tested if finer and v.margins[q] < tuning.FINE_MARGIN]
+    if finest:
+        fine, fcells = _fine_cells(v, ex, photo, fine, finest)
+        w = tuning.FINE_WEIGHT
+        for q, fpair in zip(finest, tell_apart_each(fcells, [_slider(ex, v.rows[q], fine=True) for q in finest],
+                                                    [_slider(ex, v.runners[q], fine=True) for q in finest],
+                                                    tuning.PAIR_BLUR * tuning.FINE_PX / tuning.CELL_PX)):
+            told[q] = w * fpair + (1 - w) * told[q]
+    for q in tested:
+        a, b, pair = v.rows[q], v.runners[q], told[q]
         if tuning.SWAP and pair < tuning.SWAP_PAIR and b not in rows:
             rows[q], runners[q] = b, a
             sims[q], margins[q], pair = sims[q] - margins[q], -margins[q], -pair
@@ -307,18 +314,25 @@ def _fine_cell(v: Verdict, ex: Exemplars, photo: Photo | None, fine: Cells | Non
     Made once per reading (``Verdict.fine_kept``, shared by the verdicts ``tell_lookalikes`` and
     ``look_again`` make from it: the same cut, outline and centres): both stages ask for most
     doubtful cells."""
+    fine, cells = _fine_cells(v, ex, photo, fine, [q])
+    return fine, cells[0]
+
+
+def _fine_cells(v: Verdict, ex: Exemplars, photo: Photo | None, fine: Cells | None, qs: list) -> tuple[Cells, list]:
+    """``_fine_cell`` of each of the cells ``qs``, those not made yet made at once
+    (``stages.fine_cells_at``: the same floats as one by one)."""
     assert photo is not None and v.aligned is not None
     if fine is None:
         tile = read_tile(ex)
         fine = fine_cells(photo, v.outline, tile) if ex.outward else cut_cells(photo, v.outline, v.turn, tuning.FINE_PX, tile)
-    hit = v.fine_kept.get(q)
-    if hit is not None and hit[0] is fine:
-        return fine, hit[1]
-    pad = int(round(tuning.CELL_PX * tuning.PAD))
-    st = STACK_AT[q]
-    cell = fine_cell(fine, v.aligned.centres[q], pad, q, _fine_mean(ex, st), _fine_mean_detail(ex, st))
-    v.fine_kept[q] = (fine, cell)
-    return fine, cell
+    todo = [q for q in qs if v.fine_kept.get(q, (None,))[0] is not fine]
+    if todo:
+        pad = int(round(tuning.CELL_PX * tuning.PAD))
+        made = fine_cells_at(fine, [v.aligned.centres[q] for q in todo], pad, todo,
+                             [_fine_mean(ex, STACK_AT[q]) for q in todo], [_fine_mean_detail(ex, STACK_AT[q]) for q in todo])
+        for q, cell in zip(todo, made):
+            v.fine_kept[q] = (fine, cell)
+    return fine, [v.fine_kept[q][1] for q in qs]
 
 
 def look_again(v: Verdict, ex: Exemplars, photo: Photo | None, conf: np.ndarray) -> Verdict:

@@ -983,11 +983,51 @@ def slide_each(imgs: np.ndarray, *sliders: Slider) -> list[np.ndarray]:
     the values are those of ``slide`` picture by picture (tests/test_vision_paths.py), with
     one call per step for all the pictures instead of one per picture (``align_cells``: 16)."""
     imgs = imgs if imgs.ndim == 4 else imgs[..., None]
+    size = _dft_size(imgs.shape[1:3])
+    spectra = [slider.spectra(size) for slider in sliders]
+    products = np.concatenate(spectra, axis=0) if len(spectra) > 1 else spectra[0]
+    norms = np.concatenate([slider.norms for slider in sliders])
+    r = _slid(imgs, products[None], norms[None], sliders[0].shape, size)
+    ends = np.cumsum([len(sp) for sp in spectra])[:-1]
+    return np.split(r, ends, axis=1) if len(spectra) > 1 else [r]
+
+
+def slide_own(imgs: np.ndarray, sliders: list) -> np.ndarray:
+    """``slide`` of each of the pictures ``imgs`` (b, h, w[, c]) float32 of one size, each with
+    its own sliders (``sliders``: per picture a tuple of as many ``Slider``s, all with as many
+    templates of one size) at once: (b, sliders, k, h - m + 1, w - m + 1), picture i's
+    ``slide(imgs[i], *sliders[i])`` stacked. Each picture's spectrum taken with the others'
+    in one call and multiplied by its own sliders' kept spectra (gathered into one array), and
+    one inverse for all: the runner-up tests of a reading (``tell_apart_each``: ~16 cells, two
+    exemplars each) in one pass instead of one per cell. The same floats as ``slide`` picture
+    by picture (numpy's DFTs transform each line on its own, the products are element by
+    element; tests/test_vision_batched.py)."""
+    imgs = imgs if imgs.ndim == 4 else imgs[..., None]
+    b, per = len(sliders), len(sliders[0])
+    size = _dft_size(imgs.shape[1:3])
+    every = [slider for own in sliders for slider in own]
+    spectra = [slider.spectra(size) for slider in every]
+    k = len(spectra[0])
+    products = np.concatenate(spectra, axis=0).reshape(b, per * k, *spectra[0].shape[1:])
+    norms = np.concatenate([slider.norms for slider in every]).reshape(b, per * k)
+    r = _slid(imgs, products, norms, every[0].shape, size)
+    return r.reshape(b, per, k, *r.shape[2:])
+
+
+def _slid(imgs: np.ndarray, products: np.ndarray, norms: np.ndarray, shape: tuple, size: tuple) -> np.ndarray:
+    """The normalized correlations of the pictures ``imgs`` (b, h, w, c) float32 with templates
+    of ``shape`` (m, m) given by their kept spectra at the DFT ``size`` (``products``: (1 or b,
+    K, c, H, W // 2 + 1), the same for every picture or each picture's own) and their norms
+    ((1 or b, K)): (b, K, h - m + 1, w - m + 1) float32 (``slide_each``, ``slide_own``)."""
     b, h, w, ch = imgs.shape
-    mh, mw = sliders[0].shape
+    mh, mw = shape
     rh, rw = h - mh + 1, w - mw + 1
-    size = _dft_size((h, w))
-    picture = np.fft.rfft2(np.moveaxis(imgs, 3, 1), s=size)       # (b, c, H, W // 2 + 1), once
+    # (b, c, H, W // 2 + 1), once: the pictures put down on zeros of the DFT size first (what
+    # rfft2's s= does, line by line: the same values), ~0.45 ms instead of ~0.8 for 16 cells
+    # of 44 px (numpy pads each strided line on its own)
+    padded = np.zeros((b, ch, *size), imgs.dtype)
+    padded[:, :, :h, :w] = np.moveaxis(imgs, 3, 1)
+    picture = np.fft.rfft2(padded)
     # each place's spread: per channel its sum and sum of squares, from integral images (as
     # cv2.matchTemplate takes them)
     spread = np.empty((b, rh, rw))
@@ -997,25 +1037,20 @@ def slide_each(imgs: np.ndarray, *sliders: Slider) -> list[np.ndarray]:
         box = s[mh:, mw:] - s[:-mh, mw:] - s[mh:, :-mw] + s[:-mh, :-mw]
         box2 = sq[mh:, mw:] - sq[:-mh, mw:] - sq[mh:, :-mw] + sq[:-mh, :-mw]
         spread[j] = np.sqrt(np.maximum(box2.sum(axis=2) - (box * box).sum(axis=2) / (mh * mw), 0))
-    spectra = [slider.spectra(size) for slider in sliders]
-    products = np.concatenate(spectra, axis=0) if len(spectra) > 1 else spectra[0]
-    acc = products[None, :, 0] * picture[:, None, 0]
+    acc = products[:, :, 0] * picture[:, None, 0]
     for c in range(1, ch):                                        # channels summed
-        acc += products[None, :, c] * picture[:, None, c]
+        acc += products[:, :, c] * picture[:, None, c]
     # every template at once: irfft2(acc, s=size)[..., :rh, :rw] (numpy's irfft2 is these two steps),
     # its last step only on the rows kept
     num = np.fft.irfft(np.fft.ifft(acc, n=size[0], axis=-2)[..., :rh, :], n=size[1], axis=-1)
     num = num[..., :rw].astype(np.float64)
-    norms = np.concatenate([slider.norms for slider in sliders])
-    t = spread[:, None] * norms[None, :, None, None]
+    t = spread[:, None] * norms[:, :, None, None]
     with np.errstate(divide="ignore", invalid="ignore"):
         r = num / t
     odd = ~(np.abs(num) < t)
     if odd.any():   # as cv2.matchTemplate: no spread, or a product out of range: 0 or ±1
         r[odd] = np.where(np.abs(num[odd]) < t[odd] * 1.125, np.sign(num[odd]), 0.0)
-    r = r.astype(np.float32)
-    ends = np.cumsum([len(sp) for sp in spectra])[:-1]
-    return np.split(r, ends, axis=1) if len(spectra) > 1 else [r]
+    return r.astype(np.float32)
 
 
 # --- 5. compare each aligned tile with the exemplars ----------------------------------------
@@ -1148,26 +1183,37 @@ def cell_detail(tile: np.ndarray, mean: np.ndarray, tile_channels: np.ndarray | 
 
 
 def cell_details(tiles: np.ndarray, mean: np.ndarray, tile_channels: np.ndarray | None = None,
-                 blur: float | None = None) -> np.ndarray:
+                 blur: float | None = None, kept: dict | None = None) -> np.ndarray:
     """``cell_detail`` of each of the aligned tiles ``tiles`` (k, CELL_PX, CELL_PX, 3) of one stack
     at once: their blurs as one picture of 3k channels and one pair of matrix products
     (``_details``), their gains at once (``gains``). The same floats as tile by tile
     (tests/test_vision_paths.py). ``tile_channels``: ``channels(tiles)`` when known; ``blur``:
-    ``_detail``'s."""
+    ``_detail``'s; ``kept``: a dict kept for these tiles, in which what does not depend on
+    ``blur`` (the gains, the tiles as one picture and its wide blur) is kept when first made
+    (``match``: ``classify`` describes the same tiles at two blurs)."""
     size, sl = tuning.CELL_PX, tuning.MATCH_SLACK
     i = _inner(size)
     cut = slice(i - sl, size - i + sl)
-    g = gains(mean, tiles, tile_channels)[:, None, None, :]
-    return (_details(tiles, blur)[:, cut, cut] * g - _mean_detail(mean, cut, blur)).astype(np.float32)
+    kept = {} if kept is None else kept
+    if "gains" not in kept:
+        kept["gains"] = gains(mean, tiles, tile_channels)[:, None, None, :]
+    return (_details(tiles, blur, kept)[:, cut, cut] * kept["gains"] - _mean_detail(mean, cut, blur)).astype(np.float32)
 
 
-def _details(imgs: np.ndarray, blur: float | None = None) -> np.ndarray:
+def _details(imgs: np.ndarray, blur: float | None = None, kept: dict | None = None) -> np.ndarray:
     """``_detail`` of each of ``imgs`` (k, n, n, c) float32: one picture of k·c channels (each
     channel is blurred on its own, with the same kernel and border), so one ``cv2.GaussianBlur``
-    and one ``wide_blur``."""
+    and one ``wide_blur``. ``kept``: as ``cell_details``' (that picture and its wide blur, the
+    same whatever ``blur``)."""
     k, n, _, c = imgs.shape
-    one = np.ascontiguousarray(imgs.transpose(1, 2, 0, 3)).reshape(n, n, k * c)
-    return np.ascontiguousarray(_detail(one, blur).reshape(n, n, k, c).transpose(2, 0, 1, 3))
+    kept = {} if kept is None else kept
+    if "wide" not in kept:
+        one = np.ascontiguousarray(imgs.transpose(1, 2, 0, 3)).reshape(n, n, k * c)
+        kept["one"], kept["wide"] = one, wide_blur(one, tuning.DESC_WIDE)
+    one = kept["one"]
+    # _detail(one, blur), its wide blur kept
+    d = cv2.GaussianBlur(one, (0, 0), tuning.DESC_BLUR if blur is None else blur) - kept["wide"]
+    return np.ascontiguousarray(d.reshape(n, n, k, c).transpose(2, 0, 1, 3))
 
 
 # --- 5b. tell look-alikes apart ------------------------------------------------------------
@@ -1206,6 +1252,20 @@ def _places_at(cell: np.ndarray, sliders: list) -> list[tuple[int, int, int]]:
     return out
 
 
+def _places_each(cells: np.ndarray, sliders: list) -> np.ndarray:
+    """``_places_at`` of each of ``cells`` (b, h, w, c) with its own ``sliders`` (per cell a
+    tuple of as many ``Slider``s, ``slide_own``) at once: (b, sliders, 3) int, (y, x, the
+    turn's index) each, the same first best turn and place."""
+    res = slide_own(cells, sliders)
+    b, per, k, rh, rw = res.shape
+    flat = res.reshape(b, per, k, rh * rw)
+    at = flat.argmax(axis=3)                                          # (b, per, k): each turn's best place
+    best = np.take_along_axis(flat, at[..., None], axis=3)[..., 0]
+    turn = best.argmax(axis=2)                                        # the first best turn
+    where = np.take_along_axis(at, turn[..., None], axis=2)[..., 0]
+    return np.stack([where // rw, where % rw, turn], axis=2)
+
+
 def _on_canvas(cell: np.ndarray, y: int, x: int, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     canvas = np.zeros_like(cell)
     where = np.zeros(cell.shape[:2], bool)
@@ -1231,6 +1291,19 @@ def tell_apart(cell: np.ndarray, first: np.ndarray, second: np.ndarray, blur: fl
     with each there. ``first``, ``second``: as ``turned_details`` gives them (or their
     ``Slider``s, kept per box). In [-2, 2]; > 0: ``first``."""
     return placed_apart(cell, *_places(cell, first, second), blur)
+
+
+def tell_apart_each(cells: list, firsts: list, seconds: list, blur: float = tuning.PAIR_BLUR) -> list[float]:
+    """``tell_apart`` of each of ``cells`` ((h, w, c) each, all of one size) with its own two
+    exemplars (``firsts[i]``, ``seconds[i]``: ``Slider``s of one template size and number), the
+    same floats as cell by cell: the exemplars placed on every cell at once (``_places_each``:
+    the cells' spectra in one call, one inverse for all; the sliding was most of a ~0.2 ms test,
+    in numpy's per-call costs), then each pair told apart on its cell (``placed_apart``)."""
+    if not len(cells):
+        return []
+    at = _places_each(np.stack(cells), list(zip(firsts, seconds))).tolist()
+    return [placed_apart(cell, (ya, xa, first.originals[ka]), (yb, xb, second.originals[kb]), blur)
+            for cell, first, second, ((ya, xa, ka), (yb, xb, kb)) in zip(cells, firsts, seconds, at)]
 
 
 def tell_apart_all(cell: np.ndarray, turned: list, blur: float = tuning.PAIR_BLUR) -> np.ndarray:
@@ -1458,16 +1531,36 @@ def fine_cell(cells: Cells, centre: np.ndarray, pad: int, q: int, mean: np.ndarr
     scaled; ``pad``: the CELL_PX cells' pad), as ``cell_detail`` gives it at CELL_PX: small things less the stack's (``mean`` at
     FINE_PX), light matched, the inner part with a slack round it. ``mean_detail``:
     ``fine_detail(mean)`` when kept (the same for every cell of the stack)."""
+    return fine_cells_at(cells, [centre], pad, [q], [mean], [mean_detail])[0]
+
+
+def fine_cells_at(cells: Cells, centres: list, pad: int, qs: list, means: list, mean_details: list) -> list[np.ndarray]:
+    """``fine_cell`` of each of the cells ``qs`` (with its own ``centres``, ``means`` and
+    ``mean_details``, as ``fine_cell`` takes them) at once: each tile cut on its own, their
+    small things as one picture of 3k channels (one ``GaussianBlur``, one ``wide_blur``: each
+    channel on its own, as ``_details``), their channels at once (``channels`` of a stack). The
+    same floats as cell by cell (tests/test_vision_batched.py); ~0.55-0.7 ms a cell on its own,
+    most of it the blurs' and the mean's per-call costs."""
     f = tuning.FINE_PX
     k = f / tuning.CELL_PX
-    win = cells.windows[q].astype(np.float32)
-    cx, cy = (float(centre[0]) - pad) * k + cells.pad, (float(centre[1]) - pad) * k + cells.pad
-    M = np.float32([[1, 0, f / 2 - cx], [0, 1, f / 2 - cy]])
-    tile = cv2.warpAffine(win, M, (f, f), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    tiles = []
+    for q, centre in zip(qs, centres):
+        win = cells.windows[q].astype(np.float32)
+        cx, cy = (float(centre[0]) - pad) * k + cells.pad, (float(centre[1]) - pad) * k + cells.pad
+        M = np.float32([[1, 0, f / 2 - cx], [0, 1, f / 2 - cy]])
+        tiles.append(cv2.warpAffine(win, M, (f, f), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE))
+    tiles = np.stack(tiles)
+    n, c = len(tiles), tiles.shape[3]
+    details = fine_detail(np.ascontiguousarray(tiles.transpose(1, 2, 0, 3)).reshape(f, f, n * c))
+    details = details.reshape(f, f, n, c).transpose(2, 0, 1, 3)
+    every = channels(tiles)
     i, sl = _fine_inner(), int(round(tuning.MATCH_SLACK * k))
     cut = slice(i - sl, f - i + sl)
-    md = fine_detail(mean) if mean_detail is None else mean_detail
-    return (fine_detail(tile)[cut, cut] * gain(mean, tile) - md[cut, cut]).astype(np.float32)
+    out = []
+    for j, (mean, mean_detail) in enumerate(zip(means, mean_details)):
+        md = fine_detail(mean) if mean_detail is None else mean_detail
+        out.append((details[j][cut, cut] * gain(mean, tiles[j], every[j]) - md[cut, cut]).astype(np.float32))
+    return out
 
 
 def _windows(d: np.ndarray, m: int) -> tuple[np.ndarray, np.ndarray]:
@@ -1507,19 +1600,27 @@ def _rows_filters(filters: np.ndarray, stack: str, rows: list) -> np.ndarray:
 
 
 def match(aligned: Aligned, filters: np.ndarray, rows_of: dict, means: dict, backs: dict,
-          details: dict | None = None, blur: float | None = None) -> np.ndarray:
+          details: dict | None = None, blur: float | None = None, kept: dict | None = None) -> np.ndarray:
     """(16, n) similarity of each aligned tile with each exemplar its position allows: the best
     normalized correlation of the exemplar's matched filter (``filters``: (n, angles, D)) within
     ``MATCH_SLACK`` pixels (in steps of 2), every cell of a stack against all its exemplars as
     one matrix product. Face down or up is told first by colour (``backs``: stack -> (rows of
     its backs, their chromas, its faces' chroma)): the other kind's rows stay at -1. ``details``,
     if given, receives each cell's ``cell_detail`` (cell -> array), for the runner-up test.
-    ``blur``: the cells' details at it (``filters`` made at it too), not ``DESC_BLUR``."""
+    ``blur``: the cells' details at it (``filters`` made at it too), not ``DESC_BLUR``. ``kept``:
+    a dict kept for these aligned tiles and the box's ``means`` and ``backs`` (``classify``
+    matches them twice, at two blurs), in which what depends on neither the blur nor the
+    filters is kept when first made: the tiles' channels, each stack's gains and wide blur
+    (``cell_details``) and which cells look face down (the same floats, made once: classify's
+    two matches 7.6-7.8 -> 6.9-7.0 ms on box2's cells, tests/test_vision_batched.py)."""
     size = tuning.CELL_PX
     i = _inner(size)
     m = (size - 2 * i) // 2
     sims = np.full((16, len(filters)), -1.0, np.float32)
-    every = channels(aligned.tiles)                           # per tile, once (gain and chroma)
+    kept = {} if kept is None else kept
+    if "channels" not in kept:
+        kept["channels"] = channels(aligned.tiles)            # per tile, once (gain and chroma)
+    every = kept["channels"]
     stacks, ds = [], []                                       # the cells stack by stack
     for st, rows in rows_of.items():
         cells = [q for q in range(16) if STACK_AT[q] == st]
@@ -1527,13 +1628,16 @@ def match(aligned: Aligned, filters: np.ndarray, rows_of: dict, means: dict, bac
             continue
         back_rows, back_chromas, face_chroma = backs.get(st, ((), (), None))
         chans = every[cells]
-        ds.append(cell_details(aligned.tiles[cells], means[st], chans, blur))   # the stack's cells at once
-        down = np.zeros(len(cells), bool)                     # per cell: its colour nearer a back's
-        if back_rows:
-            c = chans / chans.sum(axis=1, keepdims=True)      # chroma of each
-            down = (np.abs(c[:, None] - np.asarray(back_chromas)[None]).sum(axis=2).min(axis=1)
-                    < np.abs(c - face_chroma).sum(axis=1))
-        stacks.append((st, rows, cells, back_rows, down))
+        own = kept.setdefault(("stack", st), {})
+        ds.append(cell_details(aligned.tiles[cells], means[st], chans, blur, own))   # the stack's cells at once
+        if "down" not in own:
+            down = np.zeros(len(cells), bool)                 # per cell: its colour nearer a back's
+            if back_rows:
+                c = chans / chans.sum(axis=1, keepdims=True)  # chroma of each
+                down = (np.abs(c[:, None] - np.asarray(back_chromas)[None]).sum(axis=2).min(axis=1)
+                        < np.abs(c - face_chroma).sum(axis=1))
+            own["down"] = down
+        stacks.append((st, rows, cells, back_rows, own["down"]))
     if not ds:
         return sims
     ds = np.concatenate(ds)
