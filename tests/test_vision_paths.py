@@ -451,7 +451,7 @@ def _planet_maps(name: str) -> list[np.ndarray]:
                     hy = min(half.shape[0], y0 + hc + 2 * hs) - ya - hc + 1
                     hx = min(half.shape[1], x0 + hc + 2 * hs) - xa - hc + 1
                     prior = R._prior(hy, hx, (x0 + hs) - xa, (y0 + hs) - ya)
-                    out.append(whole[:, ya:ya + hy, xa:xa + hx] - prior - R._TURN_COST)
+                    out.append(whole[:, ya:ya + hy, xa:xa + hx] - prior - R._turn_costs(R.ANGLES))
     return out
 
 
@@ -587,3 +587,58 @@ def test_table_distances_a_few_rows_at_a_time_as_all_at_once():
     for grid, table in cases:
         got = table_distance(grid, table)
         assert got.dtype == np.float32 and np.array_equal(got, _table_distance_plain(grid, table))
+
+
+def _tiles_found_turn_by_turn(half, templates, centres0, search, angles0, scale) -> tuple[list, list, list]:
+    """What recognize._cells found per cell with each cell's own templates (the second pass)
+    before speed round 6: each turn near the one found before matched and cv2.minMaxLoc'd in
+    turn, a turn kept only when strictly better. Centres, fits and turns."""
+    hc, hs = max(8, int(round(R.CELL / 2 * scale))), search // 2
+    centres, fits, turns = [], [], []
+    for q in range(16):
+        x0 = int(round(centres0[q][0] / 2 - hc / 2)) - hs
+        y0 = int(round(centres0[q][1] / 2 - hc / 2)) - hs
+        xa, ya = max(0, x0), max(0, y0)
+        win = half[ya:min(half.shape[0], y0 + hc + 2 * hs), xa:min(half.shape[1], x0 + hc + 2 * hs)]
+        hy, hx = win.shape[0] - hc + 1, win.shape[1] - hc + 1
+        prior = R._prior(hy, hx, (x0 + hs) - xa, (y0 + hs) - ya)
+        best = None
+        for a, t in zip(R.ANGLES, templates[q]):
+            if abs(a - angles0[q]) > 3.5:
+                continue
+            res = cv2.matchTemplate(win, t, cv2.TM_CCOEFF_NORMED) - prior - R.TURN_COST * abs(a)
+            _, mx, _, loc = cv2.minMaxLoc(res)
+            if best is None or mx > best[0]:
+                best = (mx, a, loc)
+        mx, a, loc = best
+        centres.append((2 * (xa + loc[0]) + hc, 2 * (ya + loc[1]) + hc))
+        fits.append(mx)
+        turns.append(a)
+    return centres, fits, turns
+
+
+@pytest.mark.parametrize("name", ["p02.jpg", "p07.jpg", "n01.jpg"])
+def test_each_cells_own_picture_found_at_once_as_turn_by_turn(name):
+    """recognize._cells with each cell's own templates (the second pass: the turns within 3.5°
+    of the one found first, at both tile sizes) finds the centres, fits and turns the turn-by-turn
+    loop found, on the first outlines of real photos, each cell looked for as several tiles."""
+    index = get_index(None)
+    pyr, work, f = _shipped(name)
+    seen = set()
+    with stages.one_thread():
+        for quad in [q / f for m in _masks(work) for q in _quads_from_mask(m)][:3]:
+            straight, _ = R._rectify(pyr, quad)
+            half = R._half(straight)
+            _, centres0, _, angles0 = R._cells(straight, index, cut=False, half=half)
+            for shift in (0, 7, 31):
+                rows = [(q * 5 + shift) % len(index.names) for q in range(16)]
+                for sc in R.TILE_SCALES:
+                    templates = [R._ref_templates(index, row, q % 4, sc) for q, row in enumerate(rows)]
+                    _, centres, fits, turns = R._cells(straight, index, templates, centres0, search=8,
+                                                       angles0=angles0, scale=sc, cut=False, half=half)
+                    want = _tiles_found_turn_by_turn(half, templates, centres0, 8, angles0, sc)
+                    assert centres.tolist() == np.array(want[0], np.float32).tolist()
+                    assert fits.tolist() == np.array(want[1], np.float32).tolist()
+                    assert turns == want[2]
+                    seen.update(turns)
+    assert len(seen) >= 3      # the cells lay at several turns: the test can tell them apart

@@ -268,15 +268,13 @@ def _cells(straight: np.ndarray, index, templates=None, centres0=None, search=SE
                 continue
             if whole is not None:  # the generic outline: one map over the whole planet per turn,
                 # each turn's cost taken off in one go (the same float64 values as turn by turn)
-                best = _best_place(whole[:, ya:ya + hy, xa:xa + hx] - prior - _TURN_COST)
-            else:
-                for a, t in zip(ANGLES, rings if templates is None else templates[q]):
-                    if angles0 is not None and abs(a - angles0[q]) > 3.5:
-                        continue
-                    res = cv2.matchTemplate(win, t, cv2.TM_CCOEFF_NORMED) - prior - TURN_COST * abs(a)
-                    _, mx, _, loc = cv2.minMaxLoc(res)
-                    if best is None or mx > best[0]:
-                        best = (mx, a, loc)
+                best = _best_place(whole[:, ya:ya + hy, xa:xa + hx] - prior - _turn_costs(ANGLES))
+            else:   # the turns near the one found before, each matched, their costs taken off at once
+                near = [(a, t) for a, t in zip(ANGLES, rings if templates is None else templates[q])
+                        if angles0 is None or abs(a - angles0[q]) <= 3.5]
+                maps = np.stack([cv2.matchTemplate(win, t, cv2.TM_CCOEFF_NORMED) for _, t in near])
+                looked = tuple(a for a, _ in near)
+                best = _best_place(maps - prior - _turn_costs(looked), looked)
             mx, a, loc = best
             cx = 2 * (xa + loc[0]) + hc
             cy = 2 * (ya + loc[1]) + hc
@@ -288,16 +286,25 @@ def _cells(straight: np.ndarray, index, templates=None, centres0=None, search=SE
     return patches, np.array(centres, np.float32), np.array(fits, np.float32), turns
 
 
-def _best_place(every: np.ndarray) -> tuple:
-    """Of the maps ``every`` (turns, h, w), one per turn of ANGLES, the best: (its value, its
-    turn, its place (x, y)). Each turn's first best place and the first best turn, found at once:
-    what ``cv2.minMaxLoc`` found turn after turn, keeping a turn only when better
-    (tests/test_vision_paths.py), without a call per turn."""
+def _best_place(every: np.ndarray, angles: tuple = ANGLES) -> tuple:
+    """Of the maps ``every`` (turns, h, w), one per turn of ``angles`` (ANGLES, or the turns
+    looked at), the best: (its value, its turn, its place (x, y)). Each turn's first best place
+    and the first best turn, found at once: what ``cv2.minMaxLoc`` found turn after turn, keeping
+    a turn only when better (tests/test_vision_paths.py), without a call per turn."""
     flat = every.reshape(len(every), -1)
     at = flat.argmax(axis=1)
     tops = flat[np.arange(len(at)), at]
     ai = int(np.argmax(tops))
-    return float(tops[ai]), ANGLES[ai], (int(at[ai]) % every.shape[2], int(at[ai]) // every.shape[2])
+    return float(tops[ai]), angles[ai], (int(at[ai]) % every.shape[2], int(at[ai]) // every.shape[2])
+
+
+@lru_cache(maxsize=64)
+def _turn_costs(angles: tuple) -> np.ndarray:
+    """What each of ``angles`` costs (``TURN_COST`` a degree), (turns, 1, 1) float64: the same
+    floats as ``TURN_COST * abs(a)`` one by one."""
+    costs = np.array([TURN_COST * abs(a) for a in angles])[:, None, None]
+    costs.flags.writeable = False
+    return costs
 
 
 def _half(straight: np.ndarray) -> np.ndarray:
@@ -307,7 +314,6 @@ def _half(straight: np.ndarray) -> np.ndarray:
 
 
 TURN_COST = 0.002   # a turned tile costs a little: this much per degree of its turn
-_TURN_COST = np.array([TURN_COST * abs(a) for a in ANGLES])[:, None, None]   # ... at each of ANGLES
 _ZERO = "zero"   # an uncut patch of a cell with no room to look in: a black patch
 
 
