@@ -450,7 +450,7 @@ def test_the_bench_reads_a_held_out_set_only_when_asked_and_then_as_totals(monke
     monkeypatch.setattr(bench, "learn_box", lambda teach, into, taps=None, quiet=False: (0.0, [], []))
     monkeypatch.setattr(bench, "summary", lambda name, r, secs: name)
 
-    def report(folder, verbose=False, reference=None, quiet=False):
+    def report(folder, verbose=False, reference=None, quiet=False, readings=None):
         read.append((folder.parent.name if reference else "shipped", verbose, quiet))
         return {}
     monkeypatch.setattr(bench, "report", report)
@@ -465,6 +465,38 @@ def test_the_bench_reads_a_held_out_set_only_when_asked_and_then_as_totals(monke
     bench.main(["--set=box2-heldout13", "--set=box2"])
     assert read == [("box2-heldout13", False, True), ("box2", False, False)]
     capsys.readouterr()
+
+
+def test_the_benchs_readings_file_holds_every_seen_photos_reading_and_no_held_out_one(monkeypatch, tmp_path, capsys):
+    """``--readings FILE`` (how a speed change is shown to leave every reading the same): one JSON
+    line per photo read, named by set and photo, what the player is shown and the score; a held-out
+    set is read (``--held-out``) but none of its readings is written. The reading is a recorder's
+    and learning skipped: no set is read here."""
+    import json
+    import vision.bench as bench
+    from vision.reading import Reading
+    monkeypatch.setattr(bench, "learn_box", lambda teach, into, taps=None, quiet=False: (0.0, [], []))
+    monkeypatch.setattr(bench, "summary", lambda name, r, secs: name)
+    seen = []
+
+    def report(folder, verbose=False, reference=None, quiet=False, readings=None):
+        name = folder.parent.name if reference else "shipped"
+        seen.append(name)
+        if readings is not None:
+            readings.append(bench.reading_record("p01.jpg", Reading(ok=True, cells=[name] * 16, confidences=[0.9] * 16,
+                                                                    doubtful=[False] * 16, score=0.8)))
+            readings.append(bench.reading_record("n01.jpg", Reading(ok=False, error="no planet")))
+        return {}
+    monkeypatch.setattr(bench, "report", report)
+    out = tmp_path / "readings.jsonl"
+    bench.main(["-q", "--held-out", "--readings", str(out)])
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert set(seen) == {"shipped", *bench.BOX_SETS} and HELD_OUT <= set(seen)       # every set read …
+    assert [r["set"] for r in rows[::2]] == [s for s in seen if s not in HELD_OUT]    # … the held-out ones not written
+    assert rows[0] == {"set": "shipped", "photo": "p01.jpg", "ok": True, "cells": ["shipped"] * 16,
+                       "confidences": [0.9] * 16, "doubtful": [False] * 16, "score": 0.8, "error": None}
+    assert rows[1]["ok"] is False and rows[1]["error"] == "no planet"
+    assert f"readings of {len(rows)} photos written" in capsys.readouterr().out
 
 
 def test_the_quiet_bench_counts_the_teaching_photos_not_learned_without_naming_them(tmp_path, capsys):

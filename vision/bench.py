@@ -102,8 +102,10 @@ def floors_missed(r: dict, floors: dict = FLOORS) -> list[str]:
     return missed
 
 
-def run(folder: Path, verbose: bool = False, reference=None, reader=None, repeat: int = 1) -> dict:
+def run(folder: Path, verbose: bool = False, reference=None, reader=None, repeat: int = 1,
+        readings: list | None = None) -> dict:
     """Read every photo of ``folder`` (with ``reader``, default ``vision.recognize``).
+    ``readings``: each photo's reading is added to it (``reading_record``).
     Time: the decode is timed twice and its faster kept; with ``repeat`` 2 or more the reading is
     timed as often, interleaved with the decodes, and its fastest kept too (the same sampling on
     both sides of the ratio; ``make bench``). The reading judged is the first."""
@@ -129,6 +131,8 @@ def run(folder: Path, verbose: bool = False, reference=None, reader=None, repeat
         t = time.perf_counter()
         reading = recognize(data, reference=reference)
         t_rec = time.perf_counter() - t
+        if readings is not None:
+            readings.append(reading_record(p.name, reading))
         for k in range(max(1, repeat)):
             if k:  # the same photo read again, timed: nothing is kept between readings
                 t = time.perf_counter()
@@ -184,6 +188,14 @@ def run(folder: Path, verbose: bool = False, reference=None, reader=None, repeat
     }
 
 
+def reading_record(name: str, reading) -> dict:
+    """A photo's reading as one JSON object: what the player is shown (tiles, confidences, doubt,
+    refusal) and its score, all of it, so two runs can be compared byte for byte (``--readings``:
+    a speed change must leave every one the same)."""
+    return {"photo": name, "ok": reading.ok, "cells": reading.cells, "confidences": reading.confidences,
+            "doubtful": reading.doubtful, "score": reading.score, "error": reading.error}
+
+
 # A finger's error when a teacher taps a layout's corners (``learn_box(taps=)``): each coordinate
 # off by up to this part of the layout's side, seeded per set (``TAP_SEED``).
 TAP_ERROR = 0.015
@@ -236,7 +248,9 @@ def main(argv=None) -> int:
     """Without a folder: the shipped art's photos, then each second-box set but the held-out ones
     (learned from its six teaching photos first); ``--held-out``: those too; ``--set=NAME``
     (repeatable): only those second-box sets; ``-q``: totals only, no photo-by-photo failures (a
-    held-out set is always read so). With a folder: that folder, with the shipped art."""
+    held-out set is always read so); ``--readings FILE``: every photo's reading written there, one
+    JSON line each (``reading_record``; never a held-out set's: its photos are not looked at). With
+    a folder: that folder, with the shipped art.""" 
     import argparse
     import tempfile
     parser = argparse.ArgumentParser(prog="python -m vision.bench", description=main.__doc__)
@@ -247,12 +261,29 @@ def main(argv=None) -> int:
     parser.add_argument("-v", dest="verbose", action="store_true", help="every photo's reading")
     parser.add_argument("--held-out", dest="held_out", action="store_true",
                         help=f"also the held-out sets ({', '.join(HELD_OUT_SETS)}), totals only")
+    parser.add_argument("--readings", type=Path, metavar="FILE",
+                        help="write every photo's reading there, one JSON line each, to compare two runs "
+                             "(not the held-out sets')")
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     verbose, quiet, sets = args.verbose, args.quiet, args.sets
+    written: dict[str, list] = {}
+
+    def kept(name: str) -> list | None:   # where a set's readings go (None: not written)
+        if args.readings is None or name in HELD_OUT_SETS:
+            return None
+        return written.setdefault(name, [])
+
+    def write() -> None:
+        if args.readings is not None:
+            rows = [json.dumps({"set": name, **r}) + "\n" for name, rs in written.items() for r in rs]
+            args.readings.write_text("".join(rows))
+            print(f"readings of {len(rows)} photos written to {args.readings}")
+
     if args.folder is not None:
         if not args.folder.is_dir():
             parser.error(f"{args.folder} is not a folder of photos")
-        report(args.folder, verbose)
+        report(args.folder, verbose, readings=kept(str(args.folder)))
+        write()
         return 0
     unknown = [name for name in sets if name not in BOX_SETS]
     if unknown:
@@ -261,7 +292,7 @@ def main(argv=None) -> int:
     lines = []
     if not sets:
         print("== shipped art: sample_photos/ ==")
-        lines.append(summary("shipped", report(root, verbose, quiet=quiet), None))
+        lines.append(summary("shipped", report(root, verbose, quiet=quiet, readings=kept("shipped")), None))
     for name in sets or [s for s in BOX_SETS if args.held_out or s not in HELD_OUT_SETS]:
         if not (root / name).is_dir():
             print(f"== sample_photos/{name}: not in this checkout, skipped ==")
@@ -272,11 +303,13 @@ def main(argv=None) -> int:
             secs, missed, _tapped = learn_box(root / name / "teach", Path(tmp), quiet=quiet)
             print(f"== second box: sample_photos/{name}/test, after learning its 6 teaching photos ==")
             print(f"learning the 6 photos:        {secs:.1f} s")
-            lines.append(summary(name, report(root / name / "test", verbose, reference=tmp, quiet=quiet), secs))
+            lines.append(summary(name, report(root / name / "test", verbose, reference=tmp, quiet=quiet,
+                                              readings=kept(name)), secs))
         if missed:
             lines.append(corner_fallback(root / name, name, missed, verbose, quiet))
     print("== one line per set ==")
     print("\n".join(lines))
+    write()
     return 0
 
 
@@ -313,8 +346,9 @@ def summary(name: str, r: dict, learn_s: float | None) -> str:
 REPEAT = 2  # the bench times each reading and each decode twice, keeping each one's faster
 
 
-def report(folder: Path, verbose: bool = False, reference=None, quiet: bool = False) -> dict:
-    r = run(folder, verbose, reference, repeat=REPEAT)
+def report(folder: Path, verbose: bool = False, reference=None, quiet: bool = False,
+           readings: list | None = None) -> dict:
+    r = run(folder, verbose, reference, repeat=REPEAT, readings=readings)
     pct = lambda a, b: f"{100 * a / b:.2f}%" if b else "n/a"
     for line in ([] if quiet else r["failures"]):
         print(line)
