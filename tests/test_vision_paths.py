@@ -18,7 +18,7 @@ import vision.recognize  # noqa: F401  (the module, not the function vision.reco
 from vision import stages
 from vision.imageio import decode
 from vision.index import MANIFEST, REFERENCE_DIR, _files, _key, describe_coarse, files_key, get_index, similarity
-from vision.outline import TABLE_ROWS, _block_means, block_grid, table_distance, _largest_blob, _masks, _median_u8, _quads_from_mask, _ring_pixels
+from vision.outline import TABLE_ROWS, _block_means, _quads_of_contours, block_grid, table_distance, _largest_blob, _masks, _median_u8, _quads_from_mask, _ring_pixels
 
 R = sys.modules["vision.recognize"]
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_photos"
@@ -46,6 +46,17 @@ def _shipped(name: str) -> tuple[list, np.ndarray, float]:
     h, w = img.shape[:2]
     f = R.WORK / max(h, w)
     return R._pyramid(img), cv2.resize(img, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA), f
+
+
+def _finding_pictures():
+    """The sample photos (PHOTOS) as the outlines are looked for in them: at both finding sizes
+    (the shipped reader's WORK, the box reader's FIND_SIDE)."""
+    for name in PHOTOS:
+        img, _ = decode((SAMPLES / name).read_bytes(), min_side=R.SHIPPED_SIDE)
+        h, w = img.shape[:2]
+        for side in (R.WORK, stages.tuning.FIND_SIDE):
+            f = side / max(h, w)
+            yield cv2.resize(img, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
 
 
 @pytest.mark.parametrize("name", PHOTOS)
@@ -221,14 +232,7 @@ def test_block_means_from_integer_sums_are_cv2s_float_blurs():
     """outline._block_means (the texture mask's block means and mean squares from integer box
     sums, scaled at the blocks' centres only) gives the floats of cv2.blur over the float
     picture, on photos' Lab pictures at both finding sizes and on noise of odd sizes."""
-    pictures = []
-    for name in PHOTOS:
-        img, _ = decode((SAMPLES / name).read_bytes(), min_side=R.SHIPPED_SIDE)
-        h, w = img.shape[:2]
-        for side in (R.WORK, stages.tuning.FIND_SIDE):
-            f = side / max(h, w)
-            work = cv2.resize(img, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
-            pictures.append(cv2.cvtColor(cv2.GaussianBlur(work, (0, 0), 2.0), cv2.COLOR_BGR2LAB))
+    pictures = [cv2.cvtColor(cv2.GaussianBlur(work, (0, 0), 2.0), cv2.COLOR_BGR2LAB) for work in _finding_pictures()]
     rng = np.random.default_rng(11)
     pictures += [rng.integers(0, 256, shape, dtype=np.uint8) for shape in ((97, 203, 3), (40, 33, 3), (256, 300, 3))]
     for lab in pictures:
@@ -505,20 +509,7 @@ def _quads_plain(mask: np.ndarray) -> list:
     ff = cv2.copyMakeBorder(blob, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
     cv2.floodFill(ff, np.zeros((h + 4, w + 4), np.uint8), (0, 0), 255)
     blob = blob | cv2.bitwise_not(ff)[1:-1, 1:-1]
-    cnts, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    if not cnts:
-        return []
-    cnt = max(cnts, key=cv2.contourArea)
-    hull = cv2.convexHull(cnt)
-    out = []
-    peri = cv2.arcLength(hull, True)
-    for eps in (0.02, 0.04, 0.06, 0.09, 0.12):
-        ap = cv2.approxPolyDP(hull, eps * peri, True)
-        if len(ap) == 4:
-            out.append(R._order(ap))
-            break
-    out.append(R._order(cv2.boxPoints(cv2.minAreaRect(cnt))))
-    return out
+    return _quads_of_contours(cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0])
 
 
 def _same_quads(got: list, want: list) -> bool:
@@ -541,13 +532,9 @@ def test_outlines_of_the_photos_masks_as_from_filled_blobs():
     """The outlines _quads_from_mask finds in the sample photos' masks (both finding sizes) are
     those of the blobs with their holes filled, and a ring (a blob round a big hole) gives the
     box round it."""
-    for name in PHOTOS:
-        img, _ = decode((SAMPLES / name).read_bytes(), min_side=R.SHIPPED_SIDE)
-        h, w = img.shape[:2]
-        for side in (R.WORK, stages.tuning.FIND_SIDE):
-            f = side / max(h, w)
-            for mask in _masks(cv2.resize(img, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)):
-                assert _same_quads(_quads_from_mask(mask), _quads_plain(mask))
+    for work in _finding_pictures():
+        for mask in _masks(work):
+            assert _same_quads(_quads_from_mask(mask), _quads_plain(mask))
     ring = np.zeros((120, 160), np.uint8)
     cv2.rectangle(ring, (20, 20), (140, 100), 255, 12)
     quads = _quads_from_mask(ring)
@@ -571,14 +558,9 @@ def test_table_distances_a_few_rows_at_a_time_as_all_at_once():
     sizes, on grids of a few rows and of more than TABLE_ROWS blocks not a multiple of it, with
     blocks repeated (ties), and with fewer than three table blocks."""
     cases = []
-    for name in PHOTOS:
-        img, _ = decode((SAMPLES / name).read_bytes(), min_side=R.SHIPPED_SIDE)
-        h, w = img.shape[:2]
-        for side in (R.WORK, stages.tuning.FIND_SIDE):
-            f = side / max(h, w)
-            work = cv2.resize(img, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
-            grid, _ = block_grid(cv2.cvtColor(cv2.GaussianBlur(work, (0, 0), 2.0), cv2.COLOR_BGR2LAB))
-            cases.append((grid, np.concatenate([grid[0], grid[-1], grid[:, 0], grid[:, -1]])))
+    for work in _finding_pictures():
+        grid, _ = block_grid(cv2.cvtColor(cv2.GaussianBlur(work, (0, 0), 2.0), cv2.COLOR_BGR2LAB))
+        cases.append((grid, np.concatenate([grid[0], grid[-1], grid[:, 0], grid[:, -1]])))
     rng = np.random.default_rng(13)
     for gy, gx, n in ((3, 5, 40), (TABLE_ROWS // 7 + 1, 7, 700), (41, 53, 2), (20, 20, 1)):
         grid = rng.integers(0, 40, (gy, gx, 6)).astype(np.float32)   # few values: many ties

@@ -47,7 +47,12 @@ def _quads_from_mask(mask: np.ndarray) -> list:
     # rule as a 4-connected flood fill of the background, change nothing, so they are not filled
     # first (the same contours on all 2,360 masks of the shipped and seen sets' photos, speed round 6;
     # tests/test_vision_paths.py)
-    cnts, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return _quads_of_contours(cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0])
+
+
+def _quads_of_contours(cnts) -> list:
+    """The outlines of a blob's outer contours (the largest): the first 4-cornered simplification
+    of its hull, and its least box."""
     if not cnts:
         return []
     cnt = max(cnts, key=cv2.contourArea)
