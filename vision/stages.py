@@ -1055,11 +1055,27 @@ def _slid(imgs: np.ndarray, products: np.ndarray, norms: np.ndarray, shape: tupl
 
 # --- 5. compare each aligned tile with the exemplars ----------------------------------------
 
-def _detail(img: np.ndarray, blur: float | None = None) -> np.ndarray:
+def _detail(img: np.ndarray, blur: float | None = None, wide: np.ndarray | None = None) -> np.ndarray:
     """The small things of a picture (its items), without its light and shading, blurred to a
     common level (exemplars come from sharp upright photos, cells from blurred tilted ones):
-    ``DESC_BLUR``, or ``blur``."""
-    return cv2.GaussianBlur(img, (0, 0), tuning.DESC_BLUR if blur is None else blur) - wide_blur(img, tuning.DESC_WIDE)
+    ``DESC_BLUR``, or ``blur``. ``wide``: the picture's light (``wide_blur`` at ``DESC_WIDE``)
+    when already made."""
+    light = wide_blur(img, tuning.DESC_WIDE) if wide is None else wide
+    return cv2.GaussianBlur(img, (0, 0), tuning.DESC_BLUR if blur is None else blur) - light
+
+
+def _one_picture(imgs: np.ndarray) -> np.ndarray:
+    """Pictures (k, n, n, c) as one picture of k·c channels (n, n, k·c): OpenCV's blurs and
+    ``wide_blur`` take each channel on its own, with the same kernel and border, so one call
+    does all k (``_pictures`` turns it back)."""
+    k, n, _, c = imgs.shape
+    return np.ascontiguousarray(imgs.transpose(1, 2, 0, 3)).reshape(n, n, k * c)
+
+
+def _pictures(one: np.ndarray, c: int) -> np.ndarray:
+    """``_one_picture``'s pictures again: (n, n, k·c) -> (k, n, n, c)."""
+    n = one.shape[0]
+    return np.ascontiguousarray(one.reshape(n, n, -1, c).transpose(2, 0, 1, 3))
 
 
 def light_free(img: np.ndarray, floor: float) -> np.ndarray:
@@ -1205,15 +1221,11 @@ def _details(imgs: np.ndarray, blur: float | None = None, kept: dict | None = No
     channel is blurred on its own, with the same kernel and border), so one ``cv2.GaussianBlur``
     and one ``wide_blur``. ``kept``: as ``cell_details``' (that picture and its wide blur, the
     same whatever ``blur``)."""
-    k, n, _, c = imgs.shape
     kept = {} if kept is None else kept
     if "wide" not in kept:
-        one = np.ascontiguousarray(imgs.transpose(1, 2, 0, 3)).reshape(n, n, k * c)
+        one = _one_picture(imgs)
         kept["one"], kept["wide"] = one, wide_blur(one, tuning.DESC_WIDE)
-    one = kept["one"]
-    # _detail(one, blur), its wide blur kept
-    d = cv2.GaussianBlur(one, (0, 0), tuning.DESC_BLUR if blur is None else blur) - kept["wide"]
-    return np.ascontiguousarray(d.reshape(n, n, k, c).transpose(2, 0, 1, 3))
+    return _pictures(_detail(kept["one"], blur, kept["wide"]), imgs.shape[3])
 
 
 # --- 5b. tell look-alikes apart ------------------------------------------------------------
@@ -1550,9 +1562,7 @@ def fine_cells_at(cells: Cells, centres: list, pad: int, qs: list, means: list, 
         M = np.float32([[1, 0, f / 2 - cx], [0, 1, f / 2 - cy]])
         tiles.append(cv2.warpAffine(win, M, (f, f), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE))
     tiles = np.stack(tiles)
-    n, c = len(tiles), tiles.shape[3]
-    details = fine_detail(np.ascontiguousarray(tiles.transpose(1, 2, 0, 3)).reshape(f, f, n * c))
-    details = details.reshape(f, f, n, c).transpose(2, 0, 1, 3)
+    details = _pictures(fine_detail(_one_picture(tiles)), tiles.shape[3])
     every = channels(tiles)
     i, sl = _fine_inner(), int(round(tuning.MATCH_SLACK * k))
     cut = slice(i - sl, f - i + sl)
