@@ -22,7 +22,7 @@ import numpy as np
 from . import tuning
 from .imageio import UnusableImage
 from .descriptors import blend_tag, blended, hog_sims, with_blend
-from .reading import NO_PLANET, Reading
+from .reading import NO_PLANET, Reading, likely_tiles
 from scorer.i18n import _
 from .layout import STACK_AT
 from .stages import (STACKS, Aligned, Cells, Outline, Photo, align_cells, cell_detail, chroma, cut_cells,
@@ -641,6 +641,15 @@ def _doubts(v: Verdict, ex: Exemplars) -> tuple[np.ndarray, np.ndarray]:
             confidence(v, ex.lacking, backs, ex, bar=tuning.LOOK_SURE, sure=sure))
 
 
+def likely_of(v: Verdict, ex: Exemplars) -> list:
+    """Per cell, the next likeliest tiles after the one read (``reading.likely_tiles``), by what
+    orders the tiles (``Verdict.order``) among those its stack allows."""
+    order = v.order if v.order is not None else v.base
+    candidates = [[(ex.names[j], float(order[q, j])) for j in ex.rows_of[STACK_AT[q]] if order[q, j] > -1]
+                  for q in range(16)] if order is not None else [[] for _ in range(16)]
+    return likely_tiles(candidates, [ex.names[r] for r in v.rows], _content)
+
+
 def read_box(data: bytes, ex: Exemplars) -> Reading:
     """Read the planet in a photo of a learned box. Raises nothing for a bad photo."""
     try:
@@ -671,6 +680,7 @@ def read_box(data: bytes, ex: Exemplars) -> Reading:
                        score=float(np.mean(v.sims)) if v is not None else 0.0)
     return Reading(ok=True, cells=[ex.names[r] for r in v.rows], confidences=[round(float(c), 3) for c in conf],
                    doubtful=[bool(c < tuning.DOUBT) for c in conf], score=float(np.mean(v.sims)),
+                   likely=likely_of(v, ex),
                    quad=photo.in_file(v.outline.corners).tolist(),
                    details={"sims": [float(x) for x in v.sims], "margins": [float(x) for x in v.margins],
                             "fits": [float(x) for x in v.fits],

@@ -23,6 +23,9 @@ class Reading:
     # cells 3, 15 and 12 (the grid as read, so a picture straightened from them shows it turned so)
     quad: list | None = None
     details: dict | None = None   # per cell: match and margin (for tuning; not in the JSON)
+    # per cell: the next likeliest tiles, best first (``likely_tiles``); the review's picker shows
+    # them first (not in the JSON: SPEC's reading is cells, confidence and doubt)
+    likely: list = field(default_factory=lambda: [[] for _ in range(16)])
 
     def grid(self) -> dict:
         return {"cells": [self.cells[r * 4:(r + 1) * 4] for r in range(4)]}
@@ -45,3 +48,28 @@ class Reading:
                 f"{(self.cells[p] or '-'):>4}{'?' if self.doubtful[p] else ' '}{self.confidences[p]:.2f}"
                 for p in range(r * 4, r * 4 + 4)))
         return "\n".join(lines)
+
+
+LIKELY = 3   # the next likeliest tiles a reading keeps per cell (the picker's first choices)
+
+
+def likely_tiles(candidates, chosen, contents, most: int = LIKELY) -> list:
+    """Per cell, up to ``most`` tiles the reader found likeliest after the one it chose, best first:
+    ``candidates`` per cell (name, score) pairs of the tiles that may lie there, ``chosen`` per cell
+    the name read, ``contents`` a name's contents (tiles that look the same share them). A tile
+    that looks like the chosen one, or like one already listed, is left out: the picker shows
+    tiles with the same contents as one choice."""
+    out = []
+    for cands, name in zip(candidates, chosen):
+        seen = {contents(name)} if name is not None else set()
+        picked = []
+        for other, _ in sorted(cands, key=lambda t: -t[1]):   # a stable sort: ties keep their order
+            c = contents(other)
+            if c in seen:
+                continue
+            seen.add(c)
+            picked.append(other)
+            if len(picked) == most:
+                break
+        out.append(picked)
+    return out

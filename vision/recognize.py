@@ -36,7 +36,7 @@ import numpy as np
 
 from .imageio import UnusableImage, decode
 from .reader import assign as _assign
-from .reading import NO_PLANET, TOO_SMALL, Reading
+from .reading import NO_PLANET, TOO_SMALL, Reading, likely_tiles
 from scorer.i18n import _ as translate
 from .outline import _masks, _order, _quads_from_mask  # noqa: F401
 from .index import CELL, HI, describe_coarse, describe_turns, get_index, similarity
@@ -744,6 +744,22 @@ def _classify(patches, fits, index, quad, D=None, only_k=None):
 # ---------------------------------------------------------------------------------------------
 
 
+def _likely(res: dict, index) -> list:
+    """Per cell, the next likeliest tiles after the one read (``reading.likely_tiles``): by the
+    reading's similarities at its quarter turn, among the tiles its stack allows."""
+    names = tuple(index.names)
+    allowed, positions, content = _rules_of(index)
+    tt = _turns_of(index)
+    D, rot, k = res["D"], res["rot"], res["k"]
+    stack_of = {p: s for s, ps in positions.items() for p in ps}
+    candidates = []
+    for p in range(16):
+        s = D[rot[p] * 4 + (k + tt[p]) % 4]
+        candidates.append([(names[r], float(s[r])) for r in allowed[stack_of[p]]])
+    row_of = {n: i for i, n in enumerate(names)}
+    return likely_tiles(candidates, res["cells"], lambda n: content[row_of[n]])
+
+
 def _reading_corners(res: dict, reduce: float) -> list:
     """The outline's corners in the photo's pixels (``reduce``: the decode's), in the reading's
     order: the reading is the straightened grid turned ``k`` quarter turns (``np.rot90``), so its
@@ -852,6 +868,6 @@ def _recognize(data: bytes, reference_dir, t0: float) -> Reading:
     _tell_twins(best.get("level0", pyr[0]), best, index)
     confs = best["confs"]
     return done(Reading(ok=True, cells=best["cells"], confidences=[round(c, 3) for c in confs],
-                        doubtful=[c < DOUBT for c in confs], score=best["score"],
+                        doubtful=[c < DOUBT for c in confs], score=best["score"], likely=_likely(best, index),
                         quad=_reading_corners(best, best.get("reduce", reduce)),
                         details={"sims": [float(x) for x in best["sims"]], "margins": best["margins"]}))
