@@ -8,7 +8,7 @@ stack everywhere), and the marks a page adds (lit, doubtful, an error, a place t
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
 from flask import current_app, get_template_attribute, has_request_context, request, url_for
@@ -53,6 +53,7 @@ class Choice:
     text: str
     items: str = ""            # the items it shows, for the filters ("rose sheep …")
     left: int = 1
+    likely: bool = False       # one of the tiles a photo's reader found likeliest there (shown first)
 
 
 @dataclass(frozen=True)
@@ -182,20 +183,31 @@ def items_of(tile) -> str:
     return " ".join(sorted({("sheep" if i.startswith("sheep") else i) for i, n in tile.items.items() if n}))
 
 
-def choices_for(stack: str, value: str, used: Collection[str]) -> tuple[Choice, ...]:
+def choices_for(stack: str, value: str, used: Collection[str], likely: Sequence[str] = ()) -> tuple[Choice, ...]:
     """The picker's pictures for a square of ``stack``: tiles that look the same merged into one
-    choice (the first free one is taken), then face down and empty."""
+    choice (the first free one is taken), then face down and empty. ``likely``: the tiles a
+    photo's reader found likeliest there after the one it read, best first: their choices come
+    first, marked."""
     groups: dict[str, list[str]] = {}
     for tile in catalog().stack(stack):
         groups.setdefault(tile.describe(), []).append(tile.id)
-    out = []
+    out, ids_of = [], []
     for text, ids in groups.items():
         free = [i for i in ids if i not in used or i == value]
         first = catalog()[ids[0]]
         out.append(Choice(value=value if value in ids else (free or ids)[0], art=art_url(ids[0]), text=text,
                           items=items_of(first), left=len(free)))
+        ids_of.append(ids)
     if stack != "character":
         out.append(Choice(value=BACK, art=art_url(BACK), text=_("face down (baobab turned over)"), left=99))
+        ids_of.append([BACK])
+    front = []
+    for tile in likely:
+        at = next((i for i, ids in enumerate(ids_of) if tile in ids), None)
+        if at is not None and at not in front:
+            front.append(at)
+    if front:
+        out = [replace(out[i], likely=True) for i in front] + [c for i, c in enumerate(out) if i not in front]
     out.append(Choice(value="", art=None, text=_("empty"), left=99))
     return tuple(out)
 
@@ -204,16 +216,20 @@ def planet(cells: object, *, label: str = "", prefix: str = "", player: int = 0,
            filtered: Collection[str] = (),
            used: Collection[str] = (), doubtful: Collection[int] = (),
            errors: Mapping[int, str] | None = None, lit: Collection[int] = (), self_position: int | None = None,
-           volcanoes: Collection[int] = (), **extra: object) -> PlanetView:
+           volcanoes: Collection[int] = (), likely: Mapping[int, Sequence[str]] | None = None,
+           **extra: object) -> PlanetView:
     """The view model of a planet. ``cells``: 16 values or 4 rows of 4 (tile id, "back", "hidden",
     None). ``prefix`` names the inputs (edit); ``doubtful``/``errors`` mark cells to check (edit);
-    ``lit``/``self_position``/``volcanoes`` what a character counted (view)."""
+    ``lit``/``self_position``/``volcanoes`` what a character counted (view); ``likely``: per
+    square, the tiles a photo's reader found likeliest there after the one it read (the picker
+    shows them first)."""
     errors = errors or {}
     out = tuple(
         cell_of(p, v, lit=p in lit, self_=p == self_position, volcano=p in volcanoes, doubtful=p in doubtful,
                 error=errors.get(p), name=f"{prefix}-{p}" if prefix else "")
         for p, v in enumerate(flat(cells)))
-    choices = choices_for(out[active].stack, out[active].value, used) if prefix and active is not None else ()
+    choices = (choices_for(out[active].stack, out[active].value, used, (likely or {}).get(active, ()))
+               if prefix and active is not None else ())
     shown = {i for ch in choices for i in ch.items.split()}
     filters = tuple((item, _(words)) for item, words in FILTERS.items() if item in shown)
     return PlanetView(cells=out, label=label, prefix=prefix, player=player, active=active, choices=choices,

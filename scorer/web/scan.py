@@ -72,9 +72,9 @@ def _page(form=None, error=None, status=200):
 
 def _review(cells, doubtful=(), name="", error=None, cell_errors=None, status=200, active=None, scan_id="",
             remembered=None):
-    grid = planet(cells, prefix=PREFIX, active=active, doubtful=doubtful, errors=cell_errors,
-                  label=_("The planet as read"))
     scan_id = scan_id if stored(scan_id) else ""
+    grid = planet(cells, prefix=PREFIX, active=active, doubtful=doubtful, errors=cell_errors,
+                  label=_("The planet as read"), likely=_likely(scan_id))
     used = box_in_use()
     straight = bool(scan_id) and (scans_dir() / scan_id / PLANET_PICTURE).is_file()
     return render_template("scan_review.html", grid=grid, form=ReviewForm(formdata=None, name=name),
@@ -108,7 +108,8 @@ def keep(data: bytes, reading, learnable: bool = False) -> str:
         from vision.tuning import SCAN_SIDE
         off_the_loop(_shrink_photo, data, folder / LEARN_COPY, SCAN_SIDE, 92)
     doubtful = [p for p in range(16) if reading.doubtful[p]]
-    (folder / "reading.json").write_text(json.dumps({"cells": list(reading.cells), "doubtful": doubtful}))
+    (folder / "reading.json").write_text(json.dumps({"cells": list(reading.cells), "doubtful": doubtful,
+                                                     "likely": [list(t) for t in reading.likely]}))
     _forget_the_oldest(scans_dir())
     return scan_id
 
@@ -144,6 +145,18 @@ def _forget_the_oldest(folder: Path) -> None:
 def _learnable(scan_id: str, used) -> bool:
     """Can this kept scan teach the box in use (``used``)? It was read with a learned box."""
     return bool(scan_id) and (scans_dir() / scan_id / LEARN_COPY).is_file() and used is not None
+
+
+def _likely(scan_id: str) -> dict[int, list[str]]:
+    """Per square, the tiles the reader found likeliest after the one it read (kept with the
+    scan; none for a scan kept before they were, or none at all)."""
+    if not scan_id:
+        return {}
+    try:
+        likely = load(scan_id).get("likely") or []
+    except (OSError, ValueError):
+        return {}
+    return {p: [str(t) for t in tiles] for p, tiles in enumerate(likely[:16]) if isinstance(tiles, list)}
 
 
 def load(scan_id: str) -> dict:

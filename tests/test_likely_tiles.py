@@ -1,0 +1,78 @@
+"""A reading's likely tiles: per cell, the tiles the reader found likeliest after the one it read,
+which the review's picker shows first (issue 8: fixing a doubtful cell)."""
+import json
+import re
+from pathlib import Path
+
+from scorer.catalog import catalog
+from scorer.planet import STACK_AT
+from vision.reader import _content
+from vision.reading import LIKELY, likely_tiles
+
+ROOT = Path(__file__).resolve().parents[1]
+PHOTOS = ROOT / "sample_photos"
+
+
+def test_likely_tiles_best_first_one_per_look_never_the_tile_read():
+    contents = {"A": 1, "A2": 1, "B": 2, "C": 3, "D": 4, "E": 5}.get
+    cands = [[("A", 0.9), ("A2", 0.8), ("B", 0.7), ("C", 0.95), ("D", 0.1), ("E", 0.2)]]
+    # C best, then A and its twin A2 once, B; the tile read (B's look) is left out
+    assert likely_tiles(cands, ["B"], contents) == [["C", "A", "E"]]
+    assert likely_tiles(cands, ["C"], contents, most=2) == [["A", "B"]]
+    assert likely_tiles([[]], ["A"], contents) == [[]]
+    assert likely_tiles(cands, [None], contents, most=6) == [["C", "A", "B", "E", "D"]]
+
+
+def test_each_cell_of_a_shipped_reading_lists_tiles_its_stack_allows_each_look_once():
+    from vision import recognize
+    for jpg in sorted(PHOTOS.glob("p0[1-4].jpg")):
+        r = recognize(jpg.read_bytes())
+        assert r.ok
+        for q, (cell, likely) in enumerate(zip(r.cells, r.likely)):
+            assert 1 <= len(likely) <= LIKELY
+            looks = [_content(t) for t in likely]
+            assert _content(cell) not in looks and len(set(looks)) == len(looks)
+            for t in likely:
+                assert (t == "back" and STACK_AT[q] != "character") or catalog()[t].stack == STACK_AT[q]
+
+
+def _upload(client, data):
+    import io
+    return client.post("/scan", data={"photo": (io.BytesIO(data), "p.jpg")}, content_type="multipart/form-data")
+
+
+def _picker(client, review, cells, square):
+    form = {f"players-0-cells-{p}": v or "" for p, v in enumerate(cells)}
+    form.update({"scan": review.rsplit("/", 1)[1], "cell-0": str(square), "players-0-name": "Ann"})
+    return client.post("/scan/score", data=form).get_data(as_text=True)
+
+
+def test_the_review_picker_shows_the_likely_tiles_first_and_marked(app):
+    app.config["WTF_CSRF_ENABLED"] = False
+    client = app.test_client()
+    review = _upload(client, (PHOTOS / "p03.jpg").read_bytes()).location
+    html = client.get(review).get_data(as_text=True)
+    chosen = re.findall(r'<input type="hidden" name="players-0-cells-(\d+)" id="[^"]*" value="([^"]*)"', html)
+    cells = [v or None for _, v in sorted(chosen, key=lambda t: int(t[0]))]
+    kept = json.loads((Path(app.instance_path) / "scans" / review.rsplit("/", 1)[1] / "reading.json").read_text())
+    for square in (0, 5):
+        page = _picker(client, review, cells, square)
+        buttons = re.findall(r'<button type="submit" class="choice( likely)?" name="tile-0" value="([^"]*)"', page)
+        likely = kept["likely"][square]
+        assert likely and [bool(m) for m, _ in buttons[:len(likely)]] == [True] * len(likely)
+        assert not any(m for m, _ in buttons[len(likely):])
+        # each first choice shows a likely tile's look, in the reader's order
+        assert [_content(v) for _, v in buttons[:len(likely)]] == [_content(t) for t in likely]
+        assert "First: the tiles the photo looks most like here." in page
+
+
+def test_a_scan_kept_without_likely_tiles_shows_the_picker_as_before(app):
+    app.config["WTF_CSRF_ENABLED"] = False
+    client = app.test_client()
+    review = _upload(client, (PHOTOS / "p03.jpg").read_bytes()).location
+    path = Path(app.instance_path) / "scans" / review.rsplit("/", 1)[1] / "reading.json"
+    kept = json.loads(path.read_text())
+    path.write_text(json.dumps({"cells": kept["cells"], "doubtful": kept["doubtful"]}))
+    page = _picker(client, review, kept["cells"], 5)
+    assert 'class="choice likely"' not in page and "First: the tiles" not in page
+    assert re.search(r'<button type="submit" class="choice" name="tile-0"', page)
