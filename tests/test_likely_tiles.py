@@ -17,7 +17,8 @@ def test_likely_tiles_best_first_one_per_look_never_the_tile_read():
     contents = {"A": 1, "A2": 1, "B": 2, "C": 3, "D": 4, "E": 5}.get
     cands = [[("A", 0.9), ("A2", 0.8), ("B", 0.7), ("C", 0.95), ("D", 0.1), ("E", 0.2)]]
     # C best, then A and its twin A2 once, B; the tile read (B's look) is left out
-    assert likely_tiles(cands, ["B"], contents) == [["C", "A", "E"]]
+    assert likely_tiles(cands, ["B"], contents, most=3) == [["C", "A", "E"]]
+    assert likely_tiles(cands, ["B"], contents) == [["C", "A", "E", "D"][:LIKELY]]
     assert likely_tiles(cands, ["C"], contents, most=2) == [["A", "B"]]
     assert likely_tiles([[]], ["A"], contents) == [[]]
     assert likely_tiles(cands, [None], contents, most=6) == [["C", "A", "B", "E", "D"]]

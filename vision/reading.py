@@ -50,7 +50,8 @@ class Reading:
         return "\n".join(lines)
 
 
-LIKELY = 3   # the next likeliest tiles a reading keeps per cell (the picker's first choices)
+LIKELY = 4   # the next likeliest tiles a reading keeps per cell: the picker's first row (4 columns)
+# (the 13 seen sets' wrong cells, stop 39: the right tile among the first 1, 3, 4: 38%, 65%, 72%)
 
 
 def likely_tiles(candidates, chosen, contents, most: int = LIKELY) -> list:
