@@ -49,6 +49,22 @@ def test_photo_in_review_then_score_out(live_server, page, shot):
     expect(page.locator("h1")).to_have_text("Scan a planet")  # Back goes to the scan page
     page.go_forward()
     expect(page.locator("h1")).to_have_text("Check the planet")
+    # a tapped square's picker starts with the tiles the photo looked most like there, marked,
+    # all in its first row; a tap on one puts it in the square
+    page.click('.planet.edit button.cell[data-cell="5"]')
+    likely = page.locator(".choice.likely")
+    expect(likely).to_have_count(4)
+    expect(page.locator(".chooser-hint")).to_be_visible()
+    tops = {round(likely.nth(i).bounding_box()["y"]) for i in range(4)}
+    assert len(tops) == 1 and likely.nth(0).bounding_box()["y"] <= page.locator(".choice").nth(4).bounding_box()["y"]
+    shot(page, "review-picker")
+    free = page.locator(".choice.likely:not([disabled])").first   # a tile used in another square is greyed, as ever
+    other = free.get_attribute("value")
+    free.click()
+    expect(page.locator("#players-0-cells-5")).to_have_value(other)
+    page.click('.planet.edit button.cell[data-cell="5"]')   # and back as it was read
+    page.locator(f'.choice[value="{read[5]}"]').first.click()
+    expect(page.locator("#players-0-cells-5")).to_have_value(read[5])
     page.fill("#players-0-name", "Ann")
     page.click("button:has-text('Score this planet')")
     page.wait_for_url("**/tables/**")

@@ -28,7 +28,7 @@ from ..planet import planet_from_take_order
 from .extensions import csrf, get_db
 from .planet_view import planet
 from .ratelimits import busy_message, when_scans_full
-from .scan import read_photo
+from .scan import likely_of_scan, read_photo
 from ..i18n import N_, _
 from .security import absolute_url
 
@@ -128,8 +128,10 @@ def error_slots(form: ScoreForm) -> list[str]:
     return slots
 
 
-def editors(form: ScoreForm, errors: dict[str, str]) -> list:
-    """Each player's planet, tile by tile, with its picker (tiles used at the table greyed)."""
+def editors(form: ScoreForm, errors: dict[str, str], likely: dict[int, list[str]] | None = None) -> list:
+    """Each player's planet, tile by tile, with its picker (tiles used at the table greyed).
+    ``likely``: the first player's planet is a scan being checked, and these its squares' likeliest
+    tiles (its picker shows them first)."""
     used = used_tiles(form)
     out = []
     for i, entry in enumerate(form.players):
@@ -141,7 +143,7 @@ def editors(form: ScoreForm, errors: dict[str, str]) -> list:
         out.append(planet(cells, prefix=entry.form.cells.id, player=i, active=active_square(data, i),
                           filtered=request.form.getlist(f"players-{i}-filter") if request.method == "POST" else (),
                           used=set(used), errors=cell_errors, doubtful=doubtful_squares(data, i),
-                          label=_("Planet of player %(n)d", n=i + 1)))
+                          label=_("Planet of player %(n)d", n=i + 1), likely=likely if i == 0 else None))
     return out
 
 
@@ -313,7 +315,8 @@ def score_live():
     shown = sorted({int(m.group(1)) for k in data if (m := PLAYER_KEY.match(k))})
     slots = {slot_of(k): v for k, v in errors.items()}
     return render_template("partials/tiles_swap.html", form=form, result=result, errors=errors,
-                           grids=editors(form, errors), shown=shown, live="live" in request.form,
+                           grids=editors(form, errors, likely_of_scan(request.form.get("scan", ""))),
+                           shown=shown, live="live" in request.form,
                            slots=slots, slot_ids=error_slots(form))
 
 

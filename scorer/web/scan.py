@@ -74,7 +74,7 @@ def _review(cells, doubtful=(), name="", error=None, cell_errors=None, status=20
             remembered=None):
     scan_id = scan_id if stored(scan_id) else ""
     grid = planet(cells, prefix=PREFIX, active=active, doubtful=doubtful, errors=cell_errors,
-                  label=_("The planet as read"), likely=_likely(scan_id))
+                  label=_("The planet as read"), likely=likely_of_scan(scan_id))
     used = box_in_use()
     straight = bool(scan_id) and (scans_dir() / scan_id / PLANET_PICTURE).is_file()
     return render_template("scan_review.html", grid=grid, form=ReviewForm(formdata=None, name=name),
@@ -147,10 +147,10 @@ def _learnable(scan_id: str, used) -> bool:
     return bool(scan_id) and (scans_dir() / scan_id / LEARN_COPY).is_file() and used is not None
 
 
-def _likely(scan_id: str) -> dict[int, list[str]]:
+def likely_of_scan(scan_id: str) -> dict[int, list[str]]:
     """Per square, the tiles the reader found likeliest after the one it read (kept with the
     scan; none for a scan kept before they were, or none at all)."""
-    if not scan_id:
+    if not stored(scan_id):
         return {}
     try:
         likely = load(scan_id).get("likely") or []
