@@ -54,6 +54,8 @@ def test_photo_in_review_then_score_out(live_server, page, shot):
     page.click('.planet.edit button.cell[data-cell="5"]')
     likely = page.locator(".choice.likely")
     expect(likely).to_have_count(4)
+    # it opens under the planet, below the fold: the page brings its first row into view
+    expect(page.locator(".choice").first).to_be_in_viewport(ratio=1)
     expect(page.locator(".chooser-hint")).to_be_visible()
     tops = {round(likely.nth(i).bounding_box()["y"]) for i in range(4)}
     assert len(tops) == 1 and likely.nth(0).bounding_box()["y"] <= page.locator(".choice").nth(4).bounding_box()["y"]

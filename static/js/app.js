@@ -64,6 +64,16 @@
     if (r.top < 0 || r.top > window.innerHeight * 0.4) d.scrollIntoView({ block: "start" });
   }, true);
 
+  // -- a square tapped on a planet entered tile by tile: its picker opens under the planet, below
+  //    the fold on a phone (the scan review at 390x844: its first row ~400 px under it); scroll just enough to show
+  //    the picker's first row of tiles (there, after a scan, the ones the photo looked most like)
+  on("htmx:afterSettle", (e) => {   // the editor comes back out of band, its picker open
+    const editor = e.detail.elt, first = editor && editor.matches && editor.matches(".tile-editor") && editor.querySelector(".chooser .choice");
+    if (!first) return;
+    const below = first.getBoundingClientRect().bottom - window.innerHeight;
+    if (below > 0) window.scrollBy(0, below + 12);
+  });
+
   // -- the live score could not be fetched: say so; "See results" still posts the whole form
   const trouble = (e) => {
     const live = document.getElementById("live-score");
