@@ -490,7 +490,8 @@ def test_the_benchs_readings_file_holds_every_seen_photos_reading_and_no_held_ou
         seen.append(name)
         if readings is not None:
             readings.append(bench.reading_record("p01.jpg", Reading(ok=True, cells=[name] * 16, confidences=[0.9] * 16,
-                                                                    doubtful=[False] * 16, score=0.8)))
+                                                                    doubtful=[False] * 16, score=0.8,
+                                                                    likely=[["back"]] * 16)))
             readings.append(bench.reading_record("n01.jpg", Reading(ok=False, error="no planet")))
         return {}
     monkeypatch.setattr(bench, "report", report)
@@ -500,7 +501,8 @@ def test_the_benchs_readings_file_holds_every_seen_photos_reading_and_no_held_ou
     assert set(seen) == {"shipped", *bench.BOX_SETS} and HELD_OUT <= set(seen)       # every set read …
     assert [r["set"] for r in rows[::2]] == [s for s in seen if s not in HELD_OUT]    # … the held-out ones not written
     assert rows[0] == {"set": "shipped", "photo": "p01.jpg", "ok": True, "cells": ["shipped"] * 16,
-                       "confidences": [0.9] * 16, "doubtful": [False] * 16, "score": 0.8, "error": None}
+                       "confidences": [0.9] * 16, "doubtful": [False] * 16, "likely": [["back"]] * 16,
+                       "score": 0.8, "error": None}
     assert rows[1]["ok"] is False and rows[1]["error"] == "no planet"
     assert f"readings of {len(rows)} photos written" in capsys.readouterr().out
 

@@ -194,10 +194,10 @@ def run(folder: Path, verbose: bool = False, reference=None, reader=None, repeat
 
 def reading_record(name: str, reading) -> dict:
     """A photo's reading as one JSON object: what the player is shown (tiles, confidences, doubt,
-    refusal) and its score, all of it, so two runs can be compared byte for byte (``--readings``:
+    the picker's likely tiles, refusal) and its score, all of it, so two runs can be compared byte for byte (``--readings``:
     a speed change must leave every one the same)."""
     return {"photo": name, "ok": reading.ok, "cells": reading.cells, "confidences": reading.confidences,
-            "doubtful": reading.doubtful, "score": reading.score, "error": reading.error}
+            "doubtful": reading.doubtful, "likely": reading.likely, "score": reading.score, "error": reading.error}
 
 
 # A finger's error when a teacher taps a layout's corners (``learn_box(taps=)``): each coordinate
