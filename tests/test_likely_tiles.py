@@ -77,3 +77,15 @@ def test_a_scan_kept_without_likely_tiles_shows_the_picker_as_before(app):
     page = _picker(client, review, kept["cells"], 5)
     assert 'class="choice likely"' not in page and "First: the tiles" not in page
     assert re.search(r'<button type="submit" class="choice" name="tile-0"', page)
+
+
+def test_a_kept_reading_damaged_shows_the_picker_without_likely_tiles(app):
+    app.config["WTF_CSRF_ENABLED"] = False
+    client = app.test_client()
+    review = _upload(client, (PHOTOS / "p03.jpg").read_bytes()).location
+    path = Path(app.instance_path) / "scans" / review.rsplit("/", 1)[1] / "reading.json"
+    kept = json.loads(path.read_text())
+    for damaged in ({**kept, "likely": {"5": ["C01"]}}, {**kept, "likely": "C01"}, [1, 2]):
+        path.write_text(json.dumps(damaged))
+        page = _picker(client, review, kept["cells"], 5)
+        assert 'class="choice likely"' not in page and re.search(r'<button type="submit" class="choice" name="tile-0"', page)

@@ -153,8 +153,10 @@ def likely_of_scan(scan_id: str) -> dict[int, list[str]]:
     if not stored(scan_id):
         return {}
     try:
-        likely = load(scan_id).get("likely") or []
-    except (OSError, ValueError):
+        likely = load(scan_id).get("likely")
+    except (OSError, ValueError, AttributeError):   # unreadable, or not the object keep() writes
+        return {}
+    if not isinstance(likely, list):
         return {}
     return {p: [str(t) for t in tiles] for p, tiles in enumerate(likely[:16]) if isinstance(tiles, list)}
 
