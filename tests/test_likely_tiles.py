@@ -49,13 +49,11 @@ def _picker(client, review, cells, square):
 
 
 def test_the_review_picker_shows_the_likely_tiles_first_and_marked(app):
-    app.config["WTF_CSRF_ENABLED"] = False
-    client = app.test_client()
-    review = _upload(client, (PHOTOS / "p03.jpg").read_bytes()).location
+    client, review, path = _scanned(app)
     html = client.get(review).get_data(as_text=True)
     chosen = re.findall(r'<input type="hidden" name="players-0-cells-(\d+)" id="[^"]*" value="([^"]*)"', html)
     cells = [v or None for _, v in sorted(chosen, key=lambda t: int(t[0]))]
-    kept = json.loads((Path(app.instance_path) / "scans" / review.rsplit("/", 1)[1] / "reading.json").read_text())
+    kept = json.loads(path.read_text())
     for square in (0, 5):
         page = _picker(client, review, cells, square)
         buttons = re.findall(r'<button type="submit" class="choice( likely)?" name="tile-0" value="([^"]*)"', page)
@@ -67,11 +65,16 @@ def test_the_review_picker_shows_the_likely_tiles_first_and_marked(app):
         assert "First: the tiles the photo looks most like here." in page
 
 
-def test_a_scan_kept_without_likely_tiles_shows_the_picker_as_before(app):
+def _scanned(app):
+    """A client, the review address of p03.jpg scanned, and the reading kept for it (its file)."""
     app.config["WTF_CSRF_ENABLED"] = False
     client = app.test_client()
     review = _upload(client, (PHOTOS / "p03.jpg").read_bytes()).location
-    path = Path(app.instance_path) / "scans" / review.rsplit("/", 1)[1] / "reading.json"
+    return client, review, Path(app.instance_path) / "scans" / review.rsplit("/", 1)[1] / "reading.json"
+
+
+def test_a_scan_kept_without_likely_tiles_shows_the_picker_as_before(app):
+    client, review, path = _scanned(app)
     kept = json.loads(path.read_text())
     path.write_text(json.dumps({"cells": kept["cells"], "doubtful": kept["doubtful"]}))
     page = _picker(client, review, kept["cells"], 5)
@@ -80,10 +83,7 @@ def test_a_scan_kept_without_likely_tiles_shows_the_picker_as_before(app):
 
 
 def test_a_kept_reading_damaged_shows_the_picker_without_likely_tiles(app):
-    app.config["WTF_CSRF_ENABLED"] = False
-    client = app.test_client()
-    review = _upload(client, (PHOTOS / "p03.jpg").read_bytes()).location
-    path = Path(app.instance_path) / "scans" / review.rsplit("/", 1)[1] / "reading.json"
+    client, review, path = _scanned(app)
     kept = json.loads(path.read_text())
     for damaged in ({**kept, "likely": {"5": ["C01"]}}, {**kept, "likely": "C01"}, [1, 2]):
         path.write_text(json.dumps(damaged))
