@@ -24,7 +24,7 @@ learned and when it is read:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -515,9 +515,9 @@ def learn_from_scan(data: bytes, cells: list, positions, box: Box) -> Lesson:
         fine = decode_photo(data, min_side=tuning.SCAN_SIDE)     # as the tiles are cut
     except UnusableImage as exc:
         return Lesson(ok=False, box=box, error=str(exc))
-    from .reader import exemplars_of, is_planet, read_photo
+    from .reader import exemplars_of_box, is_planet, read_photo
     with one_thread():
-        ex = replace(exemplars_of(box.references(), box.outward()), frame=box.frame())   # as read_box reads
+        ex = exemplars_of_box(box)   # as the scan was read: with the blend kept in the box
         v = read_photo(photo, ex)
         if v is None or not is_planet(v):
             return Lesson(ok=False, box=box, error=_(NOT_AGAIN))

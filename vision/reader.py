@@ -605,6 +605,13 @@ def box_with_blend(box):
 _CACHE: dict = {}
 
 
+def exemplars_of_box(box) -> Exemplars:
+    """The exemplars a learned box (vision.box.Box) is read with: its tiles, the blend kept in
+    it (worked out when none is), its tiles' own size in their cells."""
+    return replace(with_blend(exemplars_of(box.references(), box.outward()), box.stored_blend(blend_tag())),
+                   frame=box.frame())
+
+
 def exemplars_in(folder) -> Exemplars:
     """The exemplars of the box learned into ``folder``, rebuilt when its files change."""
     from pathlib import Path
@@ -619,7 +626,7 @@ def exemplars_in(folder) -> Exemplars:
     box = load_box(folder)
     if not box.samples:
         raise FileNotFoundError(f"no learned box in {folder}")
-    ex = replace(with_blend(exemplars_of(box.references(), box.outward()), box.stored_blend(blend_tag())), frame=box.frame())
+    ex = exemplars_of_box(box)
     # the faces as tell_lookalikes slides them over the cells (at FINE_PX too), made once per
     # box rather than during a reading: their spectra at the cells' size
     cell, fine = detail_sides()
