@@ -503,7 +503,8 @@ def learn_from_scan(data: bytes, cells: list, positions, box: Box) -> Lesson:
     """Learn the tiles at ``positions`` of a scan the player checked: ``cells`` are its 16
     names (tile ids, "back" or None) as confirmed, in the order the scan was read in. The photo
     is read again with ``box`` as the scan was; it must be the same planet (``SCAN_AGREE``
-    cells agree). Each tile is cut, as a teaching photo's are, from a finer decode
+    cells agree, or, read poorly, no sure cell changed and the rest mostly among the likely
+    tiles: ``_same_planet``). Each tile is cut, as a teaching photo's are, from a finer decode
     (``SCAN_SIDE``), where a reading of it found the tiles. The box is unchanged unless the
     Lesson is ok."""
     cells = list(cells)
@@ -517,19 +518,18 @@ def learn_from_scan(data: bytes, cells: list, positions, box: Box) -> Lesson:
         return Lesson(ok=False, box=box, error=str(exc))
     from .reader import exemplars_of_box, is_planet, read_photo
     with one_thread():
-        ex = exemplars_of_box(box)   # as the scan was read: with the blend kept in the box
+        ex = exemplars_of_box(box)   # as the scan was read
         v = read_photo(photo, ex)
         if v is None or not is_planet(v):
             return Lesson(ok=False, box=box, error=_(NOT_AGAIN))
-        agree = _agreeing(v, ex, cells)
-        if agree < tuning.SCAN_AGREE:
-            return Lesson(ok=False, box=box, error=_(NOT_THIS_PLANET, n=agree))
+        if not _same_planet(v, ex, cells):
+            return Lesson(ok=False, box=box, error=_(NOT_THIS_PLANET, n=_agreeing(v, ex, cells)))
         # the tiles are cut where a reading of the finer decode found them (a tile cut a pixel or
         # two off its place is a worse picture of it: cut through the outline found in the scan's
         # decode, a remembered tile was then read in none of 6 other photos, 4 of 6 so), unless
         # that reading is of another planet than the one checked
         finer = read_photo(fine, ex)
-        if finer is not None and finer.turn == v.turn and _agreeing(finer, ex, cells) >= tuning.SCAN_AGREE:
+        if finer is not None and finer.turn == v.turn and _same_planet(finer, ex, cells):
             outline = finer.outline
         else:
             outline = Outline((v.outline.corners * (photo.scale / fine.scale)).astype(np.float32), v.outline.fit)
@@ -542,6 +542,29 @@ def _agreeing(v, ex, cells: list) -> int:
     """How many cells of a reading show what the checked planet shows there."""
     from .reader import _content
     return sum(1 for q, r in enumerate(v.rows) if cells[q] is not None and ex.contents[r] == _content(cells[q]))
+
+
+def _same_planet(v, ex, cells: list) -> bool:
+    """Is the checked planet the one this reading read? It agrees on ``SCAN_AGREE`` cells, or,
+    for a box the reader reads poorly, the player changed no cell the reading was sure of (not
+    doubtful) and on all but ``SCAN_UNLIKELY`` cells put the tile read or one of the next
+    likeliest (``Reading.likely``). An empty square changes nothing either way."""
+    if _agreeing(v, ex, cells) >= tuning.SCAN_AGREE:
+        return True
+    from .reader import _content, _doubts, likely_of
+    conf = _doubts(v, ex)[0]
+    likely = likely_of(v, ex)
+    unlikely = 0
+    for q, r in enumerate(v.rows):
+        if cells[q] is None:
+            continue
+        want = _content(cells[q])
+        if ex.contents[r] == want:
+            continue
+        if conf[q] >= tuning.DOUBT:   # the reader was sure of another tile here
+            return False
+        unlikely += all(_content(t) != want for t in likely[q])
+    return unlikely <= tuning.SCAN_UNLIKELY
 
 
 def _learn_photo(photo: Photo, cells: list, box: Box, quad: np.ndarray | None = None) -> Lesson:

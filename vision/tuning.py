@@ -174,6 +174,15 @@ WRONG_LAYOUT_SIM = 0.7  # … read with at least this similarity (box photos: t0
 # photos agreed on 13–16 but one (9 of 16, box2-heldout): its tiles are then cut through the
 # outline of the first reading.
 SCAN_AGREE = 10
+# ... or, for a box the reader reads poorly, the checked planet changes no cell the reading was sure of
+# and on all but SCAN_UNLIKELY cells is the tile read or one of its likely tiles (learn._same_planet).
+# Measured 2026-12-03 (stop 40, /tmp/s40/agree.py) on the 13 seen sets' 272 planet photos, each read again
+# as learn_from_scan reads it (with its set's box as taught, blend and all, reader.exemplars_of_box):
+# SCAN_AGREE alone refused 4 photos' own planets (agreeing on 9, 9, 8 and 4 cells: box2-heldout8 p07,
+# p15, heldout6 p18, heldout9 p20); with this rule too only the last (8 of 16 among the likely tiles).
+# Every other photo's planet of the same set, at each quarter turn (22,560 pairs), stays refused: none
+# changing no sure cell had over 11 cells among the likely tiles (the closest with more changed 4 sure cells).
+SCAN_UNLIKELY = 4
 SCAN_SIDE = 1200       # a scan kept for remembering, and its tiles cut from it: short side (tiles ≥ 75 px)
 # Do a box's tiles face outwards (box.Box.outward)? Its backs of a stack, seen at several positions,
 # vote: turned back upright they look alike when they face outwards. A stack's backs vote only when
