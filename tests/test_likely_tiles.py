@@ -65,6 +65,11 @@ def test_the_review_picker_shows_the_likely_tiles_first_and_marked(app):
         assert "First: the tiles the photo looks most like here." in page
 
 
+def _alike(tile):
+    """The ids that look like ``tile`` in the box (itself too); none for the back."""
+    return [None] if tile == "back" else [t.id for t in catalog() if _content(t.id) == _content(tile)]
+
+
 def _scanned(app):
     """A client, the review address of p03.jpg scanned, and the reading kept for it (its file)."""
     app.config["WTF_CSRF_ENABLED"] = False
@@ -89,3 +94,12 @@ def test_a_kept_reading_damaged_shows_the_picker_without_likely_tiles(app):
         path.write_text(json.dumps(damaged))
         page = _picker(client, review, kept["cells"], 5)
         assert 'class="choice likely"' not in page and re.search(r'<button type="submit" class="choice" name="tile-0"', page)
+
+
+def test_without_javascript_the_review_picker_greys_a_tile_another_square_holds(app):
+    client, review, path = _scanned(app)
+    cells = list(json.loads(path.read_text())["cells"])
+    other = next(p for p in range(16) if p != 5 and STACK_AT[p] == STACK_AT[5] and _alike(cells[p]) == [cells[p]])
+    page = _picker(client, review, cells, 5)
+    button = re.search(r'<button type="submit" class="choice[^"]*" name="tile-0" value="%s"[^>]*>' % cells[other], page)
+    assert button and " disabled" in button.group(0)     # the tile lies in another square: not given twice

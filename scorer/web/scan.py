@@ -74,6 +74,7 @@ def _review(cells, doubtful=(), name="", error=None, cell_errors=None, status=20
             remembered=None):
     scan_id = scan_id if stored(scan_id) else ""
     grid = planet(cells, prefix=PREFIX, active=active, doubtful=doubtful, errors=cell_errors,
+                  used={c for c in cells if c and c != BACK},   # greyed in the picker, as on the score page
                   label=_("The planet as read"), likely=likely_of_scan(scan_id))
     used = box_in_use()
     straight = bool(scan_id) and (scans_dir() / scan_id / PLANET_PICTURE).is_file()
