@@ -18,6 +18,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from .reading import first_row
+
 EXTS = (".jpg", ".jpeg", ".png")
 
 
@@ -31,6 +33,14 @@ def content_key(cell):
         return ("unknown", cell)
     t = cat[cell]
     return (t.stack, t.character, tuple(sorted(t.items.items())))
+
+
+def alike(name):
+    """The ids that look like ``name`` (its contents), itself included; the back is always free."""
+    from scorer.catalog import catalog
+    if name == "back" or name not in catalog():
+        return [None]
+    return [t.id for t in catalog() if content_key(t.id) == content_key(name)]
 
 
 def rotations(cells16):
@@ -168,7 +178,10 @@ def run(folder: Path, verbose: bool = False, reference=None, reader=None, repeat
         cells_right += sum(right)
         ids_right += sum(a == b for a, b in zip(rotations(reading.cells)[k], truth))
         rot_doubt = rotations(reading.doubtful)[k]
-        rot_likely = [reading.likely[q] for q in rotations(list(range(16)))[k]]
+        # the picker's first row for each square, as the review shows it on the planet as read
+        order = rotations(list(range(16)))[k]
+        rot_likely = [first_row(reading.likely[q], [c for p, c in enumerate(reading.cells) if p != q], alike)
+                      for q in order]
         for ok, doubt, likely, true in zip(right, rot_doubt, rot_likely, truth):
             right_doubtful += bool(ok and doubt)
             if not ok:

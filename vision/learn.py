@@ -552,6 +552,7 @@ def _same_planet(v, ex, cells: list) -> bool:
     if _agreeing(v, ex, cells) >= tuning.SCAN_AGREE:
         return True
     from .reader import _content, _doubts, likely_of
+    from .reading import LIKELY
     conf = _doubts(v, ex)[0]
     likely = likely_of(v, ex)
     unlikely = 0
@@ -563,7 +564,7 @@ def _same_planet(v, ex, cells: list) -> bool:
             continue
         if conf[q] >= tuning.DOUBT:   # the reader was sure of another tile here
             return False
-        unlikely += all(_content(t) != want for t in likely[q])
+        unlikely += all(_content(t) != want for t in likely[q][:LIKELY])   # as measured: the first 4
     return unlikely <= tuning.SCAN_UNLIKELY
 
 

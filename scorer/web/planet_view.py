@@ -183,11 +183,15 @@ def items_of(tile) -> str:
     return " ".join(sorted({("sheep" if i.startswith("sheep") else i) for i, n in tile.items.items() if n}))
 
 
+FIRST_ROW = 4   # the picker's first row: its 4 columns at any width (vision.reading.LIKELY)
+
+
 def choices_for(stack: str, value: str, used: Collection[str], likely: Sequence[str] = ()) -> tuple[Choice, ...]:
     """The picker's pictures for a square of ``stack``: tiles that look the same merged into one
     choice (the first free one is taken), then face down and empty. ``likely``: the tiles a
-    photo's reader found likeliest there after the one it read, best first: their choices come
-    first, marked."""
+    photo's reader found likeliest there after the one it read, best first: the first
+    ``FIRST_ROW`` of their choices that can still be put there come first, marked (a look whose
+    every tile lies in another square is skipped for the next likely one)."""
     groups: dict[str, list[str]] = {}
     for tile in catalog().stack(stack):
         groups.setdefault(tile.describe(), []).append(tile.id)
@@ -201,10 +205,10 @@ def choices_for(stack: str, value: str, used: Collection[str], likely: Sequence[
     if stack != "character":
         out.append(Choice(value=BACK, art=art_url(BACK), text=_("face down (baobab turned over)"), left=99))
         ids_of.append([BACK])
-    front = []
+    front: list[int] = []
     for tile in likely:
         at = next((i for i, ids in enumerate(ids_of) if tile in ids), None)
-        if at is not None and at not in front:
+        if at is not None and at not in front and out[at].left > 0 and len(front) < FIRST_ROW:
             front.append(at)
     if front:
         out = [replace(out[i], likely=True) for i in front] + [c for i, c in enumerate(out) if i not in front]
