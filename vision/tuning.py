@@ -176,7 +176,8 @@ WRONG_LAYOUT_SIM = 0.7  # … read with at least this similarity (box photos: t0
 SCAN_AGREE = 10
 # ... or, for a box the reader reads poorly, the checked planet changes no cell the reading was sure of
 # and on all but SCAN_UNLIKELY cells is the tile read or one of its likely tiles (learn._same_planet).
-# Measured 2026-12-03 (stop 40, /tmp/s40/agree.py) on the 13 seen sets' 272 planet photos, each read again
+# Measured 2026-12-03 (stop 40; `python -m vision.remember_bench --set=…` gives the totals) on the 13 seen
+# sets' 272 planet photos, each read again
 # as learn_from_scan reads it (with its set's box as taught, blend and all, reader.exemplars_of_box):
 # SCAN_AGREE alone refused 4 photos' own planets (agreeing on 9, 9, 8 and 4 cells: box2-heldout8 p07,
 # p15, heldout6 p18, heldout9 p20); with this rule too only the last (8 of 16 among the likely tiles).

@@ -1,0 +1,24 @@
+"""``python -m vision.remember_bench``: what remembering does on a second-box set, totals only."""
+from pathlib import Path
+
+from vision.remember_bench import main, run
+
+HARD = Path(__file__).resolve().parent.parent / "sample_photos" / "box2-heldout8"   # a box read poorly
+
+
+def test_totals_on_a_box_read_poorly():
+    t = run(HARD, most=2)
+    assert (t.photos, t.cells, t.planets) == (2, 32, 2)
+    assert t.own_same == t.planets and t.own_same >= t.own_agree     # the player's own planets are remembered
+    assert t.others == 8 and t.others_same == 0                       # the other photo's planet, each turn: never
+    assert t.wrong == 32 - t.right_taught > 0
+    assert t.remembered > 0 and t.refused == 0
+    # the review's first row holds every tappable one of the first 4 likely tiles, and all 8 hold it
+    assert t.first4_free <= t.first4 and t.first4_free <= t.row <= t.kept <= t.wrong
+
+
+def test_an_unknown_set_is_refused(capsys):
+    import pytest
+    with pytest.raises(SystemExit):
+        main(["--set=no-such-set"])
+    assert "no such set" in capsys.readouterr().err

@@ -1,0 +1,165 @@
+"""What "remember these tiles" does on a second-box set (issue 8), as totals only (no photo is
+named, so a held-out set may be read): ``python -m vision.remember_bench --set=NAME [--set=...]``.
+
+For each set, its box learned from its six teaching photos as ``vision.bench`` learns it:
+
+1. **The same planet.** Each test photo is read again as ``learn.learn_from_scan`` reads it, and
+   its own planet (as the player would check it) and every other photo's planet at each quarter
+   turn (a planet typed in by mistake) are put to the check remembering makes
+   (``learn._same_planet``), and to ``SCAN_AGREE`` alone.
+2. **A player who corrects every scan and remembers the corrected tiles**, photo after photo:
+   the cells right with the box as taught, and with the box as it has learned by then.
+3. **The picker's first row**: of the wrong cells of the box-as-taught readings, how many have the
+   right tile in the first 4 likely tiles, how many of those could be tapped (no other square
+   holds every tile of that look), in the first row the review shows (``reading.first_row`` of the
+   8 kept), and among all 8.
+"""
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from . import bench, tuning
+from .box import load_box
+from .learn import _agreeing, _same_planet, learn_from_scan
+from .reader import _content, exemplars_in, exemplars_of_box, is_planet, read_box, read_photo
+from .reading import LIKELY, first_row
+from .stages import decode_photo, one_thread
+
+
+@dataclass
+class Totals:
+    photos: int = 0
+    planets: int = 0            # read as a planet when read again as remembering reads
+    own_agree: int = 0          # own planet accepted by SCAN_AGREE alone
+    own_same: int = 0           # ... by the check remembering makes
+    others: int = 0             # other planets (each quarter turn) put to the check
+    others_agree: int = 0
+    others_same: int = 0
+    cells: int = 0
+    right_taught: int = 0       # cells right with the box as taught
+    right_learning: int = 0     # ... with the box as it has learned from the corrections so far
+    remembered: int = 0         # tiles remembered
+    refused: int = 0            # corrections remembering refused
+    wrong: int = 0              # wrong cells (box as taught)
+    first4: int = 0             # the right tile among the first 4 likely
+    first4_free: int = 0        # ... and tappable there
+    row: int = 0                # in the first row the review shows
+    kept: int = 0               # among all the likely tiles kept
+
+    def lines(self, name: str) -> list[str]:
+        return [
+            f"{name}: {self.photos} photos, {self.planets} read as planets again",
+            f"  own planet remembered: SCAN_AGREE alone {self.own_agree}/{self.planets}, "
+            f"the check {self.own_same}/{self.planets}",
+            f"  another photo's planet (each quarter turn) accepted: SCAN_AGREE alone "
+            f"{self.others_agree}/{self.others}, the check {self.others_same}/{self.others}",
+            f"  correcting and remembering every scan: cells right {self.right_taught}/{self.cells} with the "
+            f"box as taught, {self.right_learning}/{self.cells} learning ({self.remembered} tiles remembered, "
+            f"{self.refused} refused)",
+            f"  wrong cells {self.wrong}: right tile in the first {LIKELY} likely {self.first4} "
+            f"({self.first4_free} tappable), in the review's first row {self.row}, among all kept {self.kept}",
+        ]
+
+
+def _turned(cells: list, k: int) -> list:
+    return list(np.rot90(np.array(cells, dtype=object).reshape(4, 4), k).reshape(-1))
+
+
+def _rows(t: Totals, reading, truth: list) -> None:
+    """The picker's first row against the truth, for the wrong cells of ``reading``."""
+    _flags, k = bench.compare(reading.cells, truth)
+    own = _turned(truth, -k)
+    for q in range(16):
+        want = bench.content_key(own[q])
+        if want == bench.content_key(reading.cells[q]):
+            continue
+        likely = reading.likely[q]
+        taken = [c for p, c in enumerate(reading.cells) if p != q]
+        t.wrong += 1
+        t.first4 += _has(likely[:LIKELY], want)
+        t.first4_free += _has(first_row(likely[:LIKELY], taken, bench.alike), want)
+        t.row += _has(first_row(likely, taken, bench.alike), want)
+        t.kept += _has(likely, want)
+
+
+def _has(tiles: list, want) -> bool:
+    return any(bench.content_key(x) == want for x in tiles)
+
+
+def run(folder: Path, most: int | None = None) -> Totals:
+    """The totals of one second-box set (``folder`` holds ``teach/`` and ``test/``); ``most``: its
+    first photos only."""
+    t = Totals()
+    with tempfile.TemporaryDirectory() as tmp:
+        taught, learning = Path(tmp) / "taught", Path(tmp) / "learning"
+        bench.learn_box(folder / "teach", taught, quiet=True)
+        shutil.copytree(taught, learning)
+        box = load_box(learning)
+        static = exemplars_in(taught)
+        again = exemplars_of_box(load_box(taught))   # as learn_from_scan reads
+        photos = [p for p in bench.photos(folder / "test") if bench.load_truth(p.with_suffix(".json"))][:most]
+        truths = [bench.load_truth(p.with_suffix(".json")) for p in photos]
+        for i, photo in enumerate(photos):
+            data, truth = photo.read_bytes(), truths[i]
+            t.photos += 1
+            t.cells += 16
+            with one_thread():
+                v = read_photo(decode_photo(data), again)
+            if v is not None and is_planet(v):
+                t.planets += 1
+                _flags, k = bench.compare([again.names[r] for r in v.rows], truth)
+                own = _turned(truth, -k)
+                t.own_agree += _agreeing(v, again, own) >= tuning.SCAN_AGREE
+                t.own_same += _same_planet(v, again, own)
+                for j, other in enumerate(truths):
+                    for turn in range(4) if j != i else ():
+                        cells = _turned(other, turn)
+                        t.others += 1
+                        t.others_agree += _agreeing(v, again, cells) >= tuning.SCAN_AGREE
+                        t.others_same += _same_planet(v, again, cells)
+            read = read_box(data, static)
+            if read.ok:
+                t.right_taught += sum(bench.compare(read.cells, truth)[0])
+                _rows(t, read, truth)
+            now = read_box(data, exemplars_in(learning))
+            if not now.ok:
+                continue
+            flags, k = bench.compare(now.cells, truth)
+            t.right_learning += sum(flags)
+            checked = _turned(truth, -k)   # the planet as the player checks it, in the reading's order
+            corrected = [q for q in range(16) if _content(now.cells[q]) != _content(checked[q])]
+            if corrected:
+                lesson = learn_from_scan(data, checked, corrected, box)
+                if lesson.ok:
+                    box = lesson.box
+                    box.save(learning)
+                    t.remembered += len(lesson.learned)
+                else:
+                    t.refused += 1
+    return t
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m vision.remember_bench", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--set", dest="sets", action="append", required=True, metavar="NAME",
+                        help=f"a second-box set of sample_photos/ (repeatable): {', '.join(bench.BOX_SETS)}")
+    parser.add_argument("--most", type=int, default=None, help="each set's first N test photos only")
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    unknown = [name for name in args.sets if name not in bench.BOX_SETS]
+    if unknown:
+        parser.error(f"no such set: {', '.join(unknown)}")
+    root = Path(__file__).resolve().parent.parent / "sample_photos"
+    for name in args.sets:
+        print("\n".join(run(root / name, args.most).lines(name)), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
