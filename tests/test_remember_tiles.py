@@ -26,8 +26,8 @@ def box(tmp_path_factory) -> Box:
     return load_box(folder)
 
 
-def truth(name: str) -> list:
-    return [c for row in json.loads((TEST / f"{name}.json").read_text())["cells"] for c in row]
+def truth(name: str, test: Path = TEST) -> list:
+    return [c for row in json.loads((test / f"{name}.json").read_text())["cells"] for c in row]
 
 
 def turned(cells: list, k: int) -> list:
@@ -37,13 +37,16 @@ def turned(cells: list, k: int) -> list:
     return [c for row in grid for c in row]
 
 
-def read(box: Box, name: str):
-    """The reading of a test photo, and its truth turned as the reading is (a planet read from
-    above has no first row: any quarter turn is the same planet)."""
-    reading = read_box((TEST / f"{name}.jpg").read_bytes(), exemplars_of(box.references(), box.outward()))
+def read(box: Box, name: str, test: Path = TEST, exemplars=None):
+    """The reading of a test photo (with ``exemplars``; default: the box's tiles without its
+    blend), and its truth turned as the reading is (a planet read from above has no first row:
+    any quarter turn is the same planet)."""
+    ex = exemplars if exemplars is not None else exemplars_of(box.references(), box.outward())
+    reading = read_box((test / f"{name}.jpg").read_bytes(), ex)
     assert reading.ok, reading.error
-    same = [sum(_content(a) == _content(b) for a, b in zip(reading.cells, turned(truth(name), k))) for k in range(4)]
-    return reading, turned(truth(name), same.index(max(same)))
+    cells = truth(name, test)
+    same = [sum(_content(a) == _content(b) for a, b in zip(reading.cells, turned(cells, k))) for k in range(4)]
+    return reading, turned(cells, same.index(max(same)))
 
 
 def without(box: Box, key: str) -> Box:
@@ -108,12 +111,8 @@ def hard_box(tmp_path_factory) -> Box:
 
 
 def _hard_photo(box: Box):
-    data = (HARD / "test" / f"{HARD_PHOTO}.jpg").read_bytes()
-    reading = read_box(data, exemplars_of_box(box))                  # as the scan was read
-    assert reading.ok, reading.error
-    cells = [c for row in json.loads((HARD / "test" / f"{HARD_PHOTO}.json").read_text())["cells"] for c in row]
-    same = [sum(_content(a) == _content(b) for a, b in zip(reading.cells, turned(cells, k))) for k in range(4)]
-    return data, reading, turned(cells, same.index(max(same)))
+    reading, right = read(box, HARD_PHOTO, HARD / "test", exemplars_of_box(box))   # as the scan was read
+    return (HARD / "test" / f"{HARD_PHOTO}.jpg").read_bytes(), reading, right
 
 
 def test_a_poorly_read_planet_the_player_checked_is_remembered(hard_box, monkeypatch):
