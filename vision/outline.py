@@ -3,6 +3,8 @@
 Used by the shipped-art reader, the learned-box reader and teaching (vision/stages.py)."""
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import cv2
 import numpy as np
 
@@ -195,11 +197,21 @@ def _ring_pixels(a: np.ndarray, bw: int) -> np.ndarray:
 
 
 def _masks(work: np.ndarray) -> list:
+    """Binary pictures in which the planet may come out as one blob (``mask_groups``, all of them)."""
+    return [m for group in mask_groups(work) for m in group]
+
+
+def mask_groups(work: np.ndarray) -> Iterator[list]:
+    """``_masks`` in two groups, the second made only when asked for: the table's look by local
+    colour and texture (``_texture_mask``, what finds most planets), then by the border's colours,
+    the distance to the table's colour, edges and colourfulness. Together, in this order, they are
+    ``_masks``."""
     h, w = work.shape[:2]
     blur = cv2.GaussianBlur(work, (0, 0), 2.0)
     lab = cv2.cvtColor(blur, cv2.COLOR_BGR2LAB)
     bw = max(3, int(0.04 * min(h, w)))
-    masks = _texture_mask(lab)
+    yield _texture_mask(lab)
+    masks = []
     k = max(3, int(0.025 * min(h, w))) | 1
     close = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     open_ = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
@@ -241,7 +253,7 @@ def _masks(work: np.ndarray) -> list:
     sat = cv2.cvtColor(blur, cv2.COLOR_BGR2HSV)[..., 1]
     _, fg4 = cv2.threshold(sat, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     masks.append(clean(fg4))
-    return masks
+    yield masks
 
 
 # --- the planet's own lattice: its tiles as many like squares in a grid (the grid look) ------
