@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+import vision.outline
 import vision.recognize  # noqa: F401  (the module, not the function vision.recognize)
 from vision import stages
 from vision.imageio import decode
@@ -624,3 +625,90 @@ def test_each_cells_own_picture_found_at_once_as_turn_by_turn(name):
                     assert turns == want[2]
                     seen.update(turns)
     assert len(seen) >= 3      # the cells lay at several turns: the test can tell them apart
+
+
+def _every_outline_at_once(pyr, work, f, index):
+    """The shipped reader's best reading of a photo's outlines as it was made before the masks
+    came in two groups: every mask's outlines (and the whole frame) ranked at once, the best one
+    grown and shrunk, the best of each family read in turn until one is GOOD (READS at most)."""
+    quads = []
+    for m in _masks(work):
+        for q in _quads_from_mask(m):
+            side = np.sqrt(max(1.0, cv2.contourArea(q.astype(np.float32))))
+            if all(np.abs(q - o).max() > 0.03 * side for o in quads):
+                quads.append(q)
+    wh, ww = work.shape[:2]
+    quads.append(np.array([[0, 0], [ww - 1, 0], [ww - 1, wh - 1], [0, wh - 1]], np.float32))
+    scores = R._quick_many(pyr, [q / f for q in quads], index)
+    first = sorted(((sc, i, q) for i, (sc, q) in enumerate(zip(scores, quads))), key=lambda t: -t[0])
+    grown = []
+    for _, i, q in first[:R.GROWN]:
+        c = q.mean(axis=0)
+        grown += [(i, (q - c) * g + c) for g in R.SCALES]
+    more = [(sc, i, v) for sc, (i, v) in zip(R._quick_many(pyr, [v / f for _, v in grown], index), grown)]
+    best, families = None, set()
+    for _, i, q in sorted(first + more, key=lambda t: -t[0]):
+        if len(families) >= R.READS or (best is not None and best["score"] >= R.GOOD):
+            break
+        if i in families:
+            continue
+        families.add(i)
+        res = R._read(pyr, q / f, index, refine=1)
+        if res is not None and (best is None or res["score"] > best["score"]):
+            best = res
+    return best
+
+
+def _groups_made(monkeypatch) -> list:
+    """How many of ``outline.mask_groups``' groups each reading made (one count per reading)."""
+    made: list = []
+
+    def counted(work):
+        made.append(0)
+        for group in vision.outline.mask_groups(work):
+            made[-1] += 1
+            yield group
+    monkeypatch.setattr(R, "mask_groups", counted)
+    return made
+
+
+@pytest.mark.parametrize("name", ["p02.jpg", "p07.jpg", "n01.jpg"])
+def test_outlines_of_every_mask_are_read_as_if_made_at_once_when_the_first_masks_read_no_planet(name, monkeypatch):
+    """When the first masks' outlines give no GOOD reading (a photo without a planet; planets with
+    GOOD raised out of reach), the outlines of every mask are ranked and read as they were when
+    all were made at once: the same best reading (outlines read in the first round are not read
+    again, and nothing of theirs is lost)."""
+    monkeypatch.setattr(R, "GOOD", 0.99)
+    made = _groups_made(monkeypatch)
+    last: list = []
+    plain_read = R._read_candidates
+
+    def kept(*args, **kwargs):   # what each round gave, before recognize tells look-alikes and twins
+        best = plain_read(*args, **kwargs)
+        last.append((best["score"], np.asarray(best["quad"]).tolist(), list(best["cells"])))
+        return best
+    monkeypatch.setattr(R, "_read_candidates", kept)
+    index = get_index(None)
+    pyr, work, f = _shipped(name)
+    with stages.one_thread():
+        R.recognize((SAMPLES / name).read_bytes())
+        want = _every_outline_at_once(pyr, work, f, index)
+    assert made == [2] and len(last) == 2
+    assert last[-1] == (want["score"], np.asarray(want["quad"]).tolist(), want["cells"])
+
+
+def test_a_planet_the_first_masks_find_is_read_without_making_the_others(monkeypatch):
+    """The texture masks find the planets of the sample photos: each is read right (every cell's
+    contents, the truth's) from them alone, and the other masks are made only for the photos
+    without a planet (which are still refused)."""
+    from vision.bench import compare, load_truth, photos
+    made = _groups_made(monkeypatch)
+    for p in photos(SAMPLES):
+        reading = R.recognize(p.read_bytes())
+        truth = load_truth(p.with_suffix(".json"))
+        if truth is None:
+            assert not reading.ok and made[-1] == 2, p.name
+        else:
+            assert reading.ok and all(compare(reading.cells, truth)[0]), p.name
+            assert made[-1] == 1, p.name
+    assert len(made) == len(photos(SAMPLES))

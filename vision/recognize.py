@@ -38,12 +38,12 @@ from .imageio import UnusableImage, decode
 from .reader import assign as _assign
 from .reading import NO_PLANET, TOO_SMALL, Reading, likely_tiles
 from scorer.i18n import _ as translate
-from .outline import _masks, _order, _quads_from_mask  # noqa: F401
+from .outline import _masks, _order, _quads_from_mask, mask_groups  # noqa: F401
 from .index import CELL, HI, describe_coarse, describe_turns, get_index, similarity
 from .stages import Slider, one_thread, slide, wide_blur
 
 from .tuning import (BACK_NEAR, CELL_MATCH, DOUBT, GOOD, MARGIN, MARGIN_DOUBT, PLANET_CELLS, PLANET_MIN,
-                     READS, REREAD_MOVE, SCALES, SEARCH, SHIPPED_SIDE, WORK, FINE_BELOW, GROWN, TRIES,
+                     READS, READS_FIRST, REREAD_MOVE, SCALES, SEARCH, SHIPPED_SIDE, WORK, FINE_BELOW, GROWN, TRIES,
                      LOOKALIKES, LOOK_AREA, LOOK_BLUR, LOOK_DIFFER, LOOK_DOUBT, LOOK_FLOOR, LOOK_LIGHT,
                      LOOK_NEAR, LOOK_PAD, LOOK_SHIFT, LOOK_SWAP)
 
@@ -382,6 +382,44 @@ def _quick_many(img, quads: list, index) -> list[float]:
             total = total + C[:, cells, cols].max(axis=2).sum(axis=1).astype(np.float64)
         best = np.maximum(best, total)
     return [float(b / 16) for b in best]
+
+
+def _read_candidates(pyr, quads: list, f: float, index, seen: dict, most: int = READS):
+    """The best reading of the candidate outlines ``quads`` (in the work image's pixels, ``f`` of
+    ``pyr[0]``'s): ranked cheaply
+    (``_quick_many``), the best (``GROWN``) also tried grown and shrunk about their centre (a
+    found outline may cover only part of the planet, or a bit of table too), then the best of each
+    family (an outline and its variants) read in turn until one is ``GOOD`` (``most`` families at
+    most). ``seen``: each outline's quick score and reading, by its corners, made once across calls."""
+    def scored(qs: list) -> list[float]:
+        new = [q for q in qs if ("score", q.tobytes()) not in seen]
+        for q, sc in zip(new, _quick_many(pyr, [v / f for v in new], index)):
+            seen[("score", q.tobytes())] = sc
+        return [seen[("score", q.tobytes())] for q in qs]
+
+    first = sorted(((sc, i, q) for i, (sc, q) in enumerate(zip(scored(quads), quads))), key=lambda t: -t[0])
+    grown = []
+    for _, i, q in first[:GROWN]:
+        c = q.mean(axis=0)
+        grown += [(i, (q - c) * g + c) for g in SCALES]
+    more = [(sc, i, v) for sc, (i, v) in zip(scored([v for _, v in grown]), grown)]
+    ranked = sorted(first + more, key=lambda t: -t[0])
+    best, read_families = None, set()
+    for _, i, q in ranked:
+        if len(read_families) >= most or (best is not None and best["score"] >= GOOD):
+            break
+        if i in read_families:
+            continue
+        read_families.add(i)
+        key = ("read", q.tobytes())
+        if key not in seen:
+            seen[key] = _read(pyr, q / f, index, refine=1)
+        res = seen[key]
+        if res is None:
+            continue
+        if best is None or res["score"] > best["score"]:
+            best = res
+    return best
 
 
 def _read(img, quad: np.ndarray, index, refine: int = 1):
@@ -810,38 +848,24 @@ def _recognize(data: bytes, reference_dir, t0: float) -> Reading:
     sat = cv2.cvtColor(work, cv2.COLOR_BGR2HSV)[..., 1]
     gray = _greyish(sat)
     index = get_index(reference_dir, gray=gray)
-    quads = []
-    for m in _masks(work):
-        for q in _quads_from_mask(m):
-            side = np.sqrt(max(1.0, cv2.contourArea(q.astype(np.float32))))
-            if all(np.abs(q - o).max() > 0.03 * side for o in quads):
-                quads.append(q)
-    # the whole frame too: a planet drawn by ``render`` (or cropped to it) fills the image
+    # the planet's candidate outlines, from the cheaper masks first: when those give a GOOD reading
+    # the others are never made; else every mask's, ranked and read as if made at once (what was
+    # scored or read already is reused: ``seen``)
     wh, ww = work.shape[:2]
-    quads.append(np.array([[0, 0], [ww - 1, 0], [ww - 1, wh - 1], [0, wh - 1]], np.float32))
-    # rank the outlines cheaply; the found outline may cover only part of the planet (or a
-    # bit of table too), so the best (GROWN) are also tried grown and shrunk about their centre
-    scores = _quick_many(pyr, [q / f for q in quads], index)
-    first = sorted(((sc, i, q) for i, (sc, q) in enumerate(zip(scores, quads))), key=lambda t: -t[0])
-    grown = []
-    for _, i, q in first[:GROWN]:
-        c = q.mean(axis=0)
-        grown += [(i, (q - c) * g + c) for g in SCALES]
-    more = [(sc, i, v) for sc, (i, v) in zip(_quick_many(pyr, [v / f for _, v in grown], index), grown)]
-    ranked = sorted(first + more, key=lambda t: -t[0])
-    # read the best of each family (an outline and its variants) in turn, until one is good
-    best, read_families = None, set()
-    for _, i, q in ranked:
-        if len(read_families) >= READS or (best is not None and best["score"] >= GOOD):
+    # the whole frame too: a planet drawn by ``render`` (or cropped to it) fills the image
+    frame = np.array([[0, 0], [ww - 1, 0], [ww - 1, wh - 1], [0, wh - 1]], np.float32)
+    quads: list = []
+    seen: dict = {}
+    best = None
+    for most, masks in zip((READS_FIRST, READS), mask_groups(work)):
+        for m in masks:
+            for q in _quads_from_mask(m):
+                side = np.sqrt(max(1.0, cv2.contourArea(q.astype(np.float32))))
+                if all(np.abs(q - o).max() > 0.03 * side for o in quads):
+                    quads.append(q)
+        best = _read_candidates(pyr, quads + [frame], f, index, seen, most)
+        if best is not None and best["score"] >= GOOD:
             break
-        if i in read_families:
-            continue
-        read_families.add(i)
-        res = _read(pyr, q / f, index, refine=1)
-        if res is None:
-            continue
-        if best is None or res["score"] > best["score"]:
-            best = res
     if (best is None or best["score"] < PLANET_MIN
             or int((np.asarray(best["sims"]) >= CELL_MATCH).sum()) < PLANET_CELLS):
         return done(Reading(ok=False, error=translate(NO_PLANET), score=best["score"] if best else 0.0))

@@ -51,6 +51,9 @@ BACK_NEAR = 0.3
 CV_THREADS = 1         # OpenCV threads while reading (0: OpenCV's default). Shipped photos at load ~7: median 7.2-8.5x a full decode on one thread, 10.0-10.5x on two; at load ~2 the same (4.8-4.9x)
 READS = 4              # full readings of the best-ranked outlines, until one is GOOD
 GOOD = 0.7             # a reading this good needs no second candidate
+READS_FIRST = 1        # of them, from the first masks' outlines (outline.mask_groups): none GOOD, every mask's are ranked
+# and read as if made at once (stop 41). 1, 2 and 4 gave the same readings of 76 shipped-art photos (sample_photos,
+# and fresh sets of seeds 5 and 4141, 24 + 4 each); 1 costs a photo without a planet one reading more, not four.
 FINE_BELOW = 0.85      # a small planet read less well than this is read again from a finer decode
 # (a good reading of a small planet is no longer decoded again only to tell twins by their ids:
 # twins may come back as either id, issue 8)
