@@ -13,6 +13,10 @@ For each set, its box learned from its six teaching photos as ``vision.bench`` l
    right tile in the first 4 likely tiles, how many of those could be tapped (no other square
    holds every tile of that look), in the first row the review shows (``reading.first_row`` of the
    8 kept), and among all 8.
+4. **The ceiling of the comparison**: each photo read again after all its 16 tiles were remembered
+   from it (``learn_from_scan``), with the box as taught otherwise: what cutting, aligning and
+   comparing read when the pictures are the photo's own (a photo the box as taught does not read as
+   a planet counts no cell).
 """
 from __future__ import annotations
 
@@ -52,6 +56,7 @@ class Totals:
     first4_free: int = 0        # ... and tappable there
     row: int = 0                # in the first row the review shows
     kept: int = 0               # among all the likely tiles kept
+    right_self: int = 0         # cells right, each photo read after its own 16 tiles were remembered from it
 
     def lines(self, name: str) -> list[str]:
         return [
@@ -65,6 +70,8 @@ class Totals:
             f"{self.refused} refused)",
             f"  wrong cells {self.wrong}: right tile in the first {LIKELY} likely {self.first4} "
             f"({self.first4_free} tappable), in the review's first row {self.row}, among all kept {self.kept}",
+            f"  each photo read again after its own 16 tiles were remembered from it (the ceiling of "
+            f"cutting, aligning and comparing): cells right {self.right_self}/{self.cells}",
         ]
 
 
@@ -87,6 +94,17 @@ def _rows(t: Totals, reading, truth: list) -> None:
         t.first4_free += _has(first_row(likely[:LIKELY], taken, bench.alike), want)
         t.row += _has(first_row(likely, taken, bench.alike), want)
         t.kept += _has(likely, want)
+
+
+def _read_with_its_own_tiles(data: bytes, reading, truth: list, taught) -> int:
+    """The cells right when the photo is read again after all its 16 tiles were remembered from
+    it (the planet as the player checks it, in ``reading``'s order) into the box ``taught``."""
+    _flags, k = bench.compare(reading.cells, truth)
+    lesson = learn_from_scan(data, _turned(truth, -k), list(range(16)), taught)
+    if not lesson.ok:
+        return 0
+    again = read_box(data, exemplars_of_box(lesson.box))
+    return sum(bench.compare(again.cells, truth)[0]) if again.ok else 0
 
 
 def _has(tiles: list, want) -> bool:
@@ -128,6 +146,7 @@ def run(folder: Path, most: int | None = None) -> Totals:
             if read.ok:
                 t.right_taught += sum(bench.compare(read.cells, truth)[0])
                 _rows(t, read, truth)
+                t.right_self += _read_with_its_own_tiles(data, read, truth, load_box(taught))
             now = read_box(data, exemplars_in(learning))
             if not now.ok:
                 continue
