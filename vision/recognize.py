@@ -38,7 +38,7 @@ from .imageio import UnusableImage, decode
 from .reader import assign as _assign
 from .reading import NO_PLANET, TOO_SMALL, Reading, likely_tiles
 from scorer.i18n import _ as translate
-from .outline import _masks, _order, _quads_from_mask, mask_groups  # noqa: F401
+from .outline import _order, _quads_from_mask, mask_groups  # noqa: F401
 from .index import CELL, HI, describe_coarse, describe_turns, get_index, similarity
 from .stages import Slider, one_thread, slide, wide_blur
 
@@ -386,11 +386,10 @@ def _quick_many(img, quads: list, index) -> list[float]:
 
 def _read_candidates(pyr, quads: list, f: float, index, seen: dict, most: int = READS):
     """The best reading of the candidate outlines ``quads`` (in the work image's pixels, ``f`` of
-    ``pyr[0]``'s): ranked cheaply
-    (``_quick_many``), the best (``GROWN``) also tried grown and shrunk about their centre (a
-    found outline may cover only part of the planet, or a bit of table too), then the best of each
-    family (an outline and its variants) read in turn until one is ``GOOD`` (``most`` families at
-    most). ``seen``: each outline's quick score and reading, by its corners, made once across calls."""
+    ``pyr[0]``'s): ranked cheaply (``_quick_many``), the best (``GROWN``) also tried grown and shrunk
+    about their centre (a found outline may cover only part of the planet, or a bit of table too),
+    then the best of each family (an outline and its variants) read in turn until one is ``GOOD``
+    (``most`` families at most). ``seen``: each outline's quick score and reading, by its corners, made once across calls."""
     def scored(qs: list) -> list[float]:
         new = [q for q in qs if ("score", q.tobytes()) not in seen]
         for q, sc in zip(new, _quick_many(pyr, [v / f for v in new], index)):

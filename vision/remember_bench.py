@@ -96,11 +96,11 @@ def _rows(t: Totals, reading, truth: list) -> None:
         t.kept += _has(likely, want)
 
 
-def _read_with_its_own_tiles(data: bytes, reading, truth: list, taught) -> int:
+def _read_with_its_own_tiles(data: bytes, checked: list, truth: list, taught) -> int:
     """The cells right when the photo is read again after all its 16 tiles were remembered from
-    it (the planet as the player checks it, in ``reading``'s order) into the box ``taught``."""
-    _flags, k = bench.compare(reading.cells, truth)
-    lesson = learn_from_scan(data, _turned(truth, -k), list(range(16)), taught)
+    it (``checked``: the planet as the player checks it, in the order it was read in) into the box
+    ``taught``."""
+    lesson = learn_from_scan(data, checked, list(range(16)), taught)
     if not lesson.ok:
         return 0
     again = read_box(data, exemplars_of_box(lesson.box))
@@ -121,7 +121,8 @@ def run(folder: Path, most: int | None = None) -> Totals:
         shutil.copytree(taught, learning)
         box = load_box(learning)
         static = exemplars_in(taught)
-        again = exemplars_of_box(load_box(taught))   # as learn_from_scan reads
+        taught_box = load_box(taught)
+        again = exemplars_of_box(taught_box)   # as learn_from_scan reads
         photos = [p for p in bench.photos(folder / "test") if bench.load_truth(p.with_suffix(".json"))][:most]
         truths = [bench.load_truth(p.with_suffix(".json")) for p in photos]
         for i, photo in enumerate(photos):
@@ -144,9 +145,10 @@ def run(folder: Path, most: int | None = None) -> Totals:
                         t.others_same += _same_planet(v, again, cells)
             read = read_box(data, static)
             if read.ok:
-                t.right_taught += sum(bench.compare(read.cells, truth)[0])
+                flags, k = bench.compare(read.cells, truth)
+                t.right_taught += sum(flags)
                 _rows(t, read, truth)
-                t.right_self += _read_with_its_own_tiles(data, read, truth, load_box(taught))
+                t.right_self += _read_with_its_own_tiles(data, _turned(truth, -k), truth, taught_box)
             now = read_box(data, exemplars_in(learning))
             if not now.ok:
                 continue
