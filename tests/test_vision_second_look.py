@@ -96,7 +96,7 @@ def second_looks(box2_learned):
         for name in PHOTOS:
             photo = stages.decode_photo((BOX2 / name).read_bytes())
             v = read_photo(photo, ex)
-            assert is_planet(v)
+            assert is_planet(v, ex)
             v = tell_lookalikes(v, ex, photo)
             fine = v.fine
             for q in range(16):

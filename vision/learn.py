@@ -520,7 +520,7 @@ def learn_from_scan(data: bytes, cells: list, positions, box: Box) -> Lesson:
     with one_thread():
         ex = exemplars_of_box(box)   # as the scan was read
         v = read_photo(photo, ex)
-        if v is None or not is_planet(v):
+        if v is None or not is_planet(v, ex):
             return Lesson(ok=False, box=box, error=_(NOT_AGAIN))
         if not _same_planet(v, ex, cells):
             return Lesson(ok=False, box=box, error=_(NOT_THIS_PLANET, n=_agreeing(v, ex, cells)))

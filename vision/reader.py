@@ -438,11 +438,11 @@ def read_photo(photo: Photo, ex: Exemplars) -> Verdict | None:
     ``CANDIDATES`` (``LATE_LOOK``), then the planet's own lattice of tiles (``GRID_LOOK``)."""
     kept: dict = {}   # the photo's outlines and edge map, made once for both looks at them
     best = _read_in_turn(photo, outlines_in_turn(photo, kept=kept), ex, None, tuning.READ_OUTLINES)
-    if tuning.FLAT_LOOK and not is_planet(best):
+    if tuning.FLAT_LOOK and not is_planet(best, ex):
         best = _read_flattened(photo, ex, best)
-    if tuning.LATE_LOOK and not is_planet(best):
+    if tuning.LATE_LOOK and not is_planet(best, ex):
         best = _read_in_turn(photo, outlines_in_turn(photo, later=True, kept=kept), ex, best, tuning.READ_OUTLINES)
-    if tuning.GRID_LOOK and not is_planet(best):
+    if tuning.GRID_LOOK and not is_planet(best, ex):
         best = _read_in_turn(photo, grid_outlines(photo, kept), ex, best, tuning.GRID_OUTLINES)
     return best
 
@@ -458,7 +458,7 @@ def read_finer(data: bytes, photo: Photo, v: Verdict, ex: Exemplars) -> tuple[Ve
     least) and read there through the outline found, mapped (cut, align, classify, refit; the
     quarter turn found kept). The finer reading and its photo, when it is a planet and
     reads at least as well less ``SMALL_SLACK``; else ``v`` and ``photo``."""
-    if not tuning.SMALL_FINER or not is_planet(v) or cell_side(v.outline) >= tuning.SMALL_CELL:
+    if not tuning.SMALL_FINER or not is_planet(v, ex) or cell_side(v.outline) >= tuning.SMALL_CELL:
         return v, photo
     try:
         got = finer_region(data, photo, v.outline, tuning.SMALL_TARGET, tuning.SMALL_GROW, tuning.SMALL_FINEST)
@@ -468,7 +468,7 @@ def read_finer(data: bytes, photo: Photo, v: Verdict, ex: Exemplars) -> tuple[Ve
         return v, photo
     region, outline = got
     again = read_outline(region, outline, ex, tuning.SMALL_REFITS, turns=(v.turn,))
-    if is_planet(again) and again.score >= v.score - tuning.SMALL_SLACK:
+    if is_planet(again, ex) and again.score >= v.score - tuning.SMALL_SLACK:
         return again, region
     return v, photo
 
@@ -503,13 +503,23 @@ def _read_flattened(photo: Photo, ex: Exemplars, best: Verdict | None) -> Verdic
     return _read_in_turn(photo, outlines_in_turn(flattened(photo)), ex, best, tuning.FLAT_OUTLINES)
 
 
-def is_planet(v: Verdict | None) -> bool:
-    """An outline read as a planet: its lattice on the photo's edges, and either the fit with the
-    stacks' looks and the match together (``score``, ``PLANET_SCORE``; a box taught in part matches
-    its untaught tiles poorly) or the match weighed over the fit (``planet``, ``PLANET_MATCH``; a
-    lamp's fall-off or a hard shadow lowers the fit)."""
+def is_planet(v: Verdict | None, ex: Exemplars) -> bool:
+    """An outline read as a planet: its lattice on the photo's edges, its faces matching their
+    tiles (``face_match``, ``PLANET_FACES``: a table's grain or cloth can pass for a stack's back,
+    never for the drawings on the faces), and either the fit with the stacks' looks and the match
+    together (``score``, ``PLANET_SCORE``; a box taught in part matches its untaught tiles poorly)
+    or the match weighed over the fit (``planet``, ``PLANET_MATCH``; a lamp's fall-off or a hard
+    shadow lowers the fit)."""
     return (v is not None and v.outline.fit >= tuning.PLANET_LATTICE
+            and face_match(v, ex) >= tuning.PLANET_FACES
             and (v.score >= tuning.PLANET_SCORE or v.planet >= tuning.PLANET_MATCH))
+
+
+def face_match(v: Verdict, ex: Exemplars) -> float:
+    """The mean match of the cells read face up (a planet always has some: its corners'
+    characters are never face down)."""
+    face = [q for q, r in enumerate(v.rows) if ex.names[r] != "back"]
+    return float(np.mean(v.sims[face])) if face else 0.0
 
 
 def sureness(v: Verdict, ex: Exemplars | None = None) -> np.ndarray:
@@ -666,7 +676,7 @@ def read_box(data: bytes, ex: Exemplars) -> Reading:
     with one_thread():   # no-op when recognize() already holds it
         v = read_photo(photo, ex)
         first, seen = None, photo   # the first reading's rows and doubt when a finer one is kept; the photo
-        if is_planet(v):            # the runner-up tests at FINE_PX are cut from (None: not made)
+        if is_planet(v, ex):        # the runner-up tests at FINE_PX are cut from (None: not made)
             finer, region = read_finer(data, photo, v, ex)
             if finer is not v:
                 if tuning.SMALL_BOUND:
@@ -675,7 +685,7 @@ def read_box(data: bytes, ex: Exemplars) -> Reading:
                 v, photo = finer, region
                 seen = region if tuning.SMALL_FINE_TEST else None
             v = tell_lookalikes(v, ex, seen)
-        planet = is_planet(v)   # judged before look_again, which leaves the doubt as it was
+        planet = is_planet(v, ex)   # judged before look_again, which leaves the doubt as it was
         if planet:
             conf, looked = _doubts(v, ex)
             if first is not None:

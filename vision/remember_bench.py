@@ -131,7 +131,7 @@ def run(folder: Path, most: int | None = None) -> Totals:
             t.cells += 16
             with one_thread():
                 v = read_photo(decode_photo(data), again)
-            if v is not None and is_planet(v):
+            if v is not None and is_planet(v, again):
                 t.planets += 1
                 _flags, k = bench.compare([again.names[r] for r in v.rows], truth)
                 own = _turned(truth, -k)

@@ -307,6 +307,15 @@ PLANET_SCORE = 1.35
 # sum above passes (1.47 and up). On the seen sets' no-planet photos the sum reads 1.33 and under.
 PLANET_MATCH = 2.1
 PLANET_SIM_WEIGHT = 2.0
+# Issue 8, fresh seeds of the second box (stop 42): a wood table with coloured shapes (the generator's
+# first no-planet photo) read as a planet of 11-12 backs, as the box's orange backs fit the grain
+# (seeds 31 and 32: score 1.40 and 1.38, over PLANET_SCORE; the committed box2's wood 1.09). Its
+# faces matched their tiles 0.41 and 0.42 on average (reader.face_match). Planets read on the 13
+# seen sets and seed 31 (302 photos, every art style, the weakest readings included): 0.59 and up
+# (heldout6's p18, heldout's p16, heldout9's p20: those the score alone passes); every no-planet
+# photo of them 0.60 and under (refused by the tests above); box2 planets read with a box taught from
+# 3 of its 6 layouts (its untaught tiles match poorly) 0.57 and up. Set between the woods and the planets.
+PLANET_FACES = 0.5
 # Box photos (vision/diagnose.py on box2, 512 cells, after ALIGN_SHIFT_COST): wrong cells' margins
 # are under 0.22 but one (0.372, in p16 whose outline is 0.6 of a cell off); right cells'
 # quartiles 0.247 / 0.349 / 0.469 — doubt costs about a quarter of them.
