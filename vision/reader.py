@@ -24,6 +24,7 @@ from .imageio import UnusableImage
 from .descriptors import blend_tag, blended, hog_sims, with_blend
 from .reading import NO_PLANET, Reading, likely_tiles
 from scorer.i18n import _
+from .facedown import in_threes
 from .layout import STACK_AT
 from .stages import (STACKS, Aligned, Cells, Outline, Photo, align_cells, cell_detail, chroma, cut_cells,
                      decode_photo, exemplar_details, finer_region, fine_cells_at, fine_detail, fine_cells, fine_exemplar, flattened, match,
@@ -389,6 +390,23 @@ def look_again(v: Verdict, ex: Exemplars, photo: Photo | None, conf: np.ndarray)
     return replace(v, rows=tuple(rows), runners=tuple(runners), sims=sims, margins=margins, fine=fine)
 
 
+def face_down_in_threes(v: Verdict, ex: Exemplars) -> Verdict:
+    """A planet shows its backs three at a time (``facedown.in_threes``): a reading with another
+    count turns the cells that cost what orders the tiles (``Verdict.order``) least. A cell turned
+    so takes a negative margin (doubtful) and its old tile as its runner-up."""
+    order = v.order if v.order is not None else v.base
+    if not tuning.FACE_DOWN_IN_THREES or order is None:
+        return v
+    moves = in_threes(order.tolist(), v.rows, lambda q: ex.rows_of[STACK_AT[q]], lambda j: ex.names[j] == "back")
+    if not moves:
+        return v
+    rows, runners, sims, margins = list(v.rows), list(v.runners), v.sims.copy(), v.margins.copy()
+    for q, j in moves:
+        rows[q], runners[q] = j, rows[q]
+        sims[q], margins[q] = (v.base if v.base is not None else order)[q, j], -abs(float(margins[q]))
+    return replace(v, rows=tuple(rows), runners=tuple(runners), sims=sims, margins=margins)
+
+
 def read_outline(photo: Photo, outline: Outline, ex: Exemplars, refit: int = tuning.REFITS,
                  before: float | None = None, turns: tuple | None = None) -> Verdict:
     """Cut, align, describe and classify one outline (every quarter turn when tiles lie upright,
@@ -687,6 +705,7 @@ def read_box(data: bytes, ex: Exemplars) -> Reading:
             v = tell_lookalikes(v, ex, seen)
         planet = is_planet(v, ex)   # judged before look_again, which leaves the doubt as it was
         if planet:
+            v = face_down_in_threes(v, ex)
             conf, looked = _doubts(v, ex)
             if first is not None:
                 rows0, conf0, looked0 = first

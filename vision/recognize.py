@@ -34,6 +34,8 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+from . import tuning
+from .facedown import in_threes
 from .imageio import UnusableImage, decode
 from .reader import assign as _assign
 from .reading import NO_PLANET, TOO_SMALL, Reading, likely_tiles
@@ -576,6 +578,28 @@ def _tell_lookalikes(res: dict, index) -> None:
     res["cells"] = [names[r] if r is not None else None for r in rows]
 
 
+def _face_down_in_threes(res: dict, index) -> None:
+    """A planet shows its backs three at a time (``facedown.in_threes``): a reading with another
+    count turns the cells that cost its similarities least; each cell turned is doubtful."""
+    rows = list(res["rows"])
+    if not tuning.FACE_DOWN_IN_THREES or any(r is None for r in rows):
+        return
+    names = tuple(index.names)
+    allowed, positions, _content = _rules_of(index)
+    tt = _turns_of(index)
+    stack_of = {p: s for s, ps in positions.items() for p in ps}
+    D, rot, k = res["D"], res["rot"], res["k"]
+    scores = [D[rot[p] * 4 + (k + tt[p]) % 4].tolist() for p in range(16)]
+    moves = in_threes(scores, rows, lambda p: allowed[stack_of[p]].tolist(), lambda j: names[j] == "back")
+    if not moves:
+        return
+    confs, sims = list(res["confs"]), np.array(res["sims"], dtype=float)
+    for p, j in moves:
+        rows[p], confs[p], sims[p] = j, 0.0, scores[p][j]
+    res["rows"], res["confs"], res["sims"] = rows, confs, sims
+    res["cells"] = [names[r] for r in rows]
+
+
 # the id printed small in a corner (bottom-right of the drawn art), in a tile's own coordinates
 ID_BOX = (0.74, 0.85, 0.965, 0.965)  # x0, y0, x1, y1
 
@@ -888,6 +912,7 @@ def _recognize(data: bytes, reference_dir, t0: float) -> Reading:
             best["level0"] = fine
             best["reduce"] = r2
     _tell_lookalikes(best, index)
+    _face_down_in_threes(best, index)
     _tell_twins(best.get("level0", pyr[0]), best, index)
     confs = best["confs"]
     return done(Reading(ok=True, cells=best["cells"], confidences=[round(c, 3) for c in confs],
