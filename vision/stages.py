@@ -875,14 +875,18 @@ def align_cells(cells: Cells, looks: dict) -> Aligned:
         if not mx > -2.0:                                 # nothing fitted: the cell's middle
             mx, a, (x, y) = -2.0, 0.0, (pad + i, pad + i)
         cx, cy = x - i + size / 2, y - i + size / 2     # the tile's centre in the window
-        M = cv2.getRotationMatrix2D((cx, cy), -a, 1.0)
-        M[0, 2] += size / 2 - cx
-        M[1, 2] += size / 2 - cy
-        tile = cv2.warpAffine(win, M, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        tiles.append(tile.astype(np.float32))
+        tiles.append(_tile_at(win, cx, cy, a, size))
         fits.append(mx)
         centres.append((cx, cy))
     return Aligned(np.stack(tiles), np.array(fits, np.float32), np.float32(centres))
+
+
+def _tile_at(win: np.ndarray, cx: float, cy: float, a: float, size: int) -> np.ndarray:
+    """The ``size`` px tile centred at (cx, cy) of ``win``, turned back by ``a``°, float32."""
+    M = cv2.getRotationMatrix2D((cx, cy), -a, 1.0)
+    M[0, 2] += size / 2 - cx
+    M[1, 2] += size / 2 - cy
+    return cv2.warpAffine(win, M, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
 
 
 @functools.cache
@@ -1610,7 +1614,8 @@ def _rows_filters(filters: np.ndarray, stack: str, rows: list) -> np.ndarray:
 
 
 def match(aligned: Aligned, filters: np.ndarray, rows_of: dict, means: dict, backs: dict,
-          details: dict | None = None, blur: float | None = None, kept: dict | None = None) -> np.ndarray:
+          details: dict | None = None, blur: float | None = None, kept: dict | None = None,
+          at: dict | None = None) -> np.ndarray:
     """(16, n) similarity of each aligned tile with each exemplar its position allows: the best
     normalized correlation of the exemplar's matched filter (``filters``: (n, angles, D)) within
     ``MATCH_SLACK`` pixels (in steps of 2), every cell of a stack against all its exemplars as
@@ -1622,18 +1627,20 @@ def match(aligned: Aligned, filters: np.ndarray, rows_of: dict, means: dict, bac
     matches them twice, at two blurs), in which what depends on neither the blur nor the
     filters is kept when first made: the tiles' channels, each stack's gains and wide blur
     (``cell_details``) and which cells look face down (the same floats, made once: classify's
-    two matches 7.6-7.8 -> 6.9-7.0 ms on box2's cells, tests/test_vision_batched.py)."""
+    two matches 7.6-7.8 -> 6.9-7.0 ms on box2's cells, tests/test_vision_batched.py). ``at``:
+    stack -> which of ``aligned``'s tiles are of it (any number of tiles; by default the 16
+    cells by their positions), the rows of the result one per tile."""
     size = tuning.CELL_PX
     i = _inner(size)
     m = (size - 2 * i) // 2
-    sims = np.full((16, len(filters)), -1.0, np.float32)
+    sims = np.full((len(aligned.tiles), len(filters)), -1.0, np.float32)
     kept = {} if kept is None else kept
     if "channels" not in kept:
         kept["channels"] = channels(aligned.tiles)            # per tile, once (gain and chroma)
     every = kept["channels"]
     stacks, ds = [], []                                       # the cells stack by stack
     for st, rows in rows_of.items():
-        cells = [q for q in range(16) if STACK_AT[q] == st]
+        cells = [q for q in range(16) if STACK_AT[q] == st] if at is None else list(at.get(st, ()))
         if not rows or not cells:
             continue
         back_rows, back_chromas, face_chroma = backs.get(st, ((), (), None))
