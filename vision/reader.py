@@ -30,7 +30,7 @@ from .stages import (STACKS, Aligned, Cells, Outline, Photo, align_cells, cell_d
                      decode_photo, exemplar_details, finer_region, fine_cells_at, fine_detail, fine_cells, fine_exemplar, flattened, match,
                      grid_outlines, matched_filters, on_gap_lines, one_thread, outlines_in_turn, quad_side, tell_apart_all,
                      refit_outline, register_exemplars, stack_looks, tell_apart_each, turned_details,
-                     Slider, detail_sides)
+                     Slider, detail_sides, squares_aligned)
 
 
 @dataclass(frozen=True)
@@ -418,7 +418,8 @@ def read_outline(photo: Photo, outline: Outline, ex: Exemplars, refit: int = tun
         outline = on_gap_lines(photo, outline, tuning.GAP_LINE_PX, bilinear=False) or outline
     for turn in ((None,) if ex.outward else turns or (0, 1, 2, 3)):
         cells = cut_cells(photo, outline, turn, tile=read_tile(ex))
-        aligned = align_cells(cells, ex.looks)
+        looked = align_cells(cells, ex.looks)
+        aligned = _centres_by_square(cells, looked, ex) if tuning.CENTRES_BY_SQUARE else looked
         v = classify(cells, aligned, ex, outline, turn or 0)
         if best is None or v.score > best.score:
             best, found = v, refit_outline(outline, cells, aligned)
@@ -429,6 +430,26 @@ def read_outline(photo: Photo, outline: Outline, ex: Exemplars, refit: int = tun
         if again.score > best.score:
             return again
     return best
+
+
+def _centres_by_square(cells: Cells, aligned: Aligned, ex: Exemplars) -> Aligned:
+    """Each centre cell found by its own square (``stages.squares_aligned``) where its tiles
+    match better so: the best match among the tiles allowed there over ``SQUARE_GAIN`` more
+    than as the look found it."""
+    qs = [q for q in range(16) if STACK_AT[q] == "center"]
+    rows = {"center": ex.rows_of.get("center", [])}
+    if not rows["center"]:
+        return aligned
+    by_square = squares_aligned(cells, aligned, qs)
+    both = Aligned(np.concatenate([aligned.tiles[qs], by_square.tiles[qs]]), aligned.fits, aligned.centres)
+    sims = match(both, ex.filters, rows, ex.means, ex.backs, at={"center": range(2 * len(qs))})  # one product
+    best = sims.max(axis=1)
+    moved = [q for k, q in enumerate(qs) if best[len(qs) + k] > best[k] + tuning.SQUARE_GAIN]
+    if not moved:
+        return aligned
+    tiles, centres = aligned.tiles.copy(), aligned.centres.copy()
+    tiles[moved], centres[moved] = by_square.tiles[moved], by_square.centres[moved]
+    return Aligned(tiles, aligned.fits, centres)
 
 
 def read_tile(ex: Exemplars) -> float:
