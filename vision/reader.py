@@ -441,6 +441,8 @@ def _centres_by_square(cells: Cells, aligned: Aligned, ex: Exemplars) -> Aligned
     if not rows["center"]:
         return aligned
     by_square = squares_aligned(cells, aligned, qs)
+    # the look's tiles then the squares' as one stack's tiles (match reads only the tiles; fits and
+    # centres ride along unread)
     both = Aligned(np.concatenate([aligned.tiles[qs], by_square.tiles[qs]]), aligned.fits, aligned.centres)
     sims = match(both, ex.filters, rows, ex.means, ex.backs, at={"center": range(2 * len(qs))})  # one product
     best = sims.max(axis=1)

@@ -1785,7 +1785,7 @@ def square_near(win: np.ndarray, size: int, near: tuple, within: float, angles: 
         flat = p.reshape(len(angles), -1)
         at = flat.argmax(axis=1)
         scores = flat[np.arange(len(angles)), at] - cost
-        for k, a in enumerate(angles):     # in frame_of's order: the first best turn wins ties
+        for k, a in enumerate(angles):     # a tie goes to the first side, then the first turn (frame_of: the first turn, then side)
             if float(scores[k]) > best[0]:
                 y, x = divmod(int(at[k]), p.shape[2])
                 best = (float(scores[k]), a, side, y + y0, x + x0)
