@@ -122,8 +122,15 @@ class LiveServer:
         return self
 
     def stop(self):
+        """Wait for the requests in flight (up to 5 s), then close. Closing a one-socket waitress
+        server leaves its worker threads running: one still rendering a page's picture after its
+        test ended compiled code while the next test's create_app did, and Python 3.11's parser,
+        not safe across threads there, failed that setup ("AST constructor recursion depth
+        mismatch", CI of stop 43, test_three_mistakes_show_three)."""
         self.stopping = True
+        self.server.task_dispatcher.shutdown(cancel_pending=True, timeout=5)
         self.server.close()
+        self.thread.join(timeout=5)
 
 
 @pytest.fixture
