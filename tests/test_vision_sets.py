@@ -1185,8 +1185,8 @@ def test_small_planets_read_again_from_a_finer_decode_read_more_cells(tmp_path, 
     ``SMALL_CELL`` px of the reader's decode. The finer reading (``reader.read_finer``, merged
     switched off at stop 34 for box2's reading time) reads them again from their region decoded
     one JPEG step finer: 12 and 11 cells right without it, all 16 with it (since the centres
-    round, stop 43, a centre tile found by its own square: 13 and 14 without it, 15 and 16 with it). Kept tested while
-    off, so that it still works when a cheaper version is switched on."""
+    round, stop 43, a centre tile found by its own square: 13 and 14 without it, 15 and 16 with
+    it). Kept tested while off, so that it still works when a cheaper version is switched on."""
     from vision import tuning
     from vision.bench import load_truth
     from vision.recognize import recognize

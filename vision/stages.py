@@ -1637,7 +1637,7 @@ def _rows_filters(filters: np.ndarray, stack: str, rows: list) -> np.ndarray:
 def match(aligned: Aligned, filters: np.ndarray, rows_of: dict, means: dict, backs: dict,
           details: dict | None = None, blur: float | None = None, kept: dict | None = None,
           at: dict | None = None) -> np.ndarray:
-    """(16, n) similarity of each aligned tile with each exemplar its position allows: the best
+    """(16, n) (with ``at``: one row per tile) similarity of each aligned tile with each exemplar its position allows: the best
     normalized correlation of the exemplar's matched filter (``filters``: (n, angles, D)) within
     ``MATCH_SLACK`` pixels (in steps of 2), every cell of a stack against all its exemplars as
     one matrix product. Face down or up is told first by colour (``backs``: stack -> (rows of
