@@ -70,7 +70,7 @@ def test_views_show_each_positions_stack_faces():
 @pytest.fixture(scope="module")
 def boxes(tmp_path_factory):
     out = {}
-    for name in ("box2", "box2-heldout8"):
+    for name in ("box2", "box2-heldout9"):
         folder = tmp_path_factory.mktemp(name)
         learn_box(SAMPLES / name / "teach", folder)
         out[name] = exemplars_in(folder)
@@ -79,10 +79,12 @@ def boxes(tmp_path_factory):
 
 def test_each_box_chooses_how_it_compares_tiles(boxes):
     """box2's filled pictures keep the match alone (its photos read worse with the hog: 410 -> 406 of
-    414 faces at weight 2, true outlines); heldout8's hollow line drawings take the hog beside it
-    (104 -> 122 of 281)."""
+    414 faces at weight 2, true outlines); heldout9's take the hog beside it (its views, since stop 44:
+    411 -> 431 of 480 at weight 2). heldout8's hollow line drawings took it until stop 44 (104 -> 122 of
+    281 faces in its photos); with the taught pictures lit evenly (stages.even_light) its views gain
+    under BLEND_GAIN and it keeps the match alone."""
     assert boxes["box2"].blend == 0.0
-    assert boxes["box2-heldout8"].blend > 0.0
-    w, _, right = choose_blend(replace(boxes["box2-heldout8"], blend=0.0))
-    assert w == boxes["box2-heldout8"].blend and set(right) == set(tuning.BLEND_WEIGHTS)
+    assert boxes["box2-heldout9"].blend > 0.0
+    w, _, right = choose_blend(replace(boxes["box2-heldout9"], blend=0.0))
+    assert w == boxes["box2-heldout9"].blend and set(right) == set(tuning.BLEND_WEIGHTS)
     assert right[w] - right[0.0] >= tuning.BLEND_GAIN * 16 * tuning.BLEND_ROUNDS

@@ -205,7 +205,9 @@ def exemplar_hogs(pictures) -> np.ndarray:
 def blend_tag() -> str:
     """The constants a box's blend depends on (a stored blend worked out under others is not used)."""
     return repr((BLEND_VERSION, tuning.BLEND_WEIGHTS, tuning.BLEND_ROUNDS, tuning.BLEND_GAIN, tuning.BLEND_NEAR,
-                 tuning.CELL_PX, tuning.MATCH_ANGLES, tuning.DESC_BLUR, tuning.DESC_WIDE))
+                 tuning.CELL_PX, tuning.MATCH_ANGLES, tuning.DESC_BLUR, tuning.DESC_WIDE,
+                 tuning.EVEN_LIGHT and (tuning.EVEN_PX, tuning.EVEN_BLUR, tuning.EVEN_FLOOR, tuning.EVEN_TAU,
+                                       tuning.EVEN_SMOOTH)))
 
 
 # raised when the reader's comparison changes in a way the constants above do not show

@@ -29,7 +29,7 @@ from .layout import STACK_AT
 from .stages import (STACKS, Aligned, Cells, Outline, Photo, align_cells, cell_detail, chroma, cut_cells,
                      decode_photo, exemplar_details, finer_region, fine_cells_at, fine_detail, fine_cells, fine_exemplar, flattened, match,
                      grid_outlines, matched_filters, on_gap_lines, one_thread, outlines_in_turn, quad_side, tell_apart_all,
-                     refit_outline, register_exemplars, stack_looks, tell_apart_each, turned_details,
+                     even_light, refit_outline, register_exemplars, stack_looks, tell_apart_each, turned_details,
                      Slider, detail_sides, squares_aligned)
 
 
@@ -102,7 +102,8 @@ def exemplars_of(references, outward: bool) -> Exemplars:
     size = tuning.CELL_PX
     names = [name for name, _, _ in references]
     stacks = [stack for _, stack, _ in references]
-    pictures = register_exemplars([img for _, _, img in references], stacks, [n == "back" for n in names])
+    taught = [even_light(img) if tuning.EVEN_LIGHT else img for _, _, img in references]
+    pictures = register_exemplars(taught, stacks, [n == "back" for n in names])
     tiles = [cv2.resize(img, (size, size), interpolation=cv2.INTER_AREA).astype(np.float32) for img in pictures]
     groups: dict = {}
     for n, s, t in zip(names, stacks, tiles):

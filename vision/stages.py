@@ -767,6 +767,62 @@ def refit_outline(outline: Outline, cells: Cells, aligned: Aligned, size: int = 
     return Outline(corners.astype(np.float32), outline.fit)
 
 
+# --- 3b. even the light on a taught tile --------------------------------------------------
+
+def _poisson_neumann(gx: np.ndarray, gy: np.ndarray) -> np.ndarray:
+    """The picture whose forward differences come nearest (least squares) to (gx, gy), no flow
+    across its border, mean 0: Poisson's equation solved by the cosine transform (the cosine
+    transform turns the Laplacian with that border into a product)."""
+    h, w = gx.shape
+    fx = gx.copy()
+    fx[:, -1] = 0
+    fy = gy.copy()
+    fy[-1, :] = 0
+    div = fx.copy()
+    div[:, 1:] -= fx[:, :-1]
+    div += fy
+    div[1:, :] -= fy[:-1, :]
+    d = cv2.dct(div.astype(np.float32))
+    den = (2 * np.cos(np.pi * np.arange(h) / h) - 2)[:, None] + (2 * np.cos(np.pi * np.arange(w) / w) - 2)[None, :]
+    den[0, 0] = 1.0
+    d = d / den.astype(np.float32)
+    d[0, 0] = 0.0
+    return cv2.idct(d.astype(np.float32))
+
+
+def light_on(img: np.ndarray) -> np.ndarray:
+    """The light falling on a tile's picture (any size; float32, the same size, median 1): the
+    picture's slow changes of brightness. A photo is the art times its light, so in the log the
+    two add; art drawn in flat colours changes brightly and at once (an edge, a stripe), a shadow
+    or a lamp's fall-off slowly (a phone's or hand's shadow has a soft edge). Land's and Horn's
+    retinex: at ``EVEN_PX`` the log brightness's gradients under ``EVEN_TAU`` per pixel are the
+    light's, the others the art's, and the light is what those gradients integrate to, blurred by
+    ``EVEN_SMOOTH`` of the side (a drawn stripe's soft edge also passes for light; a shadow's edge,
+    cast by a hand or a phone, is longer than the stripes are wide)."""
+    n = tuning.EVEN_PX
+    h, w = img.shape[:2]
+    grey = cv2.cvtColor(cv2.resize(img.astype(np.float32), (n, n), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
+    y = np.log(cv2.GaussianBlur(grey, (0, 0), tuning.EVEN_BLUR) + tuning.EVEN_FLOOR)
+    gx = np.zeros_like(y)
+    gy = np.zeros_like(y)
+    gx[:, :-1] = y[:, 1:] - y[:, :-1]
+    gy[:-1, :] = y[1:, :] - y[:-1, :]
+    slow = np.hypot(gx, gy) < tuning.EVEN_TAU
+    light = _poisson_neumann(gx * slow, gy * slow)
+    if tuning.EVEN_SMOOTH:
+        light = cv2.GaussianBlur(light, (0, 0), tuning.EVEN_SMOOTH * n, borderType=cv2.BORDER_REFLECT)
+    light = np.exp(light - np.median(light)).astype(np.float32)
+    return cv2.resize(light, (w, h), interpolation=cv2.INTER_LINEAR) if (h, w) != (n, n) else light
+
+
+def even_light(img: np.ndarray) -> np.ndarray:
+    """A taught tile's picture (BGR, any size) as if lit evenly: divided by ``light_on`` (float32,
+    0-255). Only taught pictures are evened: a shadow on a taught picture is compared with every
+    photo of the box, a shadow on a photo's cell with that photo alone, and the comparison's own
+    band-pass (``_detail``) already takes the slow light out of both."""
+    return np.clip(img.astype(np.float32) / light_on(img)[..., None], 0, 255).astype(np.float32)
+
+
 # --- 4. align each tile in its cell -------------------------------------------------------
 
 def _turned(img: np.ndarray, angle: float) -> np.ndarray:
