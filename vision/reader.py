@@ -102,8 +102,8 @@ def exemplars_of(references, outward: bool) -> Exemplars:
     size = tuning.CELL_PX
     names = [name for name, _, _ in references]
     stacks = [stack for _, stack, _ in references]
-    taught = [even_light(img) if tuning.EVEN_LIGHT else img for _, _, img in references]
-    pictures = register_exemplars(taught, stacks, [n == "back" for n in names])
+    evened = [even_light(img) if tuning.EVEN_LIGHT else img for _, _, img in references]
+    pictures = register_exemplars(evened, stacks, [n == "back" for n in names])
     tiles = [cv2.resize(img, (size, size), interpolation=cv2.INTER_AREA).astype(np.float32) for img in pictures]
     groups: dict = {}
     for n, s, t in zip(names, stacks, tiles):

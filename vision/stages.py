@@ -818,8 +818,9 @@ def light_on(img: np.ndarray) -> np.ndarray:
 def even_light(img: np.ndarray) -> np.ndarray:
     """A taught tile's picture (BGR, any size) as if lit evenly: divided by ``light_on`` (float32,
     0-255). Only taught pictures are evened: a shadow on a taught picture is compared with every
-    photo of the box, a shadow on a photo's cell with that photo alone, and the comparison's own
-    band-pass (``_detail``) already takes the slow light out of both."""
+    photo of the box, a shadow on a photo's cell with that photo alone. The comparison's own
+    band-pass (``_detail``) takes the slowest light out of both, but not a shadow's edge across a
+    tile, nor the contrast the shadowed part loses."""
     return np.clip(img.astype(np.float32) / light_on(img)[..., None], 0, 255).astype(np.float32)
 
 
