@@ -457,3 +457,19 @@ def test_a_planet_without_characters_is_not_told_to_tap_one(client):
     html = client.get(url).get_data(as_text=True)
     assert "No characters: no points." in html
     assert "Tap a character" not in html
+
+
+def test_a_scan_scored_without_a_name_is_called_my_planet_not_my_planets_planet(client, app):
+    """A scan scored without typing a name is "My planet" (the review's placeholder). Its results
+    page and picture used to be headed "My planet’s planet"; a named planet keeps "Ann’s planet"."""
+    from scorer.contract import score_request
+    from scorer.db import save_table
+    from scorer.web.picture import headline
+    for name, title in (("My planet", "My planet"), ("Ann", "Ann’s planet")):
+        request = {"players": [{"name": name, "counts": {"characters": ["king"], "rose": 1}}]}
+        result = score_request(request)
+        table_id = save_table(app.extensions["db"], request, result)
+        html = client.get(f"/tables/{table_id}").get_data(as_text=True)
+        assert re.search(rf'<h1 id="winner-title">{title}</h1>', html), name
+        with app.test_request_context("/"):
+            assert headline(result) == title

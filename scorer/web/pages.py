@@ -26,6 +26,7 @@ from .forms import (
 )
 from ..planet import planet_from_take_order
 from .extensions import csrf, get_db
+from .picture import planet_title
 from .planet_view import planet
 from .ratelimits import busy_message, when_scans_full
 from .scan import likely_of_scan, read_photo
@@ -400,6 +401,9 @@ SOFT_BREAKS = (("Businessman", "Business\u00adman"), ("Lamplighter", "Lamp\u00ad
                ("Géographe", "Géo\u00adgraphe"), ("Astronome", "Astro\u00adnome"), ("Allumeur", "Allu\u00admeur"),
                ("réverbères", "réver\u00adbères"), ("Jardinier", "Jardi\u00adnier"), ("Vaniteux", "Vani\u00adteux"),
                ("Chasseur", "Chas\u00adseur"))
+
+
+bp.add_app_template_global(planet_title)
 
 
 @bp.app_template_filter("soft_breaks")

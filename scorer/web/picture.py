@@ -110,10 +110,16 @@ def fit(text: str, size: int, bold: bool, width: int) -> str:
     return text.rstrip() + "…"
 
 
+def planet_title(name: str) -> str:
+    """A planet scored alone, by its player's name: "Ann’s planet". A scan scored without a name
+    is called "My planet" (``scan.py``), and stays so rather than "My planet’s planet"."""
+    return name if name == _("My planet") else _("%(name)s’s planet", name=name)
+
+
 def headline(result: dict) -> str:
     players = result["players"]
     if len(players) == 1:
-        return _("%(name)s’s planet", name=players[0]["name"])
+        return planet_title(players[0]["name"])
     if result.get("shared_victory"):
         return _("A shared victory: %(names)s", names=list_words(result.get("winners", [])))
     return _("%(name)s wins!", name=(result.get("winners") or [players[0]["name"]])[0])
