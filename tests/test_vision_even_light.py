@@ -46,12 +46,14 @@ def _shadow(n: int, angle: float, offset: float, width: float, depth: float) -> 
 
 
 def _log_error(a: np.ndarray, b: np.ndarray) -> float:
-    """How far two pictures' brightness lie apart, a common factor aside: the median absolute
-    difference of their log grey, less its median."""
+    """How far two pictures' brightness lie apart, a common factor aside: the mean absolute
+    difference of their log grey from its median. (The median absolute difference, used at stop 44,
+    is no measure of a shadow that covers less than half the picture: it then lies near the ramp's
+    foot whatever the evening does, and CI drew such a case.)"""
     la = np.log(cv2.cvtColor(a.astype(np.float32), cv2.COLOR_BGR2GRAY) + 8)
     lb = np.log(cv2.cvtColor(b.astype(np.float32), cv2.COLOR_BGR2GRAY) + 8)
     d = la - lb
-    return float(np.median(np.abs(d - np.median(d))))
+    return float(np.mean(np.abs(d - np.median(d))))
 
 
 def test_the_poisson_solve_gives_back_a_picture_from_its_gradients():
@@ -71,28 +73,29 @@ def test_the_poisson_solve_gives_back_a_picture_from_its_gradients():
        width=st.floats(40, 80), depth=st.floats(0.3, 0.5))
 def test_a_soft_shadow_across_a_tile_is_taken_out(seed, angle, offset, width, depth):
     """Flat-coloured art under a soft shadow's edge (a ramp 40-80 px of 128 wide, a third of a tile
-    or more, as a hand's shadow on seed 33's U02; 30-50% darker): evened, it lies at most 0.6 as far from
-    the art lit evenly as it did, and within 0.13 of it in the log: typically 0.03 against 0.16
-    before at 50% darker; at worst, the steepest edge (40 px, 50%) over 2000 cases, 0.44 as far and
-    0.116. A sharper edge is taken for the art's: its gradient passes ``EVEN_TAU``."""
+    or more, as a hand's shadow on seed 33's U02; 30-50% darker, its line up to 30 px off the
+    middle): evened, it lies at most 0.6 as far from the art lit evenly as it did, and within 0.11
+    of it in the log. Over 4500 cases, half of them on the ranges' ends: a median of 0.20 as far, at
+    worst 0.48 as far and 0.087. A sharper edge is taken for the art's: its gradient passes
+    ``EVEN_TAU``."""
     art = _art(np.random.default_rng(seed))
     shaded = art * _shadow(N, angle, offset, width, depth)[..., None]
     before = _log_error(shaded, art)
     after = _log_error(stages.even_light(shaded), art)
-    assert after < 0.13
-    assert after < 0.6 * before + 0.015
+    assert after < 0.11
+    assert after < 0.6 * before
 
 
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_art_lit_evenly_is_left_as_it_is(seed):
-    """Art in even light is left nearly as it is: its light flat within 12% (5th to 95th
-    percentile) and the evened picture within 0.045 of it in the log. 300 seeds: a median spread
-    of 2.3% and error of 0.002, at worst 10% and 0.037, where two colours meet at an edge so faint
-    (under ``EVEN_TAU``) that it is taken for light."""
+    """Art in even light is left nearly as it is: its light flat within 15% (5th to 95th
+    percentile) and the evened picture within 0.045 of it in the log. 20000 seeds: a median error
+    of 0.004, at worst a spread of 11.2% and an error of 0.036, where two colours meet at an edge
+    so faint (under ``EVEN_TAU``) that it is taken for light."""
     art = _art(np.random.default_rng(seed))
     light = stages.light_on(art)
-    assert np.percentile(light, 95) / np.percentile(light, 5) < 1.12
+    assert np.percentile(light, 95) / np.percentile(light, 5) < 1.15
     assert _log_error(stages.even_light(art), art) < 0.045
 
 
