@@ -45,6 +45,7 @@ def test_the_reader_is_held_to_the_floors_on_a_fresh_set(small_set):
     assert (t["cells_total"], t["planets"], t["empties"]) == (32, 2, 1)
     # this small set is read as the bench reads seeds 38-53 (99.3% of cells): most of it right
     assert t["cells_right"] >= 28 and t["refused"] == 1 and t["wrong_not_doubtful"] == 0, t
+    assert t["planets_refused"] == 0, t
 
 
 @pytest.mark.parametrize("kind", ["all doubtful", "fixed planet", "refuse all"])
@@ -55,6 +56,8 @@ def test_a_reader_that_ignores_the_photo_misses_the_floors(small_set, kind):
                "refuse all": Reading(ok=False, error="no")}[kind]
     t = fresh.read_set(small_set, reader=lambda data, reference=None: reading)
     assert "MISSED" in fresh.line("seed", t)
+    if kind == "refuse all":   # a planet refused is counted as such: the player must take it again
+        assert t["planets_refused"] == 2 and "planets refused 2" in fresh.line("seed", t)
 
 
 def test_the_command_prints_totals_and_names_no_photo(small_set, monkeypatch, capsys):

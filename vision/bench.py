@@ -126,7 +126,7 @@ def run(folder: Path, verbose: bool = False, reference=None, reader=None, repeat
     get_index(reference)  # build (or load) the index before timing
     cells_total = cells_right = ids_right = 0
     planets = planets_exact = planets_scored = 0
-    empties = refused = 0
+    empties = refused = planets_refused = 0
     wrong_not_doubtful = right_doubtful = 0
     wrong_likely = 0   # wrong cells whose true tile is among the reading's likely ones (the picker's first)
     wrong = 0
@@ -171,6 +171,7 @@ def run(folder: Path, verbose: bool = False, reference=None, reader=None, repeat
         if not reading.ok:
             cells_total += 16
             wrong += 16
+            planets_refused += 1
             failures.append(f"{p.name}: refused: {reading.error}")
             continue
         right, k = compare(reading.cells, truth)
@@ -199,7 +200,7 @@ def run(folder: Path, verbose: bool = False, reference=None, reader=None, repeat
     return {
         "cells_total": cells_total, "cells_right": cells_right, "ids_right": ids_right, "planets": planets,
         "planets_exact": planets_exact, "planets_scored": planets_scored, "empties": empties,
-        "refused": refused, "wrong": wrong, "wrong_not_doubtful": wrong_not_doubtful, "right_doubtful": right_doubtful,
+        "refused": refused, "planets_refused": planets_refused, "wrong": wrong, "wrong_not_doubtful": wrong_not_doubtful, "right_doubtful": right_doubtful,
         "wrong_likely": wrong_likely,
         "times": times, "ratios_big": ratios_big, "ratios": ratios, "failures": failures,
     }

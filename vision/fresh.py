@@ -25,7 +25,7 @@ from pathlib import Path
 from .bench import FLOORS, floors_missed, learn_box, run
 
 # the figures a set's totals are made of (``bench.run``'s keys), added up over the seeds
-TOTALS = ("cells_right", "cells_total", "planets", "planets_scored", "empties", "refused",
+TOTALS = ("cells_right", "cells_total", "planets", "planets_scored", "planets_refused", "empties", "refused",
           "wrong", "wrong_not_doubtful", "right_doubtful")
 # the floors a fresh set is held to: issue 8's, but not the share of right cells doubtful (a bar on
 # the reader's own photo sets, not one of issue 8's "must show")
@@ -77,7 +77,8 @@ def line(name: str, t: dict) -> str:
     cells = 100 * t["cells_right"] / max(1, t["cells_total"])
     scored = 100 * t["planets_scored"] / max(1, t["planets"])
     return (f"{name:<10} cells {t['cells_right']}/{t['cells_total']} = {cells:.2f}%  "
-            f"scored {t['planets_scored']}/{t['planets']} = {scored:.1f}%  refused {t['refused']}/{t['empties']}  "
+            f"scored {t['planets_scored']}/{t['planets']} = {scored:.1f}%  planets refused {t['planets_refused']}  "
+            f"no-planet refused {t['refused']}/{t['empties']}  "
             f"wrong-not-doubtful {t['wrong_not_doubtful']}/{t['wrong']}  "
             f"right-but-doubtful {t['right_doubtful']}/{t['cells_right']}  layouts not found {t['not_learned']}  "
             + ("floors met" if not missed else "MISSED: " + "; ".join(missed)))
