@@ -73,6 +73,7 @@ class Verdict:
     order: np.ndarray | None = field(default=None, compare=False, repr=False)  # (16, n): what orders the tiles
     fine: Cells | None = field(default=None, compare=False, repr=False)       # the cells at FINE_PX, once cut
     fine_kept: dict = field(default_factory=dict, compare=False, repr=False)   # cell -> (fine, _fine_cell), once made
+    cells: Cells | None = field(default=None, compare=False, repr=False)      # the cells the tiles were found in
 
     @property
     def score(self) -> float:
@@ -254,7 +255,7 @@ def classify(cells: Cells, aligned: Aligned, ex: Exemplars, outline: Outline, tu
         if sims is not base:  # the order's margin, brought to the match's scale, and never surer than the match
             margins[q] = min(margins[q], (sims[q, rows[q]] - (sims[q, b] if b is not None else -1.0)) * ex.blend_scale)
     return Verdict(tuple(rows), chosen, margins, aligned.fits, np.full(16, tuning.PAIR_CAP, np.float32),
-                   outline, turn, tuple(runners), aligned, details, base, sims)
+                   outline, turn, tuple(runners), aligned, details, base, sims, cells=cells)
 
 
 def tell_lookalikes(v: Verdict, ex: Exemplars, photo: Photo | None = None) -> Verdict:
@@ -452,7 +453,11 @@ def _centres_by_square(cells: Cells, aligned: Aligned, ex: Exemplars) -> Aligned
         return aligned
     tiles, centres = aligned.tiles.copy(), aligned.centres.copy()
     tiles[moved], centres[moved] = by_square.tiles[moved], by_square.centres[moved]
-    return Aligned(tiles, aligned.fits, centres)
+    angles = None
+    if aligned.angles is not None and by_square.angles is not None:
+        angles = aligned.angles.copy()
+        angles[moved] = by_square.angles[moved]
+    return Aligned(tiles, aligned.fits, centres, angles)
 
 
 def read_tile(ex: Exemplars) -> float:

@@ -76,6 +76,7 @@ class Aligned:
     tiles: np.ndarray     # (16, CELL_PX, CELL_PX, 3) float32, in canonical turn
     fits: np.ndarray      # (16,) how well each cell matched its stack's shared look
     centres: np.ndarray   # (16, 2) where each tile's centre was found in its (turned) window
+    angles: np.ndarray | None = None  # (16,) the turn (degrees, cv2.getRotationMatrix2D's sense) each tile lies at (``_tile_at``'s ``a``)
 
 
 # --- 0. one thread for the small matrix products -------------------------------------------
@@ -910,7 +911,7 @@ def align_cells(cells: Cells, looks: dict) -> Aligned:
     at CELL_PX, upright in the canonical turn."""
     size, pad = tuning.CELL_PX, cells.pad
     i = int(round(size * tuning.ALIGN_INNER))
-    tiles, fits, centres = [], [], []
+    tiles, fits, centres, angles = [], [], [], []
     n = cells.windows.shape[1]   # the 16 windows made grey at once (pixel by pixel: the same values)
     grays = cv2.cvtColor(cells.windows.reshape(-1, n, 3), cv2.COLOR_BGR2GRAY).reshape(-1, n, n).astype(np.float32)
     found = {}   # cell -> (fit, turn, (y, x)): each stack's cells against its looks at once (slide_each)
@@ -935,15 +936,24 @@ def align_cells(cells: Cells, looks: dict) -> Aligned:
         tiles.append(_tile_at(win, cx, cy, a, size))
         fits.append(mx)
         centres.append((cx, cy))
-    return Aligned(np.stack(tiles), np.array(fits, np.float32), np.float32(centres))
+        angles.append(a)
+    return Aligned(np.stack(tiles), np.array(fits, np.float32), np.float32(centres), np.float32(angles))
 
 
-def _tile_at(win: np.ndarray, cx: float, cy: float, a: float, size: int) -> np.ndarray:
-    """The ``size`` px tile centred at (cx, cy) of ``win``, turned back by ``a``°, float32."""
-    M = cv2.getRotationMatrix2D((cx, cy), -a, 1.0)
+def _tile_at(win: np.ndarray, cx: float, cy: float, a: float, size: int, zoom: float = 1.0) -> np.ndarray:
+    """The ``size`` px tile centred at (cx, cy) of ``win``, turned back by ``a``°, float32;
+    ``zoom``: its side ``size`` / ``zoom`` px of ``win`` (a tile lying smaller than its cell:
+    under 1)."""
+    M = cv2.getRotationMatrix2D((cx, cy), -a, 1.0 / zoom)
     M[0, 2] += size / 2 - cx
     M[1, 2] += size / 2 - cy
     return cv2.warpAffine(win, M, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+
+
+def zoomed_tile(win: np.ndarray, cx: float, cy: float, a: float, size: int, zoom: float) -> np.ndarray:
+    """``_tile_at`` at ``zoom``: the tile cut again where it was found, as if it lay ``zoom``
+    times the size it was cut at (``reader.look_zoomed``)."""
+    return _tile_at(win, cx, cy, a, size, zoom)
 
 
 def squares_aligned(cells: Cells, aligned: Aligned, qs: list) -> Aligned:
@@ -955,6 +965,7 @@ def squares_aligned(cells: Cells, aligned: Aligned, qs: list) -> Aligned:
     where the lattice put it, a tenth of a tile or more off, past the match's slack."""
     size = tuning.CELL_PX
     tiles, centres = aligned.tiles.copy(), aligned.centres.copy()
+    angles = np.zeros(16, np.float32) if aligned.angles is None else aligned.angles.copy()
     for q in qs:
         win = cells.windows[q]
         n = win.shape[0]
@@ -963,8 +974,8 @@ def squares_aligned(cells: Cells, aligned: Aligned, qs: list) -> Aligned:
                             tuning.SQUARE_ANGLES, tuning.SQUARE_SIZES)
         fx, fy = _frame_centre(found, n, 0)
         tiles[q] = _tile_at(win, fx, fy, -found[1], size)
-        centres[q] = (fx, fy)
-    return Aligned(tiles, aligned.fits, centres)
+        centres[q], angles[q] = (fx, fy), -found[1]
+    return Aligned(tiles, aligned.fits, centres, angles)
 
 
 @functools.cache
