@@ -1,0 +1,136 @@
+"""A tile lying smaller or larger in its cell than teaching cut it (issue 8's zoom round,
+``tuning.ZOOM_LOOK``).
+
+The match slides and turns each exemplar over a cell but never scales it, so a loose tile, or an
+outline pulled out at a corner by one, that lies at 0.9 of the size it is cut at is matched
+poorly by its own tile and a look-alike may win (seeds 42 and 44's K14 read as K03). The stage
+after the doubt (``reader.look_zoomed``) cuts each doubtful face cell again at a few zooms
+(``stages.zoomed_tile``) and lets the best match over them choose, without lifting the doubt."""
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import reader, stages, tuning
+from vision.bench import compare, load_truth
+
+ROOT = Path(__file__).resolve().parent.parent
+P01 = ROOT / "sample_photos" / "box2" / "test" / "p01.jpg"
+
+
+def _side_of_bright(tile: np.ndarray) -> int:
+    """The side of the bright square in a cut tile (its bright columns in the middle row)."""
+    row = tile[tile.shape[0] // 2, :, 0]
+    return int((row > 128).sum())
+
+
+@pytest.mark.parametrize("zoom", [0.8, 0.9, 1.0, 1.1, 1.25])
+def test_a_zoomed_cut_shows_the_tile_at_one_over_the_zoom(zoom):
+    """Cut at ``zoom``, a square of side 24 px lying in the window shows 24 / ``zoom`` px wide: a
+    tile lying at 0.8 of the size it was cut at is brought back to its taught size."""
+    n, size = 90, tuning.CELL_PX
+    win = np.full((n, n, 3), 40, np.uint8)
+    win[33:57, 33:57] = 230                                  # a 24 px square centred at (45, 45)
+    cut = stages.zoomed_tile(win, 45.0, 45.0, 0.0, size, zoom)
+    assert cut.shape == (size, size, 3)
+    assert abs(_side_of_bright(cut) - 24 / zoom) <= 1.5
+
+
+def test_a_zoomed_cut_keeps_the_turn_it_was_cut_at():
+    """The zoomed cut turns back by the angle the tile was found at (``Aligned.angles``: the turn it
+    lies at, in ``cv2.getRotationMatrix2D``'s sense), as the first cut did: a bar turned 10° in the
+    window comes out level."""
+    n, size = 90, tuning.CELL_PX
+    win = np.full((n, n, 3), 40, np.uint8)
+    cv2.rectangle(win, (25, 42), (65, 48), (230, 230, 230), -1)
+    M = cv2.getRotationMatrix2D((45.0, 45.0), 10.0, 1.0)
+    turned = cv2.warpAffine(win, M, (n, n), borderMode=cv2.BORDER_REPLICATE)
+    flat = stages.zoomed_tile(turned, 45.0, 45.0, 10.0, size, 0.9)
+    ys = np.nonzero(flat[:, :, 0] > 128)
+    assert ys[0].max() - ys[0].min() <= 9        # a level bar, ~6.7 px thick at this zoom
+    assert ys[1].max() - ys[1].min() >= 40       # … and 40 / 0.9 px long
+
+
+@pytest.fixture(scope="module")
+def shrunk_k09(box2_learned):
+    """box2's p01, read right, with its cell 12 (K09, a character with a look-alike, K04) shrunk to
+    0.9 of its size about the tile's centre: the reading classified again from those cells."""
+    ex = reader.exemplars_in(box2_learned)
+    photo = stages.decode_photo(P01.read_bytes())
+    with stages.one_thread():
+        v = reader.read_photo(photo, ex)
+    assert all(compare([ex.names[r] for r in v.rows], load_truth(P01.with_suffix(".json")))[0])
+    q = 12
+    assert ex.names[v.rows[q]] == "K09"
+    win = v.cells.windows[q]
+    cx, cy = (float(c) for c in v.aligned.centres[q])
+    M = cv2.getRotationMatrix2D((cx, cy), 0.0, 0.9)
+    windows = v.cells.windows.copy()
+    windows[q] = cv2.warpAffine(win, M, win.shape[1::-1], flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    cells = replace(v.cells, windows=windows)
+    with stages.one_thread():
+        shrunk = reader.classify(cells, stages.align_cells(cells, ex.looks), ex, v.outline, v.turn)
+    return ex, v, shrunk, q
+
+
+def test_a_tile_lying_smaller_than_its_cut_is_read_by_the_zoomed_look(shrunk_k09):
+    """Shrunk to 0.9, the match reads K09's cell as K04; looked at again cut at the zooms, it is
+    K09, its margin negative (still doubtful), and no other cell changes."""
+    ex, v, shrunk, q = shrunk_k09
+    assert ex.names[shrunk.rows[q]] == "K04"
+    conf = np.ones(16, np.float32)
+    conf[q] = 0.0
+    with stages.one_thread():
+        again = reader.look_zoomed(shrunk, ex, conf)
+    assert ex.names[again.rows[q]] == "K09"
+    assert again.margins[q] < 0
+    assert ex.names[again.runners[q]] == "K04"
+    assert [r for k, r in enumerate(again.rows) if k != q] == [r for k, r in enumerate(shrunk.rows) if k != q]
+
+
+def test_the_zoomed_look_leaves_sure_cells_and_ids_held_elsewhere(shrunk_k09):
+    """A cell not doubtful is not looked at again; nor is a tile taken that another cell of the
+    planet holds (an id once per planet)."""
+    ex, v, shrunk, q = shrunk_k09
+    with stages.one_thread():
+        sure = reader.look_zoomed(shrunk, ex, np.ones(16, np.float32))
+        assert sure.rows == shrunk.rows
+        other = next(k for k in range(16) if k != q and stages.STACK_AT[k] == "character")
+        rows = list(shrunk.rows)
+        rows[other] = ex.names.index("K09")
+        held = replace(shrunk, rows=tuple(rows))
+        conf = np.ones(16, np.float32)
+        conf[q] = 0.0
+        assert reader.look_zoomed(held, ex, conf).rows == held.rows
+
+
+def test_the_zoomed_look_is_off_with_its_setting(shrunk_k09, monkeypatch):
+    ex, v, shrunk, q = shrunk_k09
+    monkeypatch.setattr(tuning, "ZOOM_LOOK", False)
+    conf = np.zeros(16, np.float32)
+    assert reader.look_zoomed(shrunk, ex, conf) is shrunk
+
+
+def test_a_tile_the_match_preferred_as_cut_is_not_brought_back_by_the_zooms(box2_learned, monkeypatch):
+    """box2's p15: one downhill cell shows U01 (a grey sheep), which the match as cut ranks under
+    U02 (an elephant of the same grey); the look-alike test before (``tell_lookalikes``) reads it
+    U01, rightly. The zooms match U02 no better than the cut as it was, so the zoomed look, even
+    with every cell doubtful, leaves the sheep: it changes only what a zoom changes."""
+    ex = reader.exemplars_in(box2_learned)
+    p15 = P01.with_name("p15.jpg")
+    seen = []
+    real = reader.look_zoomed
+    monkeypatch.setattr(reader, "look_zoomed", lambda v, ex, conf, settled=frozenset(): seen.append(v) or real(v, ex, conf, settled))
+    got = reader.read_box(p15.read_bytes(), ex)
+    assert all(compare(got.cells, load_truth(p15.with_suffix(".json")))[0])
+    v = seen[0]
+    u01, u02 = ex.names.index("U01"), ex.names.index("U02")
+    q = v.rows.index(u01)
+    assert v.base[q, u02] > v.base[q, u01]       # the match as cut prefers the elephant
+    with stages.one_thread():
+        again = real(v, ex, np.zeros(16, np.float32))
+    assert again.rows[q] == u01
