@@ -55,6 +55,22 @@ def test_a_zoomed_cut_keeps_the_turn_it_was_cut_at():
     assert ys[1].max() - ys[1].min() >= 40       # … and 40 / 0.9 px long
 
 
+@pytest.mark.parametrize("photo", ["p01.jpg", "p28.jpg"])
+def test_a_cell_cut_again_at_zoom_1_is_the_tile_as_read(box2_learned, photo):
+    """Each cell cut again from the verdict's own cells where and at the turn it was found
+    (``Aligned.centres``, ``Aligned.angles``) at zoom 1 is the very tile the reading matched, the
+    same floats: the centres found by their own square included (p28's loose C14,
+    ``reader._centres_by_square``)."""
+    ex = reader.exemplars_in(box2_learned)
+    with stages.one_thread():
+        v = reader.read_photo(stages.decode_photo((P01.parent / photo).read_bytes()), ex)
+    assert v.cells is not None and v.aligned.angles is not None
+    for q in range(16):
+        cx, cy = (float(c) for c in v.aligned.centres[q])
+        again = stages.zoomed_tile(v.cells.windows[q], cx, cy, float(v.aligned.angles[q]), tuning.CELL_PX, 1.0)
+        assert np.array_equal(again, v.aligned.tiles[q]), q
+
+
 @pytest.fixture(scope="module")
 def shrunk_k09(box2_learned):
     """box2's p01, read right, with its cell 12 (K09, a character with a look-alike, K04) shrunk to

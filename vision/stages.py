@@ -965,7 +965,7 @@ def squares_aligned(cells: Cells, aligned: Aligned, qs: list) -> Aligned:
     where the lattice put it, a tenth of a tile or more off, past the match's slack."""
     size = tuning.CELL_PX
     tiles, centres = aligned.tiles.copy(), aligned.centres.copy()
-    angles = np.zeros(16, np.float32) if aligned.angles is None else aligned.angles.copy()
+    angles = None if aligned.angles is None else aligned.angles.copy()   # unknown stays unknown
     for q in qs:
         win = cells.windows[q]
         n = win.shape[0]
@@ -974,7 +974,9 @@ def squares_aligned(cells: Cells, aligned: Aligned, qs: list) -> Aligned:
                             tuning.SQUARE_ANGLES, tuning.SQUARE_SIZES)
         fx, fy = _frame_centre(found, n, 0)
         tiles[q] = _tile_at(win, fx, fy, -found[1], size)
-        centres[q], angles[q] = (fx, fy), -found[1]
+        centres[q] = (fx, fy)
+        if angles is not None:
+            angles[q] = -found[1]
     return Aligned(tiles, aligned.fits, centres, angles)
 
 
