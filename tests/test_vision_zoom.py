@@ -150,3 +150,26 @@ def test_a_tile_the_match_preferred_as_cut_is_not_brought_back_by_the_zooms(box2
     with stages.one_thread():
         again = real(v, ex, np.zeros(16, np.float32))
     assert again.rows[q] == u01
+
+
+def test_match_takes_more_tiles_of_a_stack_than_opencv_blurs_at_once(box2_learned):
+    """``match`` blurs a stack's tiles as one picture of 3 channels each, and OpenCV 5 blurs at most
+    128 channels at once: 48 tiles of one stack (twelve cuts of four cells) are taken in parts, with
+    the same floats as each tile matched on its own."""
+    ex = reader.exemplars_in(box2_learned)
+    with stages.one_thread():
+        v = reader.read_photo(stages.decode_photo(P01.read_bytes()), ex)
+    qs = [q for q in range(16) if stages.STACK_AT[q] == "center"]
+    rng = np.random.default_rng(7)
+    tiles = []
+    for k in range(48):
+        q = qs[k % 4]
+        cx, cy = (float(c) for c in v.aligned.centres[q])
+        tiles.append(stages.zoomed_tile(v.cells.windows[q], cx + rng.uniform(-3, 3), cy + rng.uniform(-3, 3),
+                                        float(v.aligned.angles[q]), tuning.CELL_PX, rng.uniform(0.9, 1.1)))
+    many = stages.Aligned(np.stack(tiles), v.aligned.fits, v.aligned.centres)
+    with stages.one_thread():
+        together = stages.match(many, ex.filters, ex.rows_of, ex.means, ex.backs, at={"center": range(48)})
+        alone = [stages.match(stages.Aligned(np.stack([t]), v.aligned.fits, v.aligned.centres), ex.filters,
+                              ex.rows_of, ex.means, ex.backs, at={"center": [0]})[0] for t in tiles]
+    assert np.array_equal(together, np.stack(alone))

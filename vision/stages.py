@@ -1159,6 +1159,9 @@ def _detail(img: np.ndarray, blur: float | None = None, wide: np.ndarray | None 
     return cv2.GaussianBlur(img, (0, 0), tuning.DESC_BLUR if blur is None else blur) - light
 
 
+CV_CHANNELS = 128   # the most channels OpenCV 5 blurs in one picture (CV_CN_MAX; 144 fails: m->dims <= 2)
+
+
 def _one_picture(imgs: np.ndarray) -> np.ndarray:
     """Pictures (k, n, n, c) as one picture of k·c channels (n, n, k·c): OpenCV's blurs and
     ``wide_blur`` take each channel on its own, with the same kernel and border, so one call
@@ -1315,8 +1318,14 @@ def _details(imgs: np.ndarray, blur: float | None = None, kept: dict | None = No
     """``_detail`` of each of ``imgs`` (k, n, n, c) float32: one picture of k·c channels (each
     channel is blurred on its own, with the same kernel and border), so one ``cv2.GaussianBlur``
     and one ``wide_blur``. ``kept``: as ``cell_details``' (that picture and its wide blur, the
-    same whatever ``blur``)."""
+    same whatever ``blur``). More pictures than ``CV_CHANNELS`` channels hold are taken that many
+    at a time (each channel is blurred on its own: the same floats)."""
     kept = {} if kept is None else kept
+    per = max(1, CV_CHANNELS // imgs.shape[3])
+    if len(imgs) > per:
+        parts = kept.setdefault("parts", {})
+        return np.concatenate([_details(imgs[i:i + per], blur, parts.setdefault(i, {}))
+                               for i in range(0, len(imgs), per)])
     if "wide" not in kept:
         one = _one_picture(imgs)
         kept["one"], kept["wide"] = one, wide_blur(one, tuning.DESC_WIDE)
