@@ -173,3 +173,40 @@ def test_match_takes_more_tiles_of_a_stack_than_opencv_blurs_at_once(box2_learne
         alone = [stages.match(stages.Aligned(np.stack([t]), v.aligned.fits, v.aligned.centres), ex.filters,
                               ex.rows_of, ex.means, ex.backs, at={"center": [0]})[0] for t in tiles]
     assert np.array_equal(together, np.stack(alone))
+
+
+@pytest.fixture(scope="module")
+def moved_d14(box2_learned):
+    """box2's p12, read right, with its cell 2 (D14) moved 7.5 px right and 3.75 px down in its
+    window (0.16 of a tile: past the match's slack of 6 px), classified again from those cells."""
+    ex = reader.exemplars_in(box2_learned)
+    p12 = P01.with_name("p12.jpg")
+    with stages.one_thread():
+        v = reader.read_photo(stages.decode_photo(p12.read_bytes()), ex)
+    assert all(compare([ex.names[r] for r in v.rows], load_truth(p12.with_suffix(".json")))[0])
+    q = 2
+    assert ex.names[v.rows[q]] == "D14"
+    win = v.cells.windows[q]
+    windows = v.cells.windows.copy()
+    windows[q] = cv2.warpAffine(win, np.float32([[1, 0, 7.5], [0, 1, 3.75]]), win.shape[1::-1],
+                                flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    cells = replace(v.cells, windows=windows)
+    with stages.one_thread():
+        moved = reader.classify(cells, stages.align_cells(cells, ex.looks), ex, v.outline, v.turn)
+    return ex, moved, q
+
+
+def test_a_tile_lying_past_the_slack_is_read_by_a_moved_cut(moved_d14, monkeypatch):
+    """Moved 0.16 of a tile, the match reads D14's cell as D12 and the zooms alone do not bring
+    it back; the cuts moved by ``ZOOM_LOOK_SHIFTS`` read it D14, still doubtful."""
+    ex, moved, q = moved_d14
+    assert ex.names[moved.rows[q]] == "D12"
+    conf = np.ones(16, np.float32)
+    conf[q] = 0.0
+    with stages.one_thread():
+        monkeypatch.setattr(tuning, "ZOOM_LOOK_SHIFTS", ())
+        assert ex.names[reader.look_zoomed(moved, ex, conf).rows[q]] == "D12"
+        monkeypatch.undo()
+        again = reader.look_zoomed(moved, ex, conf)
+    assert ex.names[again.rows[q]] == "D14"
+    assert again.margins[q] < 0

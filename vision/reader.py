@@ -399,11 +399,12 @@ def look_zoomed(v: Verdict, ex: Exemplars, conf: np.ndarray, settled: frozenset 
     larger in its cell than teaching cut it (seeds 42 and 44's K14: best matched at 0.9 of its
     picture's size, 0.93 -> 0.98 raw colour correlation), and the match, which slides and turns
     but never scales, then ranks a look-alike first. Each such cell is cut again from its window
-    at each of ``ZOOM_LOOK_ZOOMS`` (the tile's side a part of the side it was cut at) and matched
-    there (one product for all). Of the tiles its position allows that a zoom matches better
-    than the cut as it was, the best over the zooms takes the cell when it beats the cell's own
-    tile (its best, as cut or zoomed) by more than ``ZOOM_LOOK_BEAT``, has other contents and no
-    other cell holds it. A cell's doubt is not lifted: its margin turns negative when its tile
+    at each of ``ZOOM_LOOK_ZOOMS`` (the tile's side a part of the side it was cut at), and at its
+    size moved by each of ``ZOOM_LOOK_SHIFTS`` (a loose tile lying past the match's slack), and
+    matched there (one product for all). Of the tiles its position allows that a cut matches
+    better than the cut as it was, the best over the cuts takes the cell when it beats the cell's
+    own tile (its best, as cut or cut again) by more than ``ZOOM_LOOK_BEAT``, has other contents
+    and no other cell holds it. A cell's doubt is not lifted: its margin turns negative when its tile
     changed. ``settled``: cells ``look_again`` has just given another tile, left as they are (on
     line-art its runner-up tests find the tile the match ranked low, heldout8's p16; the zooms'
     match would rank it low again)."""
@@ -413,20 +414,20 @@ def look_zoomed(v: Verdict, ex: Exemplars, conf: np.ndarray, settled: frozenset 
     qs = [q for q in range(16) if conf[q] < tuning.DOUBT and ex.names[v.rows[q]] != "back" and q not in settled]
     if not qs:
         return v
-    zooms = tuning.ZOOM_LOOK_ZOOMS
     aligned, size = v.aligned, tuning.CELL_PX
+    cuts = [(z, 0.0, 0.0) for z in tuning.ZOOM_LOOK_ZOOMS] + [(1.0, dx, dy) for dx, dy in tuning.ZOOM_LOOK_SHIFTS]
     tiles, at = [], {}
     for q in qs:
         cx, cy = (float(c) for c in aligned.centres[q])
-        for z in zooms:
+        for z, dx, dy in cuts:
             at.setdefault(STACK_AT[q], []).append(len(tiles))
-            tiles.append(zoomed_tile(v.cells.windows[q], cx, cy, float(aligned.angles[q]), size, z))
+            tiles.append(zoomed_tile(v.cells.windows[q], cx + dx * size, cy + dy * size, float(aligned.angles[q]), size, z))
     sims = match(Aligned(np.stack(tiles), aligned.fits, aligned.centres), ex.filters, ex.rows_of, ex.means,
                  ex.backs, at=at)
     rows, runners = list(v.rows), list(v.runners)
     out_sims, margins = v.sims.copy(), v.margins.copy()
     for k, q in enumerate(qs):
-        zoomed = sims[k * len(zooms):(k + 1) * len(zooms)].max(axis=0)
+        zoomed = sims[k * len(cuts):(k + 1) * len(cuts)].max(axis=0)
         a = rows[q]
         # only a tile the zooms match better than the cut as it was: the stages before have
         # judged the cell as cut (an elephant the match prefers to the sheep there, kept a sheep
