@@ -71,26 +71,32 @@ def test_a_cell_cut_again_at_zoom_1_is_the_tile_as_read(box2_learned, photo):
         assert np.array_equal(again, v.aligned.tiles[q]), q
 
 
+def _reclassified(box2_learned, photo: str, q: int, tile: str, warp):
+    """box2's ``photo``, read right, with its cell ``q`` (``tile``) warped in its window by ``warp``
+    (the tile's centre -> a 2×3 matrix): the reading and the reading classified again from those
+    cells."""
+    ex = reader.exemplars_in(box2_learned)
+    path = P01.with_name(photo)
+    with stages.one_thread():
+        v = reader.read_photo(stages.decode_photo(path.read_bytes()), ex)
+    assert all(compare([ex.names[r] for r in v.rows], load_truth(path.with_suffix(".json")))[0])
+    assert ex.names[v.rows[q]] == tile
+    win = v.cells.windows[q]
+    windows = v.cells.windows.copy()
+    windows[q] = cv2.warpAffine(win, warp(*(float(c) for c in v.aligned.centres[q])), win.shape[1::-1],
+                                flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    cells = replace(v.cells, windows=windows)
+    with stages.one_thread():
+        return ex, v, reader.classify(cells, stages.align_cells(cells, ex.looks), ex, v.outline, v.turn)
+
+
 @pytest.fixture(scope="module")
 def shrunk_k09(box2_learned):
     """box2's p01, read right, with its cell 12 (K09, a character with a look-alike, K04) shrunk to
     0.9 of its size about the tile's centre: the reading classified again from those cells."""
-    ex = reader.exemplars_in(box2_learned)
-    photo = stages.decode_photo(P01.read_bytes())
-    with stages.one_thread():
-        v = reader.read_photo(photo, ex)
-    assert all(compare([ex.names[r] for r in v.rows], load_truth(P01.with_suffix(".json")))[0])
-    q = 12
-    assert ex.names[v.rows[q]] == "K09"
-    win = v.cells.windows[q]
-    cx, cy = (float(c) for c in v.aligned.centres[q])
-    M = cv2.getRotationMatrix2D((cx, cy), 0.0, 0.9)
-    windows = v.cells.windows.copy()
-    windows[q] = cv2.warpAffine(win, M, win.shape[1::-1], flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    cells = replace(v.cells, windows=windows)
-    with stages.one_thread():
-        shrunk = reader.classify(cells, stages.align_cells(cells, ex.looks), ex, v.outline, v.turn)
-    return ex, v, shrunk, q
+    ex, v, shrunk = _reclassified(box2_learned, "p01.jpg", 12, "K09",
+                                  lambda cx, cy: cv2.getRotationMatrix2D((cx, cy), 0.0, 0.9))
+    return ex, v, shrunk, 12
 
 
 def test_a_tile_lying_smaller_than_its_cut_is_read_by_the_zoomed_look(shrunk_k09):
@@ -179,21 +185,9 @@ def test_match_takes_more_tiles_of_a_stack_than_opencv_blurs_at_once(box2_learne
 def moved_d14(box2_learned):
     """box2's p12, read right, with its cell 2 (D14) moved 7.5 px right and 3.75 px down in its
     window (0.16 of a tile: past the match's slack of 6 px), classified again from those cells."""
-    ex = reader.exemplars_in(box2_learned)
-    p12 = P01.with_name("p12.jpg")
-    with stages.one_thread():
-        v = reader.read_photo(stages.decode_photo(p12.read_bytes()), ex)
-    assert all(compare([ex.names[r] for r in v.rows], load_truth(p12.with_suffix(".json")))[0])
-    q = 2
-    assert ex.names[v.rows[q]] == "D14"
-    win = v.cells.windows[q]
-    windows = v.cells.windows.copy()
-    windows[q] = cv2.warpAffine(win, np.float32([[1, 0, 7.5], [0, 1, 3.75]]), win.shape[1::-1],
-                                flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    cells = replace(v.cells, windows=windows)
-    with stages.one_thread():
-        moved = reader.classify(cells, stages.align_cells(cells, ex.looks), ex, v.outline, v.turn)
-    return ex, moved, q
+    ex, _, moved = _reclassified(box2_learned, "p12.jpg", 2, "D14",
+                                 lambda cx, cy: np.float32([[1, 0, 7.5], [0, 1, 3.75]]))
+    return ex, moved, 2
 
 
 def test_a_tile_lying_past_the_slack_is_read_by_a_moved_cut(moved_d14, monkeypatch):

@@ -8,8 +8,8 @@ and read again while that reads better → the best reading, or no planet → re
 whose cells lie over fewer than ``SMALL_CELL`` px of the decode: read again from a finer decode of
 its region, its doubt bounded by the first reading's) → tell_lookalikes →
 the doubt (confidence) → look_again (each doubtful face cell's few likeliest tiles told apart
-two by two) → look_zoomed (each doubtful face cell matched again cut at a few zooms: a tile lying
-smaller or larger in its cell than teaching cut it).
+two by two) → look_zoomed (each doubtful face cell matched again cut at a few zooms and moved: a
+tile lying smaller, larger or further off in its cell than the match looks).
 """
 from __future__ import annotations
 
@@ -429,7 +429,7 @@ def look_zoomed(v: Verdict, ex: Exemplars, conf: np.ndarray, settled: frozenset 
     for k, q in enumerate(qs):
         zoomed = sims[k * len(cuts):(k + 1) * len(cuts)].max(axis=0)
         a = rows[q]
-        # only a tile the zooms match better than the cut as it was: the stages before have
+        # only a tile a new cut matches better than the cut as it was: the stages before have
         # judged the cell as cut (an elephant the match prefers to the sheep there, kept a sheep
         # by tell_lookalikes, is not this stage's to change back)
         allowed = [j for j in ex.rows_of[STACK_AT[q]]

@@ -973,10 +973,11 @@ def squares_aligned(cells: Cells, aligned: Aligned, qs: list) -> Aligned:
         found = square_near(win, size, ((cx - n / 2) / size, (cy - n / 2) / size), tuning.SQUARE_NEAR,
                             tuning.SQUARE_ANGLES, tuning.SQUARE_SIZES)
         fx, fy = _frame_centre(found, n, 0)
-        tiles[q] = _tile_at(win, fx, fy, -found[1], size)
+        a = -found[1]
+        tiles[q] = _tile_at(win, fx, fy, a, size)
         centres[q] = (fx, fy)
         if angles is not None:
-            angles[q] = -found[1]
+            angles[q] = a
     return Aligned(tiles, aligned.fits, centres, angles)
 
 
