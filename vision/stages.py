@@ -371,14 +371,17 @@ def _climb(quad: np.ndarray, score, steps: tuple, most: int | None = None) -> tu
     return quad, best
 
 
-def candidate_quads(img: np.ndarray, upright: bool = False) -> list[np.ndarray]:
+def candidate_quads(img: np.ndarray, upright: bool = False, kept: dict | None = None) -> list[np.ndarray]:
     """Outlines of things unlike the table, in ``img`` pixels (found at FIND_SIDE). ``upright``:
-    a teaching photo, whose layout is nearly square and level."""
+    a teaching photo, whose layout is nearly square and level. ``kept``: a dict the caller keeps
+    for this photo, in which the masks are kept when first made."""
     h, w = img.shape[:2]
     f = min(1.0, tuning.FIND_SIDE / max(h, w))
-    work = cv2.resize(img, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
+    kept = {} if kept is None else kept
+    if "masks" not in kept:
+        kept["masks"] = _masks(cv2.resize(img, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA))
     out: list[np.ndarray] = []
-    for m in _masks(work):
+    for m in kept["masks"]:
         for q in _quads_from_mask(m):
             q = q / f
             sides = [np.linalg.norm(q[i] - q[(i + 1) % 4]) for i in range(4)]
@@ -410,8 +413,13 @@ def outlines_in_turn(photo: Photo, later: bool = False, kept: dict | None = None
     values, made once; ``reader.read_photo``)."""
     kept = {} if kept is None else kept
     if "quads" not in kept:
-        kept["quads"] = candidate_quads(photo.image)
-    quads = kept["quads"][tuning.CANDIDATES:] if later else kept["quads"][:tuning.CANDIDATES]
+        kept["quads"] = candidate_quads(photo.image, kept=kept)
+    yield from _fitted_in_turn(photo, kept["quads"][tuning.CANDIDATES:] if later else kept["quads"][:tuning.CANDIDATES], kept)
+
+
+def _fitted_in_turn(photo: Photo, quads: list, kept: dict) -> Iterator[Outline]:
+    """``quads`` each fitted when asked for, in the order of how well the lattice lies on the
+    photo's edges before fitting (the edge map made once, in ``kept``)."""
     if not quads:
         return
     if "edges" not in kept:
