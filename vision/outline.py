@@ -41,15 +41,31 @@ def _order(quad: np.ndarray) -> np.ndarray:
     return np.roll(q, -start, axis=0)
 
 
-def _quads_from_mask(mask: np.ndarray) -> list:
+def _quads_from_mask(mask: np.ndarray, trim: float = 0.0) -> list:
+    """The outlines of the mask's largest blob (``_quads_of_contours``). ``trim``: the blob first
+    opened by a disc of this part of the square root of its area (``trimmed``)."""
     blob = _largest_blob(mask)
     if blob is None:
         return []
+    if trim:
+        blob = trimmed(blob, trim)
+        if blob is None:
+            return []
     # the blob's outer contour only (RETR_EXTERNAL): its holes, which findContours tells by the same
     # rule as a 4-connected flood fill of the background, change nothing, so they are not filled
     # first (the same contours on all 2,360 masks of the shipped and seen sets' photos, speed round 6;
     # tests/test_vision_paths.py)
     return _quads_of_contours(cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0])
+
+
+def trimmed(blob: np.ndarray, trim: float) -> np.ndarray | None:
+    """A blob with what hangs off it taken away: opened by a disc of ``trim`` times the square
+    root of its area, and the largest blob left (None: nothing left). A planet whose blob a strip
+    of the table joins (a shadow, a fold or a stripe of cloth unlike the photo's border) keeps its
+    square body: a strip narrower than the disc goes."""
+    k = max(3, int(trim * np.sqrt(cv2.countNonZero(blob)))) | 1
+    opened = cv2.morphologyEx(blob, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    return _largest_blob(opened)
 
 
 def _quads_of_contours(cnts) -> list:

@@ -31,7 +31,7 @@ from .stages import (STACKS, Aligned, Cells, Outline, Photo, align_cells, cell_d
                      decode_photo, exemplar_details, finer_region, fine_cells_at, fine_detail, fine_cells, fine_exemplar, flattened, match,
                      grid_outlines, matched_filters, on_gap_lines, one_thread, outlines_in_turn, quad_side, tell_apart_all,
                      even_light, refit_outline, register_exemplars, stack_looks, tell_apart_each, turned_details,
-                     Slider, detail_sides, squares_aligned)
+                     Slider, detail_sides, squares_aligned, trimmed_outlines)
 
 
 @dataclass(frozen=True)
@@ -535,7 +535,8 @@ def read_photo(photo: Photo, ex: Exemplars) -> Verdict | None:
     """The best reading over the candidate outlines, read one by one until one reads as surely
     as a planet does (None: no outline at all). None read as a planet: the photo with its slow
     light taken out (``FLAT_LOOK``), then the outlines the masks found after the first
-    ``CANDIDATES`` (``LATE_LOOK``), then the planet's own lattice of tiles (``GRID_LOOK``)."""
+    ``CANDIDATES`` (``LATE_LOOK``), then the planet's own lattice of tiles (``GRID_LOOK``), then the
+    masks' blobs with what hangs off them trimmed (``TRIM_LOOK``)."""
     kept: dict = {}   # the photo's outlines and edge map, made once for both looks at them
     best = _read_in_turn(photo, outlines_in_turn(photo, kept=kept), ex, None, tuning.READ_OUTLINES)
     if tuning.FLAT_LOOK and not is_planet(best, ex):
@@ -544,6 +545,8 @@ def read_photo(photo: Photo, ex: Exemplars) -> Verdict | None:
         best = _read_in_turn(photo, outlines_in_turn(photo, later=True, kept=kept), ex, best, tuning.READ_OUTLINES)
     if tuning.GRID_LOOK and not is_planet(best, ex):
         best = _read_in_turn(photo, grid_outlines(photo, kept), ex, best, tuning.GRID_OUTLINES)
+    if tuning.TRIM_LOOK and not is_planet(best, ex):
+        best = _read_in_turn(photo, trimmed_outlines(photo, kept), ex, best, tuning.READ_OUTLINES)
     return best
 
 

@@ -371,10 +371,12 @@ def _climb(quad: np.ndarray, score, steps: tuple, most: int | None = None) -> tu
     return quad, best
 
 
-def candidate_quads(img: np.ndarray, upright: bool = False, kept: dict | None = None) -> list[np.ndarray]:
+def candidate_quads(img: np.ndarray, upright: bool = False, trim: float = 0.0,
+                    kept: dict | None = None) -> list[np.ndarray]:
     """Outlines of things unlike the table, in ``img`` pixels (found at FIND_SIDE). ``upright``:
-    a teaching photo, whose layout is nearly square and level. ``kept``: a dict the caller keeps
-    for this photo, in which the masks are kept when first made."""
+    a teaching photo, whose layout is nearly square and level. ``trim``: each mask's blob trimmed
+    first (``outline.trimmed``). ``kept``: a dict the caller keeps for this photo, in which the
+    masks are kept when first made."""
     h, w = img.shape[:2]
     f = min(1.0, tuning.FIND_SIDE / max(h, w))
     kept = {} if kept is None else kept
@@ -382,7 +384,7 @@ def candidate_quads(img: np.ndarray, upright: bool = False, kept: dict | None = 
         kept["masks"] = _masks(cv2.resize(img, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA))
     out: list[np.ndarray] = []
     for m in kept["masks"]:
-        for q in _quads_from_mask(m):
+        for q in _quads_from_mask(m, trim):
             q = q / f
             sides = [np.linalg.norm(q[i] - q[(i + 1) % 4]) for i in range(4)]
             if min(sides) < tuning.MIN_PLANET * min(h, w):
@@ -427,6 +429,17 @@ def _fitted_in_turn(photo: Photo, quads: list, kept: dict) -> Iterator[Outline]:
     edges = kept["edges"]
     for k in np.argsort(-lattice_fits(edges, np.stack(quads)), kind="stable"):
         yield fit_outline(edges, quads[k])
+
+
+def trimmed_outlines(photo: Photo, kept: dict | None = None) -> Iterator[Outline]:
+    """The outlines of the masks' blobs trimmed (``candidate_quads``' ``trim``, ``TRIM_OPEN``), those
+    not already among the masks' own (``outlines_in_turn``), each fitted when asked for, in the order
+    of how well the lattice lies on the photo's edges. ``kept``: as ``outlines_in_turn``'s."""
+    kept = {} if kept is None else kept
+    if "quads" not in kept:
+        kept["quads"] = candidate_quads(photo.image, kept=kept)
+    yield from _fitted_in_turn(photo, [q for q in candidate_quads(photo.image, trim=tuning.TRIM_OPEN, kept=kept)
+                                       if all(np.abs(q - o).max() > 0.03 * quad_side(q) for o in kept["quads"])], kept)
 
 
 def grid_outlines(photo: Photo, kept: dict | None = None) -> Iterator[Outline]:
