@@ -86,9 +86,10 @@ def test_a_shadow_strip_joined_to_the_planet_is_trimmed_off_and_the_planet_read(
     assert sum(compare([ex.names[r] for r in v.rows], load_truth(TEST / "p01.json"))[0]) == 16
 
 
-def test_the_trimmed_look_comes_only_when_no_other_look_found_a_planet(box2_learned, monkeypatch):
-    """``read_photo`` asks for the trimmed outlines on a photo with no planet, and never on a
-    planet the first look reads."""
+def test_the_trimmed_look_comes_only_when_no_other_look_found_a_planet_surely(box2_learned, monkeypatch):
+    """``read_photo`` asks for the trimmed outlines on a photo with no planet, and on a planet read
+    less than surely (``TRIM_UNSURE``; here every reading made unsure by raising READ_SURE), never on
+    a planet the first look reads surely."""
     asked = []
     real = reader.trimmed_outlines
     monkeypatch.setattr(reader, "trimmed_outlines", lambda *a, **k: asked.append(1) or real(*a, **k))
@@ -97,6 +98,12 @@ def test_the_trimmed_look_comes_only_when_no_other_look_found_a_planet(box2_lear
     assert reader.is_planet(v, ex) and asked == []
     v = reader.read_photo(stages.decode_photo((TEST / "n01.jpg").read_bytes()), ex)
     assert not reader.is_planet(v, ex) and asked == [1]
+    p01 = stages.decode_photo((TEST / "p01.jpg").read_bytes())
+    monkeypatch.setattr(tuning, "READ_SURE", 10.0)
+    assert reader.is_planet(reader.read_photo(p01, ex), ex) and asked == [1, 1]
+    monkeypatch.setattr(tuning, "TRIM_UNSURE", False)
+    reader.read_photo(p01, ex)
+    assert asked == [1, 1]
     monkeypatch.setattr(tuning, "TRIM_LOOK", False)
     reader.read_photo(stages.decode_photo((TEST / "n01.jpg").read_bytes()), ex)
-    assert asked == [1]
+    assert asked == [1, 1]

@@ -535,8 +535,9 @@ def read_photo(photo: Photo, ex: Exemplars) -> Verdict | None:
     """The best reading over the candidate outlines, read one by one until one reads as surely
     as a planet does (None: no outline at all). None read as a planet: the photo with its slow
     light taken out (``FLAT_LOOK``), then the outlines the masks found after the first
-    ``CANDIDATES`` (``LATE_LOOK``), then the planet's own lattice of tiles (``GRID_LOOK``), then the
-    masks' blobs with what hangs off them trimmed (``TRIM_LOOK``)."""
+    ``CANDIDATES`` (``LATE_LOOK``), then the planet's own lattice of tiles (``GRID_LOOK``). Last, the
+    masks' blobs with what hangs off them trimmed (``TRIM_LOOK``), also when the best is a planet
+    read less than surely (``TRIM_UNSURE``)."""
     kept: dict = {}   # the photo's outlines and edge map, made once for both looks at them
     best = _read_in_turn(photo, outlines_in_turn(photo, kept=kept), ex, None, tuning.READ_OUTLINES)
     if tuning.FLAT_LOOK and not is_planet(best, ex):
@@ -545,7 +546,7 @@ def read_photo(photo: Photo, ex: Exemplars) -> Verdict | None:
         best = _read_in_turn(photo, outlines_in_turn(photo, later=True, kept=kept), ex, best, tuning.READ_OUTLINES)
     if tuning.GRID_LOOK and not is_planet(best, ex):
         best = _read_in_turn(photo, grid_outlines(photo, kept), ex, best, tuning.GRID_OUTLINES)
-    if tuning.TRIM_LOOK and not is_planet(best, ex):
+    if tuning.TRIM_LOOK and (not is_planet(best, ex) or (tuning.TRIM_UNSURE and best.score < tuning.READ_SURE)):
         best = _read_in_turn(photo, trimmed_outlines(photo, kept), ex, best, tuning.READ_OUTLINES)
     return best
 

@@ -723,6 +723,15 @@ GRID_OUTLINES = 2            # … read at most
 # tiles' borders on dark blue felt: the masks hold only the green disc).
 TRIM_LOOK = True
 TRIM_OPEN = 0.15
+# … and also when the best reading is a planet but not a sure one (under READ_SURE): fresh seed 120's
+# p04 (then seen; a blurred photo on a marbled table) read its first three outlines, each 0.45-0.61 of
+# a cell off, at scores 1.33-1.38, the third just a planet (PLANET_SCORE 1.35): 7 cells right. Its
+# second trimmed outline, 0.43 off before fitting, read 16/16 at 1.75. Set from that photo alone,
+# then measured once on the kept fresh seeds 110-133 (their totals read before, no cell of them
+# looked at for this rule): 11475 -> 11490/11520 cells, 704 -> 706/720 planets, no set worse, 15 -> 18
+# of 24 sets meeting both floors. What it costs (photos read less than surely read up to READ_OUTLINES
+# more outlines) and what it did on the seen and held-out sets: vision/README.md, "Trimmed look".
+TRIM_UNSURE = True
 
 
 # --- issue 8's gap-lines round (vision39): teaching and reading both cut on the gaps ---------------
