@@ -727,10 +727,12 @@ TRIM_OPEN = 0.15
 # p04 (then seen; a blurred photo on a marbled table) read its first three outlines, each 0.45-0.61 of
 # a cell off, at scores 1.33-1.38, the third just a planet (PLANET_SCORE 1.35): 7 cells right. Its
 # second trimmed outline, 0.43 off before fitting, read 16/16 at 1.75. Set from that photo alone,
-# then measured once on the kept fresh seeds 110-133 (their totals read before, no cell of them
-# looked at for this rule): 11475 -> 11490/11520 cells, 704 -> 706/720 planets, no set worse, 15 -> 18
-# of 24 sets meeting both floors. What it costs (photos read less than surely read up to READ_OUTLINES
-# more outlines) and what it did on the seen and held-out sets: vision/README.md, "Trimmed look".
+# then measured once on the kept fresh seeds 110-133 (their totals read before; the wrong cells of
+# 110, 115, 116 and 120-123 looked at, for other leads): 11475 -> 11490/11520 cells, 704 -> 706/720
+# planets, no set worse, 15 -> 18 of 24 sets meeting both floors; on seeds 134-149, never looked at,
+# 7654 -> 7659/7680 cells, 468 planets either way, 12 -> 13 of 16. What it costs (photos read less than
+# surely read up to READ_OUTLINES more outlines) and what it did on the seen and held-out sets:
+# vision/README.md, "Trimmed look".
 TRIM_UNSURE = True
 
 
