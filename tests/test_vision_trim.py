@@ -107,3 +107,30 @@ def test_the_trimmed_look_comes_only_when_no_other_look_found_a_planet_surely(bo
     monkeypatch.setattr(tuning, "TRIM_LOOK", False)
     reader.read_photo(stages.decode_photo((TEST / "n01.jpg").read_bytes()), ex)
     assert asked == [1, 1]
+
+
+def test_the_outlines_a_cap_left_unread_are_read_last_when_no_look_found_a_planet(box2_learned, monkeypatch):
+    """``REST_LOOK``: with every look's cap at nothing (and the other looks off), p01 is read from
+    the outlines the first look left unread, in the first look's order and none lost at the cap;
+    without it, the photo is refused."""
+    ex = reader.exemplars_in(box2_learned)
+    photo = stages.decode_photo((TEST / "p01.jpg").read_bytes())
+    for look in ("FLAT_LOOK", "LATE_LOOK", "GRID_LOOK", "TRIM_LOOK"):
+        monkeypatch.setattr(tuning, look, False)
+    order = [o.corners.tobytes() for o in stages.outlines_in_turn(photo)]
+    read = []
+    real = reader.read_outline
+    monkeypatch.setattr(reader, "read_outline", lambda ph, o, *a, **k: read.append(o.corners.tobytes()) or real(ph, o, *a, **k))
+    monkeypatch.setattr(tuning, "READ_OUTLINES", 1)
+    monkeypatch.setattr(tuning, "READ_SURE", 10.0)       # no reading stops the looks: all are read
+    monkeypatch.setattr(tuning, "PLANET_LATTICE", 10.0)  # … and none is a planet, so the rest is read
+    reader.read_photo(photo, ex)
+    looked = [c for c in read if c in order]            # not the refits (read_outline reads again through them)
+    assert len(order) >= 3 and looked == order[:1 + tuning.REST_OUTLINES]
+    monkeypatch.undo()
+    for look in ("FLAT_LOOK", "LATE_LOOK", "GRID_LOOK", "TRIM_LOOK"):
+        monkeypatch.setattr(tuning, look, False)
+    monkeypatch.setattr(tuning, "READ_OUTLINES", 0)
+    assert reader.is_planet(reader.read_photo(photo, ex), ex)
+    monkeypatch.setattr(tuning, "REST_LOOK", False)
+    assert reader.read_photo(photo, ex) is None

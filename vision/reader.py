@@ -537,17 +537,21 @@ def read_photo(photo: Photo, ex: Exemplars) -> Verdict | None:
     light taken out (``FLAT_LOOK``), then the outlines the masks found after the first
     ``CANDIDATES`` (``LATE_LOOK``), then the planet's own lattice of tiles (``GRID_LOOK``). Last, the
     masks' blobs with what hangs off them trimmed (``TRIM_LOOK``), also when the best is a planet
-    read less than surely (``TRIM_UNSURE``)."""
+    read less than surely (``TRIM_UNSURE``). Still no planet: the outlines each look's cap left
+    unread, in the looks' order (``REST_LOOK``)."""
     kept: dict = {}   # the photo's outlines and edge map, made once for both looks at them
-    best = _read_in_turn(photo, outlines_in_turn(photo, kept=kept), ex, None, tuning.READ_OUTLINES)
+    rest: list = []   # each look's outlines its cap left unread, in the looks' order
+    best = _read_in_turn(photo, outlines_in_turn(photo, kept=kept), ex, None, tuning.READ_OUTLINES, rest)
     if tuning.FLAT_LOOK and not is_planet(best, ex):
-        best = _read_flattened(photo, ex, best)
+        best = _read_flattened(photo, ex, best, rest)
     if tuning.LATE_LOOK and not is_planet(best, ex):
-        best = _read_in_turn(photo, outlines_in_turn(photo, later=True, kept=kept), ex, best, tuning.READ_OUTLINES)
+        best = _read_in_turn(photo, outlines_in_turn(photo, later=True, kept=kept), ex, best, tuning.READ_OUTLINES, rest)
     if tuning.GRID_LOOK and not is_planet(best, ex):
-        best = _read_in_turn(photo, grid_outlines(photo, kept), ex, best, tuning.GRID_OUTLINES)
+        best = _read_in_turn(photo, grid_outlines(photo, kept), ex, best, tuning.GRID_OUTLINES, rest)
     if tuning.TRIM_LOOK and (not is_planet(best, ex) or (tuning.TRIM_UNSURE and best.score < tuning.READ_SURE)):
-        best = _read_in_turn(photo, trimmed_outlines(photo, kept), ex, best, tuning.READ_OUTLINES)
+        best = _read_in_turn(photo, trimmed_outlines(photo, kept), ex, best, tuning.READ_OUTLINES, rest)
+    if tuning.REST_LOOK and not is_planet(best, ex):
+        best = _read_in_turn(photo, itertools.chain.from_iterable(rest), ex, best, tuning.REST_OUTLINES)
     return best
 
 
@@ -587,10 +591,15 @@ def bounded(conf: np.ndarray, rows: tuple, first: tuple, ex: Exemplars) -> np.nd
     return np.where(same, low, np.minimum(low, tuning.DOUBT - 0.01)).astype(conf.dtype)
 
 
-def _read_in_turn(photo: Photo, outlines, ex: Exemplars, best: Verdict | None, most: int) -> Verdict | None:
-    """``best`` or the best reading of ``outlines`` (at most ``most``), until one reads surely."""
+def _read_in_turn(photo: Photo, outlines, ex: Exemplars, best: Verdict | None, most: int,
+                  rest: list | None = None) -> Verdict | None:
+    """``best`` or the best reading of ``outlines`` (at most ``most``), until one reads surely.
+    ``rest``: where the outlines ``most`` left unread go (one iterator of them, for ``REST_LOOK``)."""
+    outlines = iter(outlines)
     for n, outline in enumerate(outlines):
         if n == most:
+            if rest is not None:
+                rest.append(itertools.chain([outline], outlines))
             break
         v = read_outline(photo, outline, ex)
         if best is None or v.score > best.score:
@@ -600,11 +609,12 @@ def _read_in_turn(photo: Photo, outlines, ex: Exemplars, best: Verdict | None, m
     return best
 
 
-def _read_flattened(photo: Photo, ex: Exemplars, best: Verdict | None) -> Verdict | None:
+def _read_flattened(photo: Photo, ex: Exemplars, best: Verdict | None, rest: list | None = None) -> Verdict | None:
     """No outline read as a planet: look for outlines again in the photo with its slow light taken
     out (``stages.flattened``: a strong vignette or a lamp's fall-off had hidden the planet's
-    outline, heldout3's and heldout4's refused planets); each is read from the photo itself."""
-    return _read_in_turn(photo, outlines_in_turn(flattened(photo)), ex, best, tuning.FLAT_OUTLINES)
+    outline, heldout3's and heldout4's refused planets); each is read from the photo itself.
+    ``rest``: as ``_read_in_turn``'s."""
+    return _read_in_turn(photo, outlines_in_turn(flattened(photo)), ex, best, tuning.FLAT_OUTLINES, rest)
 
 
 def is_planet(v: Verdict | None, ex: Exemplars) -> bool:
