@@ -16,6 +16,7 @@ import numpy as np
 
 from vision import reader, stages, tuning
 from vision.bench import compare, load_truth
+from vision.diagnose import _match_corners
 from vision.outline import _quads_from_mask, trimmed
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -23,9 +24,8 @@ TEST = ROOT / "sample_photos" / "box2" / "test"
 
 
 def _off(quad: np.ndarray, truth: np.ndarray) -> float:
-    """The farthest corner of ``quad`` from the truth's, in cells (any first corner)."""
-    side = stages.quad_side(truth) / 4
-    return min(float(np.linalg.norm(quad - np.roll(truth, -k, 0), axis=1).max()) for k in range(4)) / side
+    """The farthest corner of ``quad`` from the truth's, in cells (any first corner: ``diagnose``'s)."""
+    return _match_corners(quad, truth)[1] / (stages.quad_side(truth) / 4)
 
 
 def test_a_strip_hanging_off_a_square_is_trimmed_away():
