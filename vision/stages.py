@@ -414,9 +414,15 @@ def outlines_in_turn(photo: Photo, later: bool = False, kept: dict | None = None
     map are kept when first made (the later ones are looked at in the same photo: the same
     values, made once; ``reader.read_photo``)."""
     kept = {} if kept is None else kept
+    quads = _masks_quads(photo, kept)
+    yield from _fitted_in_turn(photo, quads[tuning.CANDIDATES:] if later else quads[:tuning.CANDIDATES], kept)
+
+
+def _masks_quads(photo: Photo, kept: dict) -> list[np.ndarray]:
+    """The masks' own outlines of the photo (``candidate_quads``), made once, in ``kept``."""
     if "quads" not in kept:
         kept["quads"] = candidate_quads(photo.image, kept=kept)
-    yield from _fitted_in_turn(photo, kept["quads"][tuning.CANDIDATES:] if later else kept["quads"][:tuning.CANDIDATES], kept)
+    return kept["quads"]
 
 
 def _fitted_in_turn(photo: Photo, quads: list, kept: dict) -> Iterator[Outline]:
@@ -436,10 +442,9 @@ def trimmed_outlines(photo: Photo, kept: dict | None = None) -> Iterator[Outline
     not already among the masks' own (``outlines_in_turn``), each fitted when asked for, in the order
     of how well the lattice lies on the photo's edges. ``kept``: as ``outlines_in_turn``'s."""
     kept = {} if kept is None else kept
-    if "quads" not in kept:
-        kept["quads"] = candidate_quads(photo.image, kept=kept)
+    own = _masks_quads(photo, kept)
     yield from _fitted_in_turn(photo, [q for q in candidate_quads(photo.image, trim=tuning.TRIM_OPEN, kept=kept)
-                                       if all(np.abs(q - o).max() > 0.03 * quad_side(q) for o in kept["quads"])], kept)
+                                       if all(np.abs(q - o).max() > 0.03 * quad_side(q) for o in own)], kept)
 
 
 def grid_outlines(photo: Photo, kept: dict | None = None) -> Iterator[Outline]:
