@@ -50,6 +50,10 @@ CORNERS_SMALL = N_("These corners are too close together for 16 tiles. Tap the o
                    "whole layout, not of one tile.")
 NO_LAYOUT = N_("I could not find 16 tiles laid in a 4×4 square in this photo. Lay them as the plan "
              "shows, take the photo from straight above with the first row at the top, and try again.")
+BLANK_FOUND = N_("I found a 4×4 square in this photo, but %(n)d of its squares show no tile's drawing: "
+                "it is not where the tiles lie. Show me the layout's four corners.")
+BLANK_TAPPED = N_("%(n)d of the squares inside these corners show no tile's drawing. Put each corner on "
+                  "an outer corner of the layout and try again.")
 
 
 @dataclass(frozen=True)
@@ -579,7 +583,32 @@ def _learn_photo(photo: Photo, cells: list, box: Box, quad: np.ndarray | None = 
         return Lesson(ok=False, box=box, error=problem)
     sides: list = []
     tiles = cut_tiles(photo, outline, backs=all(c == "back" for c in cells), sides=sides)
+    blank = blank_faces(tiles, cells)
+    if blank:   # a square of the table cut as a tile: the layout was found (or shown) off
+        if quad is None:
+            return Lesson(ok=False, box=box, error=_(BLANK_FOUND, n=len(blank)), not_found=True)
+        return Lesson(ok=False, box=box, error=_(BLANK_TAPPED, n=len(blank)))
     return _lesson(box, cells, tiles, range(16), sides)
+
+
+def fine_detail(tile: np.ndarray) -> float:
+    """How much drawing a cut tile carries: the spread of its grey less a blur of a sixteenth of
+    its side, over its inner part (its frame and the gap round it left out)."""
+    grey = cv2.cvtColor(np.clip(tile, 0, 255).astype(np.uint8), cv2.COLOR_BGR2GRAY)
+    grey = cv2.resize(grey, (64, 64), interpolation=cv2.INTER_AREA).astype(np.float32)[6:58, 6:58]
+    return float((grey - cv2.GaussianBlur(grey, (0, 0), 4)).std())
+
+
+def blank_faces(tiles: list, cells: list) -> list[int]:
+    """The positions whose face (a tile id of ``cells``, not a back or an empty square) carries no
+    drawing: fine detail under ``LEARN_BLANK`` of the median of the layout's faces (a layout of
+    backs only is never judged: a back may be plain)."""
+    faces = [p for p in range(16) if cells[p] not in (None, "back")]
+    if len(faces) < 4:
+        return []
+    detail = {p: fine_detail(tiles[p]) for p in faces}
+    typical = float(np.median(list(detail.values())))
+    return [p for p in faces if detail[p] < tuning.LEARN_BLANK * typical]
 
 
 def _lesson(box: Box, cells: list, tiles: list, positions, sides: list | None = None) -> Lesson:
