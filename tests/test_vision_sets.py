@@ -877,9 +877,12 @@ def test_teaching_learns_a_layout_of_backs_whose_art_has_straight_edges():
     assert len(lesson.learned) == 16 and {s.name for s in lesson.learned} == {"back"}
 
 
-def test_a_cell_of_a_stack_not_learned_whole_is_doubtful_unless_it_matches_well():
-    """reader.confidence: a stack the box lacks tiles of (``Exemplars.lacking``) makes a cell
-    doubtful when its match is under UNLEARNED_SIM, however clear its margin."""
+def test_a_cell_of_a_stack_not_learned_whole_is_doubtful_whatever_it_matches(monkeypatch):
+    """reader.confidence: a stack the box lacks tiles of (``Exemplars.lacking``) makes each of its
+    cells doubtful in the doubt shown (``UNLEARNED_ALL``: a tile never taught is read as a taught
+    look-alike, its match as good as a right cell's: fresh sets f4006G, f4007H, stop 49), however
+    clear its margin; at the reader's working bar (``LOOK_SURE``), only when its match is under
+    UNLEARNED_SIM. A box learned whole doubts none of them."""
     import numpy as np
     from types import SimpleNamespace
     from vision import tuning
@@ -891,10 +894,16 @@ def test_a_cell_of_a_stack_not_learned_whole_is_doubtful_unless_it_matches_well(
                         fits=np.full(16, 0.9, np.float32))
     assert (confidence(v) >= tuning.DOUBT).all()                      # a whole box: all sure
     lacking = frozenset({"center"})
-    conf = confidence(v, lacking)
+    shown = confidence(v, lacking)
+    working = confidence(v, lacking, bar=tuning.LOOK_SURE)
     for q in range(16):
-        unsure = STACK_AT[q] == "center" and q % 2 == 0
-        assert (conf[q] < tuning.DOUBT) == unsure, q
+        centre = STACK_AT[q] == "center"
+        assert (shown[q] < tuning.DOUBT) == centre, q
+        assert (working[q] < tuning.DOUBT) == (centre and q % 2 == 0), q
+    monkeypatch.setattr(tuning, "UNLEARNED_ALL", False)               # as before stop 49
+    before = confidence(v, lacking)
+    for q in range(16):
+        assert (before[q] < tuning.DOUBT) == (STACK_AT[q] == "center" and q % 2 == 0), q
 
 
 def test_a_box_knows_which_stacks_it_lacks():

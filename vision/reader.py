@@ -696,8 +696,9 @@ def sureness_bars(bar: float | None = None) -> np.ndarray:
 def confidence(v: Verdict, lacking: frozenset = frozenset(), backs=None, ex: Exemplars | None = None,
                bar: float | None = None, sure: np.ndarray | None = None) -> np.ndarray:
     """Per cell, in [0, 1]; under ``DOUBT`` doubtful. A cell of a stack the box has not
-    learned whole (``lacking``) whose match is under ``UNLEARNED_SIM`` (where right cells' matches
-    seldom are) may show a tile never learned: it is doubtful whatever its margin. So is a cell
+    learned whole (``lacking``) may show a tile never learned: in the doubt shown (``bar`` None,
+    ``UNLEARNED_ALL``) it is doubtful whatever its match and margin; at the reader's working bar,
+    when its match is under ``UNLEARNED_SIM`` (where right cells' matches seldom are). So is a cell
     read as a back (``backs``: per cell) that matches it under ``BACK_SIM``. ``ex``: the doubt's
     terms from the order (``sureness``). The bar of the sureness is ``BOX_SURE``, for the corners'
     characters ``CHARACTER_SURE`` when ``CHARACTER_BAR`` is on; ``bar``: another than ``BOX_SURE`` (the
@@ -706,8 +707,11 @@ def confidence(v: Verdict, lacking: frozenset = frozenset(), backs=None, ex: Exe
     by_sureness = np.clip((sureness(v, ex) if sure is None else sure) / (2 * sureness_bars(bar)), 0, 1)
     by_match = np.clip((v.sims - tuning.BOX_SIM_FLOOR) / tuning.BOX_SIM_SPAN, 0, 1)
     conf = np.minimum(by_sureness, by_match)
-    unsure = np.array([STACK_AT[q] in lacking for q in range(16)]) & (v.sims < tuning.UNLEARNED_SIM)
+    lacks = np.array([STACK_AT[q] in lacking for q in range(16)])
+    unsure = lacks & (v.sims < tuning.UNLEARNED_SIM)
     conf = np.where(unsure, np.minimum(conf, tuning.DOUBT * np.clip(v.sims, 0, None) / tuning.UNLEARNED_SIM), conf)
+    if bar is None and tuning.UNLEARNED_ALL:   # the doubt shown: any cell may be a tile never learned
+        conf = np.where(lacks, np.minimum(conf, tuning.DOUBT - 0.01), conf)
     if backs is not None:  # a back is one flat picture: read as one but matching it poorly, doubtful
         poor = np.asarray(backs, bool) & (v.sims < tuning.BACK_SIM)
         conf = np.where(poor, np.minimum(conf, tuning.DOUBT * np.clip(v.sims, 0, None) / tuning.BACK_SIM), conf)
