@@ -21,6 +21,8 @@ learned and when it is read:
    between the tiles, then each tile's own square near where its gaps put it.
 4. ``check_layout``: the photo must show the layout asked for: tiles already learned from
    another layout must not be read in it (read with the reader's stages).
+5. ``blank_faces``: every face cut must carry a drawing; a plain square is the table, the layout
+   found (or shown) off, and nothing is learned.
 """
 from __future__ import annotations
 
@@ -602,7 +604,8 @@ def fine_detail(tile: np.ndarray) -> float:
 def blank_faces(tiles: list, cells: list) -> list[int]:
     """The positions whose face (a tile id of ``cells``, not a back or an empty square) carries no
     drawing: fine detail under ``LEARN_BLANK`` of the median of the layout's faces (a layout of
-    backs only is never judged: a back may be plain)."""
+    backs only is never judged: a back may be plain; nor one of fewer than 4 faces, too few for a
+    median)."""
     faces = [p for p in range(16) if cells[p] not in (None, "back")]
     if len(faces) < 4:
         return []
