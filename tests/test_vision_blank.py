@@ -15,11 +15,11 @@ import numpy as np
 from vision import learn as learn_module
 from vision import tuning
 from vision.box import Box
+from vision.learn import _UNIT as UNIT  # the layout's 4×4 lattice, a cell a unit
 from vision.learn import blank_faces, fine_detail, layout_from_corners, learn
 
 ROOT = Path(__file__).resolve().parents[1]
 T01 = ROOT / "sample_photos" / "box2" / "teach" / "t01.jpg"
-UNIT = np.float32([[0, 0], [4, 0], [4, 4], [0, 4]])
 FLAT = (60, 140, 200)   # a plain table's colour (BGR), like no tile's face
 
 
