@@ -300,6 +300,13 @@ def layout_straightness(edges: tuple, quad: np.ndarray) -> float:
 
 def layout_straightnesses(edges: tuple, quads: np.ndarray) -> np.ndarray:
     """``layout_straightness`` of each of the outlines ``quads`` (k, 4, 2): (k,), one remap each."""
+    return np.median(line_straightnesses(edges, quads), axis=1)
+
+
+def line_straightnesses(edges: tuple, quads: np.ndarray) -> np.ndarray:
+    """Each of the ten lines' straightness (``layout_straightness`` before the median over the
+    lines; the rows' five lines, top to bottom, then the columns', left to right) of each of the
+    outlines ``quads`` (k, 4, 2): (k, 10)."""
     gx, gy, _ = edges
     Hs = np.stack([cv2.getPerspectiveTransform(_SQUARE, q.astype(np.float32)) for q in quads]).astype(np.float32)
     k = len(quads)
@@ -307,7 +314,7 @@ def layout_straightnesses(edges: tuple, quads: np.ndarray) -> np.ndarray:
                              np.median(_sample(gx, Hs, _COL_PTS).reshape(k, 5, -1), axis=2)], axis=1)
     along = np.concatenate([np.median(_sample(gx, Hs, _ROW_PTS).reshape(k, 5, -1), axis=2),
                             np.median(_sample(gy, Hs, _COL_PTS).reshape(k, 5, -1), axis=2)], axis=1)
-    return np.median(across / (along + 1.0), axis=1)
+    return across / (along + 1.0)
 
 
 def straighten_layout(edges: tuple, quad: np.ndarray) -> tuple[np.ndarray, float]:
