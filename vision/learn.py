@@ -15,8 +15,9 @@ learned and when it is read:
 2. ``find_layout``: where the 16 tiles lie, without knowing the art: the reader's candidate
    outlines, each nudged (corners and the whole outline) until the lattice's rows and columns
    lie on edges across them (a teaching photo is upright, so the layout is nearly level); the
-   lines must carry straight edges, no cell but a couple may look like the table, and the
-   lattice must be a whole layout (square, the table round it), not one on part of a layout.
+   lines must carry straight edges, no cell but a couple may look like the table, the lattice
+   must be a whole layout (square, the table round it), not one on part of a layout; a lattice a
+   cell off onto a busy table is moved back onto the layout.
 3. ``cut_tiles``: each tile, ``SAMPLE_PX`` square, as it lies: the lattice moved onto the gaps
    between the tiles, then each tile's own square near where its gaps put it.
 4. ``check_layout``: the photo must show the layout asked for: tiles already learned from
@@ -38,7 +39,7 @@ from .box import SAMPLE_PX, Box, Sample
 from .imageio import UnusableImage
 from .layout import STACK_AT
 from .stages import (Outline, Photo, candidate_quads, cut_cells, decode_photo, find_layouts, frame_tiles, frame_tiles_on_gaps,
-                     lattice_on_gaps, layout_fits, on_gap_lines, fit_layout, layout_straightness, one_thread, oriented_edges, quad_side,
+                     lattice_on_gaps, layout_fits, line_straightnesses, on_gap_lines, fit_layout, layout_straightness, one_thread, oriented_edges, quad_side,
                      straighten_layout)
 
 _UNIT = np.float32([[0, 0], [4, 0], [4, 4], [0, 4]])   # a layout's 4×4 lattice, a cell a unit
@@ -108,9 +109,9 @@ def find_layout(photo: Photo) -> Outline | None:
     not a face's or a table's: ``layout_straightness``) and whose cells are off the table (all
     but ``LEARN_TABLE_CELLS``: a sky like the table in a corner tile; ``_off_table``: unlike the
     table by colour, or busier than the table beside the outline), and that is a whole layout,
-    not a lattice on part of one (``_part_of_layout``: square, the table round it). When none is,
-    the candidates straightened (``_straightened_layout``); when none is either, the candidates made
-    square (``_squared_layout``)."""
+    not a lattice on part of one (``_part_of_layout``: square, the table round it). When none is, the candidates straightened (``_straightened_layout``); when none is
+    either, the candidates made square (``_squared_layout``). The one found is moved a cell at a
+    time while the lattice moved so lies on the layout better (``_moved_onto_layout``)."""
     table = _not_table(photo.image)
     edges, layouts = oriented_edges(photo.image), find_layouts(photo)   # fitted once, for both looks
     refused: list[Outline] = []
@@ -119,10 +120,39 @@ def find_layout(photo: Photo) -> Outline | None:
         found = _straightened_layout(photo, table, edges, layouts) if tuning.STRAIGHTEN else None
         if found is None and tuning.LEARN_SQUARED:
             found = _squared_layout(photo, table, edges, layouts)
+    elif tuning.LIGHT_EDGES:
+        found = _second_opinion(photo, table, found, sure=not refused)
+    if found is None or not tuning.LEARN_MOVED:
         return found
-    if not tuning.LIGHT_EDGES:
-        return found
-    return _second_opinion(photo, table, found, sure=not refused)
+    return _moved_onto_layout(table, edges, found)
+
+
+_AWAY = np.float32([(0, -1), (1, 0), (0, 1), (-1, 0)])   # a cell up, right, down, left
+
+
+def _moved_onto_layout(table: np.ndarray, edges: tuple, found: Outline) -> Outline:
+    """``found`` moved a cell at a time (up to ``LEARN_MOVES`` cells) while the lattice moved a
+    cell one way lies on the layout better: a lattice a column off the layout onto a busy table
+    (shapes and lines of its own) has three columns' lines on the tiles' borders, and its outer
+    line on the table, so it passes the straightness and table tests. Moved back onto the
+    layout, its lines are straighter (``layout_straightness`` more than ``LEARN_MOVED_GAIN``
+    times), its weakest line no weaker, its cells off the table and it is not a lattice on part
+    of a layout (``_part_of_layout``). A lattice on the layout moved a cell has that cell's band
+    on the table, or is part of a layout. The one moved is fitted again (``fit_layout``)."""
+    quad = found.corners.astype(np.float32)
+    moves = 0
+    for _step in range(tuning.LEARN_MOVES):
+        H = cv2.getPerspectiveTransform(_UNIT, quad)
+        moved = [cv2.perspectiveTransform((_UNIT + d)[None], H)[0] for d in _AWAY]
+        lines = line_straightnesses(edges, np.stack([quad] + moved))
+        straight, weakest = np.median(lines, axis=1), lines.min(axis=1)
+        better = [k for k in np.argsort(-straight[1:])
+                  if straight[k + 1] > tuning.LEARN_MOVED_GAIN * straight[0] and weakest[k + 1] >= weakest[0]
+                  and _off_table(table, edges, moved[k]) and not _part_of_layout(table, edges, moved[k])]
+        if not better:
+            break
+        quad, moves = moved[better[0]], moves + 1
+    return fit_layout(edges, quad) if moves else found
 
 
 def _first_layout(table: np.ndarray, edges: tuple, layouts: list[Outline], image: np.ndarray | None = None,

@@ -1,0 +1,82 @@
+"""Teaching moves a layout found a cell off back onto the layout (``vision.learn._moved_onto_layout``,
+``tuning.LEARN_MOVED``). On a table of coloured shapes and ruled lines (the second box's variant G),
+a lattice a column off the layout can pass every test of ``find_layout``: three of its columns'
+lines lie on the tiles' borders, its outer line on the table's own shapes, and its cells are busy
+like tiles (fresh set f4017G's t04, stop 50: found 1.03 cells off, and 16 tiles taught from the
+wrong squares). Moved a cell back, its lines are straighter and its weakest line stronger.
+
+The photo is f4017G's t04 (``tests/data/box2-f4017G-busy-table-t04``: the second box's generator,
+``python -m vision.samples_box DIR --seed 4017 --variant G``), its true corners in its .json."""
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import learn, tuning
+from vision.stages import Outline, decode_photo, oriented_edges, quad_side
+
+ROOT = Path(__file__).resolve().parents[1]
+BUSY = ROOT / "tests" / "data" / "box2-f4017G-busy-table-t04.jpg"
+BOX2 = ROOT / "sample_photos" / "box2" / "teach"
+
+
+def _photo_and_truth(path: Path):
+    photo = decode_photo(path.read_bytes(), min_side=tuning.LEARN_SIDE)
+    truth = np.float32(json.loads(path.with_suffix(".json").read_text())["corners"]) / photo.scale
+    return photo, truth
+
+
+def _cells_off(quad: np.ndarray, truth: np.ndarray) -> float:
+    """How far an outline's corners lie from the truth's (the farthest, in cells; any start corner)."""
+    cell = quad_side(truth) / 4
+    return min(float(np.linalg.norm(quad - np.roll(truth, -k, 0), axis=1).max()) for k in range(4)) / cell
+
+
+def _moved(truth: np.ndarray, dx: int, dy: int) -> np.ndarray:
+    H = cv2.getPerspectiveTransform(learn._UNIT, truth.astype(np.float32))
+    return cv2.perspectiveTransform((learn._UNIT + np.float32([dx, dy]))[None], H)[0]
+
+
+def test_a_layout_found_a_column_off_onto_a_busy_table_is_moved_back(monkeypatch):
+    photo, truth = _photo_and_truth(BUSY)
+    found = learn.find_layout(photo)
+    assert found is not None and _cells_off(found.corners, truth) < 0.25
+    monkeypatch.setattr(tuning, "LEARN_MOVED", False)       # as before: the lattice a column off
+    before = learn.find_layout(photo)
+    assert before is not None and _cells_off(before.corners, truth) > 0.8
+
+
+def test_the_lesson_of_that_photo_cuts_its_tiles_from_the_layout(monkeypatch):
+    """The tiles taught are those of the layout: the lesson's outline is the one found, on the layout."""
+    grid = json.loads(BUSY.with_suffix(".json").read_text())
+    seen = []
+    real = learn.cut_tiles
+
+    def cut(photo, outline, *args, **kwargs):
+        seen.append((photo, outline))
+        return real(photo, outline, *args, **kwargs)
+    monkeypatch.setattr(learn, "cut_tiles", cut)
+    lesson = learn.learn(BUSY.read_bytes(), grid)
+    assert lesson.ok, lesson.error
+    (photo, outline), = seen
+    truth = np.float32(grid["corners"]) / photo.scale
+    assert _cells_off(outline.corners, truth) < 0.25
+
+
+@pytest.mark.parametrize("name", ["t01", "t02", "t03", "t04", "t05"])
+def test_a_lattice_on_the_layout_is_not_moved(name):
+    photo, truth = _photo_and_truth(BOX2 / f"{name}.jpg")
+    on = Outline(truth, 0.0)
+    moved = learn._moved_onto_layout(learn._not_table(photo.image), oriented_edges(photo.image), on)
+    assert moved is on
+
+
+@pytest.mark.parametrize("dy", [-1, 1])
+def test_a_lattice_a_row_off_comes_back(dy):
+    photo, truth = _photo_and_truth(BOX2 / "t01.jpg")
+    off = Outline(_moved(truth, 0, dy), 0.0)
+    moved = learn._moved_onto_layout(learn._not_table(photo.image), oriented_edges(photo.image), off)
+    assert _cells_off(moved.corners, truth) < 0.15
+
