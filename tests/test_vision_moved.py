@@ -80,3 +80,44 @@ def test_a_lattice_a_row_off_comes_back(dy):
     moved = learn._moved_onto_layout(learn._not_table(photo.image), oriented_edges(photo.image), off)
     assert _cells_off(moved.corners, truth) < 0.15
 
+
+# --- a layout is photographed from above (learn._from_above, tuning.LEARN_FROM_ABOVE) ---------------
+# Two more fresh photos of the second box's generator (stop 50): f6006G's t04 (seed 6006, variant G),
+# whose best lattice was fitted across the busy table's shapes, its far side 1.41 times its near
+# one (1.36 cells off; 16 tiles taught from the wrong squares); and f5003D's t05 (seed 5003,
+# variant D), whose best lattice was sheared 20° across the art (1.04 cells off, taught too).
+
+SHEARED = ROOT / "tests" / "data" / "box2-f5003D-sheared-t05.jpg"
+KEYSTONED = ROOT / "tests" / "data" / "box2-f6006G-busy-table-t04.jpg"
+
+
+def test_a_square_seen_from_above_is_and_a_sheared_or_keystoned_one_is_not():
+    square = np.float32([[0, 0], [100, 0], [100, 100], [0, 100]])
+    assert learn._from_above(square)
+    assert learn._from_above(square + np.float32([[0, 0], [0, 8], [0, 8], [0, 0]]))     # 4.6°: a hand's tilt
+    assert not learn._from_above(square + np.float32([[0, 0], [0, 30], [0, 30], [0, 0]]))   # sheared 16.7°
+    assert not learn._from_above(np.float32([[0, 0], [100, -20], [100, 120], [0, 100]]))    # far side 1.4 times
+    for path in sorted(BOX2.glob("t*.jpg")):                                             # every true layout
+        assert learn._from_above(np.float32(json.loads(path.with_suffix(".json").read_text())["corners"])), path.name
+
+
+def test_a_sheared_lattice_is_passed_over_for_the_layout(monkeypatch):
+    photo, truth = _photo_and_truth(SHEARED)
+    found = learn.find_layout(photo)
+    assert found is not None and _cells_off(found.corners, truth) < 0.25
+    monkeypatch.setattr(tuning, "LEARN_FROM_ABOVE", False)   # as before: the sheared lattice
+    before = learn.find_layout(photo)
+    assert before is not None and _cells_off(before.corners, truth) > 0.8
+
+
+def test_a_keystoned_lattice_on_a_busy_table_is_not_taught_and_the_page_asks_for_corners(monkeypatch):
+    grid = json.loads(KEYSTONED.with_suffix(".json").read_text())
+    box = learn.Box()
+    lesson = learn.learn(KEYSTONED.read_bytes(), {"cells": grid["cells"]}, box)
+    assert not lesson.ok and lesson.not_found and lesson.box is box and not lesson.learned
+    tapped = learn.learn(KEYSTONED.read_bytes(), {"cells": grid["cells"]}, box, corners=grid["corners"])
+    assert tapped.ok, tapped.error                                 # its corners, tapped, teach it
+    monkeypatch.setattr(tuning, "LEARN_FROM_ABOVE", False)       # as before: taught 1.36 cells off
+    photo, truth = _photo_and_truth(KEYSTONED)
+    before = learn.find_layout(photo)
+    assert before is not None and _cells_off(before.corners, truth) > 1.0

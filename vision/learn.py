@@ -16,8 +16,8 @@ learned and when it is read:
    outlines, each nudged (corners and the whole outline) until the lattice's rows and columns
    lie on edges across them (a teaching photo is upright, so the layout is nearly level); the
    lines must carry straight edges, no cell but a couple may look like the table, the lattice
-   must be a whole layout (square, the table round it), not one on part of a layout; a lattice a
-   cell off onto a busy table is moved back onto the layout.
+   must be a whole layout (square, the table round it), not one on part of a layout, and look
+   photographed from above; a lattice a cell off onto a busy table is moved back onto the layout.
 3. ``cut_tiles``: each tile, ``SAMPLE_PX`` square, as it lies: the lattice moved onto the gaps
    between the tiles, then each tile's own square near where its gaps put it.
 4. ``check_layout``: the photo must show the layout asked for: tiles already learned from
@@ -109,7 +109,9 @@ def find_layout(photo: Photo) -> Outline | None:
     not a face's or a table's: ``layout_straightness``) and whose cells are off the table (all
     but ``LEARN_TABLE_CELLS``: a sky like the table in a corner tile; ``_off_table``: unlike the
     table by colour, or busier than the table beside the outline), and that is a whole layout,
-    not a lattice on part of one (``_part_of_layout``: square, the table round it). When none is, the candidates straightened (``_straightened_layout``); when none is
+    not a lattice on part of one (``_part_of_layout``: square, the table round it), and that could
+    be photographed from above (``_from_above``: opposite sides nearly equal, corners nearly
+    square). When none is, the candidates straightened (``_straightened_layout``); when none is
     either, the candidates made square (``_squared_layout``). The one found is moved a cell at a
     time while the lattice moved so lies on the layout better (``_moved_onto_layout``)."""
     table = _not_table(photo.image)
@@ -163,7 +165,7 @@ def _first_layout(table: np.ndarray, edges: tuple, layouts: list[Outline], image
     which those passed over as such are added)."""
     for outline in layouts:
         if (layout_straightness(edges, outline.corners) >= tuning.LEARN_STRAIGHT
-                and _off_table(table, edges, outline.corners, image)):
+                and _from_above(outline.corners) and _off_table(table, edges, outline.corners, image)):
             if not (tuning.LEARN_WHOLE and _part_of_layout(table, edges, outline.corners)):
                 return outline
             if refused is not None:
@@ -177,6 +179,26 @@ def _sides(quad: np.ndarray) -> tuple[float, float]:
     w = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2
     h = (np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2
     return float(w), float(h)
+
+
+def _from_above(quad: np.ndarray) -> bool:
+    """Could ``quad`` be a layout photographed from above, as the teaching page asks? Its
+    opposite sides are then nearly as long as each other (under ``LEARN_KEYSTONE`` times) and its
+    corners nearly square (within ``LEARN_SKEW`` degrees). A lattice fitted across a busy table's
+    shapes, its far side on the table, or sheared across the art, is not. A photo taken more
+    obliquely is still taught from its corners (``layout_from_corners``)."""
+    if not tuning.LEARN_FROM_ABOVE:
+        return True
+    q = quad.astype(np.float32)
+    edges = [q[(i + 1) % 4] - q[i] for i in range(4)]
+    sides = [float(np.linalg.norm(e)) for e in edges]
+    if any(max(a, b) >= tuning.LEARN_KEYSTONE * min(a, b) for a, b in ((sides[0], sides[2]), (sides[1], sides[3]))):
+        return False
+    for i in range(4):   # the corner between side i-1 (reversed) and side i
+        cos = float(np.dot(-edges[i - 1], edges[i])) / max(1e-6, sides[i - 1] * sides[i])
+        if abs(np.degrees(np.arccos(np.clip(cos, -1.0, 1.0))) - 90.0) > tuning.LEARN_SKEW:
+            return False
+    return True
 
 
 def _aspect(quad: np.ndarray) -> float:
@@ -274,7 +296,7 @@ def _straightened_layout(photo: Photo, table: np.ndarray, edges: tuple, layouts:
     for q in starts:
         quad, straight = straighten_layout(edges, q)
         if (straight >= tuning.STRAIGHTENED_MIN and (best is None or straight > best[1])
-                and _off_table(table, edges, quad)
+                and _from_above(quad) and _off_table(table, edges, quad)
                 and not (tuning.LEARN_WHOLE and _part_of_layout(table, edges, quad))):
             best = (quad, straight)
     if best is None:
