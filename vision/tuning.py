@@ -667,7 +667,7 @@ LEARN_BESIDE_LOOK = True
 LEARN_WHOLE = True
 LEARN_BEYOND_CELLS = 3
 # --- issue 8's moved-layout round (stop 50): a lattice found a cell off onto a busy table ---------------
-# Over the 58 sets of stop 49 (290 face layouts with the generator's corners; /work/notes/shift_lay2.py,
+# Over stop 49's 42 fresh sets and fresh seeds 150-165 (290 face layouts with the generator's corners; /work/notes/shift_lay2.py,
 # outside the repository), f4017G's t04 was found 1.03 cells off onto a table of coloured shapes and
 # ruled lines, and taught; f4006G's t01 (2.10 off, plain table) and f5017G's t03 (1.29) were found off
 # too. The lattice moved a cell back onto the layout: straightness 9.26 -> 11.48, its weakest line
