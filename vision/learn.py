@@ -190,12 +190,12 @@ def _from_above(quad: np.ndarray) -> bool:
     if not tuning.LEARN_FROM_ABOVE:
         return True
     q = quad.astype(np.float32)
-    edges = [q[(i + 1) % 4] - q[i] for i in range(4)]
-    sides = [float(np.linalg.norm(e)) for e in edges]
+    along = [q[(i + 1) % 4] - q[i] for i in range(4)]    # each side, from its corner to the next
+    sides = [float(np.linalg.norm(v)) for v in along]
     if any(max(a, b) >= tuning.LEARN_KEYSTONE * min(a, b) for a, b in ((sides[0], sides[2]), (sides[1], sides[3]))):
         return False
     for i in range(4):   # the corner between side i-1 (reversed) and side i
-        cos = float(np.dot(-edges[i - 1], edges[i])) / max(1e-6, sides[i - 1] * sides[i])
+        cos = float(np.dot(-along[i - 1], along[i])) / max(1e-6, sides[i - 1] * sides[i])
         if abs(np.degrees(np.arccos(np.clip(cos, -1.0, 1.0))) - 90.0) > tuning.LEARN_SKEW:
             return False
     return True
