@@ -10,11 +10,11 @@ The photo is f4017G's t04 (``tests/data/box2-f4017G-busy-table-t04``: the second
 import json
 from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
 
 from vision import learn, tuning
+from vision.diagnose import _match_corners
 from vision.stages import Outline, decode_photo, oriented_edges, quad_side
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,13 +30,7 @@ def _photo_and_truth(path: Path):
 
 def _cells_off(quad: np.ndarray, truth: np.ndarray) -> float:
     """How far an outline's corners lie from the truth's (the farthest, in cells; any start corner)."""
-    cell = quad_side(truth) / 4
-    return min(float(np.linalg.norm(quad - np.roll(truth, -k, 0), axis=1).max()) for k in range(4)) / cell
-
-
-def _moved(truth: np.ndarray, dx: int, dy: int) -> np.ndarray:
-    H = cv2.getPerspectiveTransform(learn._UNIT, truth.astype(np.float32))
-    return cv2.perspectiveTransform((learn._UNIT + np.float32([dx, dy]))[None], H)[0]
+    return _match_corners(quad, truth)[1] / (quad_side(truth) / 4)
 
 
 def test_a_layout_found_a_column_off_onto_a_busy_table_is_moved_back(monkeypatch):
@@ -76,7 +70,7 @@ def test_a_lattice_on_the_layout_is_not_moved(name):
 @pytest.mark.parametrize("dy", [-1, 1])
 def test_a_lattice_a_row_off_comes_back(dy):
     photo, truth = _photo_and_truth(BOX2 / "t01.jpg")
-    off = Outline(_moved(truth, 0, dy), 0.0)
+    off = Outline(learn._moved_lattices(truth)[learn._AWAY.index((0, dy))], 0.0)
     moved = learn._moved_onto_layout(learn._not_table(photo.image), oriented_edges(photo.image), off)
     assert _cells_off(moved.corners, truth) < 0.15
 

@@ -129,7 +129,13 @@ def find_layout(photo: Photo) -> Outline | None:
     return _moved_onto_layout(table, edges, found)
 
 
-_AWAY = np.float32([(0, -1), (1, 0), (0, 1), (-1, 0)])   # a cell up, right, down, left
+_AWAY = ((0, -1), (1, 0), (0, 1), (-1, 0))   # a cell up, right, down, left
+
+
+def _moved_lattices(quad: np.ndarray) -> list[np.ndarray]:
+    """``quad``'s lattice moved a cell each way of ``_AWAY``, in its own perspective."""
+    H = cv2.getPerspectiveTransform(_UNIT, quad.astype(np.float32))
+    return [cv2.perspectiveTransform((_UNIT + np.float32(way))[None], H)[0] for way in _AWAY]
 
 
 def _moved_onto_layout(table: np.ndarray, edges: tuple, found: Outline) -> Outline:
@@ -144,8 +150,7 @@ def _moved_onto_layout(table: np.ndarray, edges: tuple, found: Outline) -> Outli
     quad = found.corners.astype(np.float32)
     moves = 0
     for _step in range(tuning.LEARN_MOVES):
-        H = cv2.getPerspectiveTransform(_UNIT, quad)
-        moved = [cv2.perspectiveTransform((_UNIT + d)[None], H)[0] for d in _AWAY]
+        moved = _moved_lattices(quad)
         lines = line_straightnesses(edges, np.stack([quad] + moved))
         straight, weakest = np.median(lines, axis=1), lines.min(axis=1)
         better = [k for k in np.argsort(-straight[1:])
@@ -222,8 +227,7 @@ def _part_of_layout(table: np.ndarray, edges: tuple, quad: np.ndarray) -> bool:
         return True
     H = cv2.getPerspectiveTransform(_UNIT, quad.astype(np.float32))
     cover = (table > 0).astype(np.float32)
-    for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)):
-        shifted = cv2.perspectiveTransform((_UNIT + np.float32([dx, dy]))[None], H)[0]
+    for (dx, dy), shifted in zip(_AWAY, _moved_lattices(quad)):
         parts = _cell_means(cover, shifted).reshape(4, 4)
         band = parts[{(0, -1): (0, slice(None)), (1, 0): (slice(None), 3),
                       (0, 1): (3, slice(None)), (-1, 0): (slice(None), 0)}[(dx, dy)]]
