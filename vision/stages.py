@@ -120,6 +120,18 @@ def decode_photo(data: bytes, min_side: int = tuning.READ_SIDE) -> Photo:
 _UNIT_SQUARE = np.float32([[0, 0], [4, 0], [4, 4], [0, 4]])   # a 4x4 lattice, a cell a unit
 
 
+def moved_in_lattice(quad, across: float = 0.0, down: float = 0.0, scale: float = 1.0,
+                     turn: float = 0.0) -> np.ndarray:
+    """The outline ``quad`` moved in its own lattice: shifted ``across`` and ``down`` (parts of a
+    cell), scaled by ``scale`` and turned by ``turn`` degrees about its centre, mapped back into
+    the photo through the outline's own perspective."""
+    H = cv2.getPerspectiveTransform(_UNIT_SQUARE, np.float32(quad))
+    a = np.deg2rad(turn)
+    spin = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    lattice = (_UNIT_SQUARE - 2.0) @ spin.T * scale + 2.0 + np.array([across, down])
+    return cv2.perspectiveTransform(np.float32(lattice)[None], H)[0].astype(np.float32)
+
+
 def quad_side(quad) -> float:
     """The side of a square with the outline's area (its cells' side: a quarter of it), in its pixels."""
     return float(np.sqrt(max(1.0, cv2.contourArea(np.asarray(quad, np.float32)))))
