@@ -29,7 +29,7 @@ from .facedown import in_threes
 from .layout import STACK_AT
 from .stages import (STACKS, Aligned, Cells, Outline, Photo, align_cells, cell_detail, chroma, cut_cells, zoomed_tile,
                      decode_photo, exemplar_details, finer_region, fine_cells_at, fine_detail, fine_cells, fine_exemplar, flattened, match,
-                     grid_outlines, matched_filters, on_gap_lines, one_thread, outlines_in_turn, quad_side, tell_apart_all,
+                     grid_outlines, matched_filters, moved_in_lattice, on_gap_lines, one_thread, outlines_in_turn, quad_side, tell_apart_all,
                      even_light, refit_outline, register_exemplars, stack_looks, tell_apart_each, turned_details,
                      Slider, detail_sides, squares_aligned, trimmed_outlines)
 
@@ -552,7 +552,44 @@ def read_photo(photo: Photo, ex: Exemplars) -> Verdict | None:
         best = _read_in_turn(photo, trimmed_outlines(photo, kept), ex, best, tuning.READ_OUTLINES, rest)
     if tuning.REST_LOOK and not is_planet(best, ex):
         best = _read_in_turn(photo, itertools.chain.from_iterable(rest), ex, best, tuning.REST_OUTLINES)
-    return best
+    return nudged(photo, best, ex) if best is not None else None
+
+
+def _nudges(step: float) -> tuple:
+    """The moves ``nudged`` tries at ``step`` (a part of a cell): across and down each way, a scale
+    that moves the corners about as far, and a turn that does."""
+    turn = float(np.rad2deg(step / (2 * np.sqrt(2))))   # a corner lies 2 sqrt 2 cells from the centre
+    return ((step, 0.0, 1.0, 0.0), (-step, 0.0, 1.0, 0.0), (0.0, step, 1.0, 0.0), (0.0, -step, 1.0, 0.0),
+            (0.0, 0.0, 1.0 + step / 2, 0.0), (0.0, 0.0, 1.0 - step / 2, 0.0),
+            (0.0, 0.0, 1.0, turn), (0.0, 0.0, 1.0, -turn))
+
+
+def nudged(photo: Photo, v: Verdict, ex: Exemplars) -> Verdict:
+    """A planet read less surely than ``NUDGE_BELOW``, read again through its outline moved in its
+    own lattice (``stages.moved_in_lattice``, ``_nudges``), each move kept while the reading's score
+    gains more than ``NUDGE_GAIN``: ``NUDGE_STEP`` of a cell first, halved when no move gains,
+    down to ``NUDGE_FINEST`` (none gains at the first two steps: ``v``, after 16 readings);
+    ``NUDGE_READS`` readings at most, in the quarter turn found. The outline nudged is kept when it
+    moved ``NUDGE_MOVE`` of a cell or more (less: the score's own noise over a planet's loose tiles,
+    not a planet found off)."""
+    if not tuning.NUDGE or v.score >= tuning.NUDGE_BELOW or not is_planet(v, ex):
+        return v
+    best, step, reads = v, tuning.NUDGE_STEP, 0
+    while step >= tuning.NUDGE_FINEST and reads < tuning.NUDGE_READS:
+        gained = False
+        for move in _nudges(step):
+            if reads == tuning.NUDGE_READS:
+                break
+            outline = Outline(moved_in_lattice(best.outline.corners, *move), best.outline.fit)
+            again = read_outline(photo, outline, ex, refit=0, turns=(best.turn,))
+            reads += 1
+            if again.score > best.score + tuning.NUDGE_GAIN:
+                best, gained = again, True
+        if not gained:
+            if best is v and step < tuning.NUDGE_STEP:
+                return v   # no move gained at the first two steps
+            step /= 2
+    return best if _moved(v.outline, best.outline) >= tuning.NUDGE_MOVE else v
 
 
 def cell_side(outline: Outline) -> float:
