@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from vision import reader, stages, tuning
-from vision.bench import compare, load_truth
+from vision.bench import compare, load_truth, rotations
 from vision.diagnose import _match_corners as match_corners
 from vision.stages import Outline, moved_in_lattice, quad_side
 
@@ -62,7 +62,9 @@ def _cell_off(a: np.ndarray, b: np.ndarray) -> float:
 
 @pytest.fixture
 def nudge_on(monkeypatch):
+    """The nudge on for planets of any size (box2's test planets are 0.3-0.8 of the photo's short side)."""
     monkeypatch.setattr(tuning, "NUDGE", True)
+    monkeypatch.setattr(tuning, "NUDGE_SMALL", 1.0)
 
 
 @pytest.mark.parametrize("name,move", [("p01", (0.2, -0.2, 1.0, 0.0)), ("p12", (-0.2, 0.0, 1.0, 0.0)),
@@ -95,9 +97,10 @@ def test_an_outline_read_off_is_nudged_back_onto_the_planet(box2_learned, nudge_
     assert cells_right(back) >= cells_right(found) >= 15
 
 
-def test_a_reading_is_left_as_it_is_when_off_sure_or_no_planet(box2_learned, monkeypatch):
-    """Off (``NUDGE`` False), read surely (at ``NUDGE_BELOW`` or over) or not a planet, the
-    reading comes back as it was: no outline is read again."""
+def test_a_reading_is_left_as_it_is_when_off_sure_large_or_no_planet(box2_learned, monkeypatch):
+    """Off (``NUDGE`` False), read surely (at ``NUDGE_BELOW`` or over), a planet larger than
+    ``NUDGE_SMALL`` of the photo's short side, or not a planet: the reading comes back as it was,
+    and no outline is read again."""
     ex = reader.exemplars_in(box2_learned)
     photo = stages.decode_photo((BOX2 / "p01.jpg").read_bytes())
     with stages.one_thread():
@@ -112,6 +115,10 @@ def test_a_reading_is_left_as_it_is_when_off_sure_or_no_planet(box2_learned, mon
     monkeypatch.setattr(tuning, "NUDGE_BELOW", read_off.score)
     assert reader.nudged(photo, read_off, ex) is read_off
     monkeypatch.setattr(tuning, "NUDGE_BELOW", 9.0)
+    planet_side = quad_side(read_off.outline.corners) / min(photo.image.shape[:2])   # p01: about 0.31
+    monkeypatch.setattr(tuning, "NUDGE_SMALL", planet_side - 0.01)
+    assert reader.nudged(photo, read_off, ex) is read_off
+    monkeypatch.setattr(tuning, "NUDGE_SMALL", 1.0)
     monkeypatch.setattr(reader, "is_planet", lambda v, ex: False)
     assert reader.nudged(photo, read_off, ex) is read_off
     assert reads == []
@@ -135,3 +142,32 @@ def test_the_nudge_reads_at_most_its_cap(box2_learned, nudge_on, monkeypatch):
     monkeypatch.setattr(tuning, "NUDGE_READS", 13)
     reader.nudged(photo, found, ex)
     assert len(reads) == 13
+
+
+SMALL = ROOT / "tests" / "data" / "box2-seed177-small-p13.jpg"
+
+
+def test_a_small_planet_found_off_is_read_right_nudged(box2_learned, monkeypatch):
+    """Fresh seed 177's p13 (the second box's own generator, variant A: box2's art): a small planet
+    (0.30 of the photo's short side) on a dark table, its dark corners lost in it. Its outline is
+    found 0.41 of a cell off the truth and reads 14 of 16 cells; nudged it lies 0.19 off and reads
+    all 16, none wrong and sure."""
+    ex = reader.exemplars_in(box2_learned)
+    data = SMALL.read_bytes()
+    truth = load_truth(SMALL.with_suffix(".json"))
+    true_corners = np.float32(json.loads(SMALL.with_suffix(".json").read_text())["corners"])
+
+    def read(nudge: bool):
+        monkeypatch.setattr(tuning, "NUDGE", nudge)
+        r = reader.read_box(data, ex)
+        assert r.ok
+        right, k = compare(list(r.cells), truth)
+        sure_wrong = [q for q, (ok, doubtful) in enumerate(zip(right, rotations(list(r.doubtful))[k]))
+                      if not ok and not doubtful]
+        return sum(right), sure_wrong, _cell_off(np.float32(r.quad), true_corners)
+
+    right_before, _, off_before = read(False)
+    right_after, sure_wrong, off_after = read(True)
+    assert right_before <= 14 and off_before > 0.35
+    assert right_after == 16 and sure_wrong == []
+    assert off_after < 0.25

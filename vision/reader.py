@@ -565,14 +565,16 @@ def _nudges(step: float) -> tuple:
 
 
 def nudged(photo: Photo, v: Verdict, ex: Exemplars) -> Verdict:
-    """A planet read less surely than ``NUDGE_BELOW``, read again through its outline moved in its
+    """A small planet (a side of ``NUDGE_SMALL`` of the photo's short side or less) read less surely
+    than ``NUDGE_BELOW``, read again through its outline moved in its
     own lattice (``stages.moved_in_lattice``, ``_nudges``), each move kept while the reading's score
     gains more than ``NUDGE_GAIN``: ``NUDGE_STEP`` of a cell first, halved when no move gains,
     down to ``NUDGE_FINEST`` (none gains at the first two steps: ``v``, after 16 readings);
     ``NUDGE_READS`` readings at most, in the quarter turn found. The outline nudged is kept when it
     moved ``NUDGE_MOVE`` of a cell or more (less: the score's own noise over a planet's loose tiles,
     not a planet found off)."""
-    if not tuning.NUDGE or v.score >= tuning.NUDGE_BELOW or not is_planet(v, ex):
+    if (not tuning.NUDGE or v.score >= tuning.NUDGE_BELOW or not is_planet(v, ex)
+            or quad_side(v.outline.corners) > tuning.NUDGE_SMALL * min(photo.image.shape[:2])):
         return v
     best, step, reads = v, tuning.NUDGE_STEP, 0
     while step >= tuning.NUDGE_FINEST and reads < tuning.NUDGE_READS:

@@ -1094,6 +1094,13 @@ EVEN_SMOOTH = 0.1      # the light then blurred by this part of the side
 # - with both: 5976 -> 6003 cells, no planet reads fewer, 0 wrong cells not doubtful; 132 of the 392 read
 #   under 1.7; the nudge costs 0 ms on box2 (every planet read over 1.7) and 16-360 ms a photo on the sets
 #   of art read poorly (two runs side by side on 2 vCPUs).
+# - 18 fresh sets of the seen variants made for this stop (seeds 8001-8018, B-L; seen since): 5146 -> 5151
+#   cells, 210 -> 212 planets, 0 wrong not doubtful either way; but their median reading 110 -> 407 ms
+#   (C), 118 -> 399 (I), 135 -> 471 (K): on art read poorly most planets read under 1.7.
+# - Hence NUDGE_SMALL: every planet the nudge read better was 0.23-0.31 of the photo's short side (stop 50:
+#   29 of 32 wrong cells on planets of 0.37 or less), and a quarter of all planets is under 0.34. Only
+#   those under 0.4 are nudged: the same gains (seeds 173/176/177/153 479/479/480/479, heldout9 291,
+#   heldout14 315), the three sets above 151, 142 and 276 ms (beside another run).
 NUDGE = True
 NUDGE_BELOW = 1.7
 NUDGE_STEP = 0.25
@@ -1101,3 +1108,4 @@ NUDGE_FINEST = 0.0625
 NUDGE_GAIN = 0.005
 NUDGE_READS = 48
 NUDGE_MOVE = 0.2
+NUDGE_SMALL = 0.4
