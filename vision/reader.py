@@ -4,7 +4,9 @@
 outline, until one reads surely) cut_cells → align_cells → match → classify (each cell against
 the exemplars its position allows; one id at most once per planet, the back may repeat; twins
 with identical contents may come back as either id) → refit_outline through the tiles found,
-and read again while that reads better → the best reading, or no planet → read_finer (a planet
+and read again while that reads better → the best reading, or no planet → nudged (a small planet
+read less surely: read again through its outline moved a part of a cell in its own lattice while
+that reads better) → read_finer (a planet
 whose cells lie over fewer than ``SMALL_CELL`` px of the decode: read again from a finer decode of
 its region, its doubt bounded by the first reading's) → tell_lookalikes →
 the doubt (confidence) → look_again (each doubtful face cell's few likeliest tiles told apart
