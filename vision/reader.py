@@ -559,7 +559,8 @@ def read_photo(photo: Photo, ex: Exemplars) -> Verdict | None:
 
 def _nudges(step: float) -> tuple:
     """The moves ``nudged`` tries at ``step`` (a part of a cell): across and down each way, a scale
-    that moves the corners about as far, and a turn that does."""
+    each way (a corner, 2 sqrt 2 cells from the centre, moves sqrt 2 times ``step``), and a turn
+    each way that moves a corner by ``step``."""
     turn = float(np.rad2deg(step / (2 * np.sqrt(2))))   # a corner lies 2 sqrt 2 cells from the centre
     return ((step, 0.0, 1.0, 0.0), (-step, 0.0, 1.0, 0.0), (0.0, step, 1.0, 0.0), (0.0, -step, 1.0, 0.0),
             (0.0, 0.0, 1.0 + step / 2, 0.0), (0.0, 0.0, 1.0 - step / 2, 0.0),
@@ -568,13 +569,13 @@ def _nudges(step: float) -> tuple:
 
 def nudged(photo: Photo, v: Verdict, ex: Exemplars) -> Verdict:
     """A small planet (a side of ``NUDGE_SMALL`` of the photo's short side or less) read less surely
-    than ``NUDGE_BELOW``, read again through its outline moved in its
-    own lattice (``stages.moved_in_lattice``, ``_nudges``), each move kept while the reading's score
-    gains more than ``NUDGE_GAIN``: ``NUDGE_STEP`` of a cell first, halved when no move gains,
-    down to ``NUDGE_FINEST`` (none gains at the first two steps: ``v``, after 16 readings);
-    ``NUDGE_READS`` readings at most, in the quarter turn found. The outline nudged is kept when it
-    moved ``NUDGE_MOVE`` of a cell or more (less: the score's own noise over a planet's loose tiles,
-    not a planet found off)."""
+    than ``NUDGE_BELOW``, read again through its outline moved in its own lattice
+    (``stages.moved_in_lattice``, ``_nudges``), each move kept while the reading's score gains more
+    than ``NUDGE_GAIN``: ``NUDGE_STEP`` of a cell first, halved when no move gains, down to
+    ``NUDGE_FINEST`` (no gain at the first two steps: ``v``, after 16 readings); ``NUDGE_READS``
+    readings at most, in the quarter turn found. The outline nudged is kept when it moved
+    ``NUDGE_MOVE`` of a cell or more (less: the score's own noise over a planet's loose tiles, not a
+    planet found off)."""
     if (not tuning.NUDGE or v.score >= tuning.NUDGE_BELOW or not is_planet(v, ex)
             or quad_side(v.outline.corners) > tuning.NUDGE_SMALL * min(photo.image.shape[:2])):
         return v
