@@ -39,7 +39,7 @@ from .box import SAMPLE_PX, Box, Sample
 from .imageio import UnusableImage
 from .layout import STACK_AT
 from .stages import (Outline, Photo, candidate_quads, cut_cells, decode_photo, find_layouts, frame_tiles, frame_tiles_on_gaps,
-                     lattice_on_gaps, layout_fits, line_straightnesses, on_gap_lines, fit_layout, layout_straightness, one_thread, oriented_edges, quad_side,
+                     lattice_on_gaps, layout_fits, line_straightnesses, moved_in_lattice, on_gap_lines, fit_layout, layout_straightness, one_thread, oriented_edges, quad_side,
                      straighten_layout)
 
 _UNIT = np.float32([[0, 0], [4, 0], [4, 4], [0, 4]])   # a layout's 4×4 lattice, a cell a unit
@@ -133,9 +133,9 @@ _AWAY = ((0, -1), (1, 0), (0, 1), (-1, 0))   # a cell up, right, down, left
 
 
 def _moved_lattices(quad: np.ndarray) -> list[np.ndarray]:
-    """``quad``'s lattice moved a cell each way of ``_AWAY``, in its own perspective."""
-    H = cv2.getPerspectiveTransform(_UNIT, quad.astype(np.float32))
-    return [cv2.perspectiveTransform((_UNIT + np.float32(way))[None], H)[0] for way in _AWAY]
+    """``quad``'s lattice moved a cell each way of ``_AWAY``, in its own perspective
+    (``stages.moved_in_lattice``)."""
+    return [moved_in_lattice(quad, across, down) for across, down in _AWAY]
 
 
 def _moved_onto_layout(table: np.ndarray, edges: tuple, found: Outline) -> Outline:
