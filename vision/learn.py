@@ -356,30 +356,41 @@ def _cell_means(values: np.ndarray, quad: np.ndarray) -> np.ndarray:
 
 
 def _off_table(mask: np.ndarray, edges: tuple, quad: np.ndarray, image: np.ndarray | None = None) -> bool:
-    """Are the cells of ``quad`` off the table (all but ``LEARN_TABLE_CELLS``)? A cell is when at
-    least ``LEARN_COVERED`` of its middle looks unlike the table (``_not_table``: colour and
-    texture unlike the photo's border), or, failing that, when its middle carries more edges than
-    the table beside the outline (``_busier_than_beside``): dark art on a dark table, under a lamp
-    that leaves the photo's border as dim as the art, looks like the table by colour
+    """Are the cells of ``quad`` off the table (all but ``LEARN_TABLE_CELLS``; which lie on it:
+    ``_table_cells``)?"""
+    return _few_on_table(_table_cells(mask, edges, quad, image))
+
+
+def _few_on_table(on: np.ndarray) -> bool:
+    """Do few enough of a lattice's cells (``on``: (16,) bool, position order) lie on the table
+    for it to be a layout? At most ``LEARN_TABLE_CELLS``."""
+    return int(on.sum()) <= tuning.LEARN_TABLE_CELLS
+
+
+def _table_cells(mask: np.ndarray, edges: tuple, quad: np.ndarray, image: np.ndarray | None = None) -> np.ndarray:
+    """Which cells of ``quad`` lie on the table, (16,) bool in position order. A cell is off the
+    table when at least ``LEARN_COVERED`` of its middle looks unlike the table (``_not_table``:
+    colour and texture unlike the photo's border), or, failing that, when its middle carries more
+    edges than the table beside the outline (``_busier_than_beside``): dark art on a dark table,
+    under a lamp that leaves the photo's border as dim as the art, looks like the table by colour
     (box2-heldout7's t02, t03: 0.0-0.3 not table), but its pictures and borders carry edges a
     plain table does not. A lattice a cell off the layout has a row or column of cells on the
     table, and the table beside it takes in the tiles it left. ``image``: the photo, and failing
     both, a cell is off the table also when it is unlike the table beside the outline by colour
-    and texture (``_unlike_beside``; only for the squared candidates, ``_squared_layout``)."""
-    parts = _cell_means((mask > 0).astype(np.float32), quad)
-    off = parts >= tuning.LEARN_COVERED
-    enough = int((~off).sum()) <= tuning.LEARN_TABLE_CELLS
-    if enough or not tuning.LEARN_BUSY:
-        return enough
+    and texture (``_unlike_beside``; only for the squared candidates, ``_squared_layout``). Each
+    later look is taken only while too many cells lie on the table (``_few_on_table``)."""
+    on = _cell_means((mask > 0).astype(np.float32), quad) < tuning.LEARN_COVERED
+    if _few_on_table(on) or not tuning.LEARN_BUSY:
+        return on
     busy = _busier_than_beside(edges[2], quad)
     if busy is None:
-        return False
-    off |= busy
-    if int((~off).sum()) > tuning.LEARN_TABLE_CELLS and tuning.LEARN_BESIDE_LOOK and image is not None:
+        return on
+    on &= ~busy
+    if not _few_on_table(on) and tuning.LEARN_BESIDE_LOOK and image is not None:
         unlike = _unlike_beside(image, quad)
         if unlike is not None:
-            off |= unlike
-    return int((~off).sum()) <= tuning.LEARN_TABLE_CELLS
+            on &= ~unlike
+    return on
 
 
 def _unlike_beside(img: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
