@@ -107,7 +107,7 @@ def find_layout(photo: Photo) -> Outline | None:
     """The layout's outline: the best-fitting upright candidate (``stages.find_layouts``: every
     line of its lattice on tiles' borders) whose lines carry straight edges (the tiles' borders,
     not a face's or a table's: ``layout_straightness``) and whose cells are off the table (all
-    but ``LEARN_TABLE_CELLS``: a sky like the table in a corner tile; ``_off_table``: unlike the
+    but a few, ``_few_on_table``: a sky like the table in a corner tile; ``_off_table``: unlike the
     table by colour, or busier than the table beside the outline), and that is a whole layout,
     not a lattice on part of one (``_part_of_layout``: square, the table round it), and that could
     be photographed from above (``_from_above``: opposite sides nearly equal, corners nearly
@@ -361,10 +361,22 @@ def _off_table(mask: np.ndarray, edges: tuple, quad: np.ndarray, image: np.ndarr
     return _few_on_table(_table_cells(mask, edges, quad, image))
 
 
+_MIDDLE = np.zeros((4, 4), bool)
+_MIDDLE[1:3, 1:3] = True
+_MIDDLE = _MIDDLE.ravel()   # the middle four cells, position order
+
+
 def _few_on_table(on: np.ndarray) -> bool:
     """Do few enough of a lattice's cells (``on``: (16,) bool, position order) lie on the table
-    for it to be a layout? At most ``LEARN_TABLE_CELLS``."""
-    return int(on.sum()) <= tuning.LEARN_TABLE_CELLS
+    for it to be a layout? At most ``LEARN_TABLE_CELLS`` in all; with ``LEARN_MIDDLE_APART``, at
+    most that many of the outer twelve and that many of the middle four, counted apart: a lattice
+    a cell off the layout has a whole outer row or column on the table, while a planet's middle
+    may look like the table as its corner tiles' sky does (fresh seed 191's t02: two cells of the
+    left column and one of the middle green like the green gingham)."""
+    if not tuning.LEARN_MIDDLE_APART:
+        return int(on.sum()) <= tuning.LEARN_TABLE_CELLS
+    return (int((on & ~_MIDDLE).sum()) <= tuning.LEARN_TABLE_CELLS
+            and int((on & _MIDDLE).sum()) <= tuning.LEARN_TABLE_CELLS)
 
 
 def _table_cells(mask: np.ndarray, edges: tuple, quad: np.ndarray, image: np.ndarray | None = None) -> np.ndarray:
