@@ -81,3 +81,34 @@ def test_the_lesson_teaches_the_photos_sixteen_tiles():
     assert lesson.ok, lesson.error
     assert sorted(s.name for s in lesson.box.samples.values()) == sorted(c for row in grid["cells"] for c in row)
 
+
+# --- a photo of no planet is not taught (``tuning.LEARN_MIN_SIDE``, ``learn._large_enough``) ---
+
+WOOD = ROOT / "tests" / "data" / "box2-seed159-wood-no-planet.jpg"   # fresh seed 159's n01, 1500×1125
+BOX2_T01 = ROOT / "sample_photos" / "box2" / "teach" / "t01.json"
+
+
+def test_a_photo_of_no_planet_is_refused_as_a_teaching_photo_and_nothing_is_learned():
+    """Cards on a wood grain: a lattice on one card and the grain's lines passed every other test
+    of ``find_layout`` (straight 1.36, its cells off the table), and 16 pictures of nothing were
+    taught. Its sides are under a fifth of the photo's short side; a layout's are over half."""
+    grid = json.loads(BOX2_T01.read_text())
+    lesson = learn.learn(WOOD.read_bytes(), {"cells": grid["cells"]})
+    assert not lesson.ok and lesson.not_found and not lesson.box.samples
+    assert lesson.error == learn._(learn.NO_LAYOUT)
+
+
+def test_as_before_the_bar_the_photo_of_no_planet_was_taught(monkeypatch):
+    monkeypatch.setattr(tuning, "LEARN_MIN_SIDE", 0.0)
+    grid = json.loads(BOX2_T01.read_text())
+    assert learn.learn(WOOD.read_bytes(), {"cells": grid["cells"]}).ok
+
+
+@pytest.mark.parametrize("side, large", [(300, True), (281.25, True), (281, False), (150, False)])
+def test_a_layout_is_large_enough_by_its_shortest_side(side, large):
+    """In a 1500×1125 photo, every side at least a quarter of 1125 (281.25 px); a keystoned outline
+    is judged by its shortest side, not its mean."""
+    quad = np.float32([[100, 100], [700, 100], [700, 700], [700 - side, 700]])   # the bottom side is ``side``
+    sides = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
+    assert sides.min() == pytest.approx(min(side, 600), abs=1e-3)
+    assert learn._large_enough((1125, 1500, 3), quad) is large

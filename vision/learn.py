@@ -40,6 +40,7 @@ from .imageio import UnusableImage
 from .layout import STACK_AT
 from .stages import (Outline, Photo, candidate_quads, cut_cells, decode_photo, find_layouts, frame_tiles, frame_tiles_on_gaps,
                      lattice_on_gaps, layout_fits, line_straightnesses, moved_in_lattice, on_gap_lines, fit_layout, layout_straightness, one_thread, oriented_edges, quad_side,
+                     shortest_side,
                      straighten_layout)
 
 _UNIT = np.float32([[0, 0], [4, 0], [4, 4], [0, 4]])   # a layout's 4×4 lattice, a cell a unit
@@ -169,13 +170,21 @@ def _first_layout(table: np.ndarray, edges: tuple, layouts: list[Outline], image
     and that is not a lattice on part of a layout (``_part_of_layout``; ``refused``: a list to
     which those passed over as such are added)."""
     for outline in layouts:
-        if (layout_straightness(edges, outline.corners) >= tuning.LEARN_STRAIGHT
+        if (_large_enough(table.shape, outline.corners) and layout_straightness(edges, outline.corners) >= tuning.LEARN_STRAIGHT
                 and _from_above(outline.corners) and _off_table(table, edges, outline.corners, image)):
             if not (tuning.LEARN_WHOLE and _part_of_layout(table, edges, outline.corners)):
                 return outline
             if refused is not None:
                 refused.append(outline)
     return None
+
+
+def _large_enough(shape: tuple, quad: np.ndarray) -> bool:
+    """Is every side of ``quad`` at least ``LEARN_MIN_SIDE`` of the short side of a photo of
+    ``shape``? A teaching photo shows its layout large (the generator's: every side 0.46-0.84 of
+    the short side); a lattice on a card and a table's grain in a photo of no planet is small
+    (fresh seed 159's n01: 0.18)."""
+    return shortest_side(quad) >= tuning.LEARN_MIN_SIDE * min(shape[:2])
 
 
 def _sides(quad: np.ndarray) -> tuple[float, float]:
@@ -299,7 +308,7 @@ def _straightened_layout(photo: Photo, table: np.ndarray, edges: tuple, layouts:
     best: tuple[np.ndarray, float] | None = None
     for q in starts:
         quad, straight = straighten_layout(edges, q)
-        if (straight >= tuning.STRAIGHTENED_MIN and (best is None or straight > best[1])
+        if (straight >= tuning.STRAIGHTENED_MIN and (best is None or straight > best[1]) and _large_enough(table.shape, quad)
                 and _from_above(quad) and _off_table(table, edges, quad)
                 and not (tuning.LEARN_WHOLE and _part_of_layout(table, edges, quad))):
             best = (quad, straight)
@@ -490,7 +499,7 @@ def corners_problem(corners, width: float, height: float) -> str | None:
     # x right, y down: clockwise as seen turns positive; a corner on a straight line (a triangle) is none
     if (turns <= tuning.CORNER_TURN * lengths).any():
         return _(CORNERS_ORDER)
-    if np.linalg.norm(sides, axis=1).min() < tuning.MIN_PLANET * min(width, height):
+    if shortest_side(q) < tuning.MIN_PLANET * min(width, height):
         return _(CORNERS_SMALL)
     return None
 

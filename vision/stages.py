@@ -137,6 +137,12 @@ def quad_side(quad) -> float:
     return float(np.sqrt(max(1.0, cv2.contourArea(np.asarray(quad, np.float32)))))
 
 
+def shortest_side(quad) -> float:
+    """The shortest of an outline's four sides, in its pixels."""
+    q = np.asarray(quad, np.float64).reshape(4, 2)
+    return float(np.linalg.norm(np.roll(q, -1, axis=0) - q, axis=1).min())
+
+
 def finer_region(data: bytes, photo: Photo, outline: Outline, cell_px: float, grow: float,
                  most: float = 8.0) -> tuple[Photo, Outline] | None:
     """The planet of ``outline`` (found in ``photo``, a reduced decode of ``data``) decoded again at
