@@ -112,3 +112,36 @@ def test_a_layout_is_large_enough_by_its_shortest_side(side, large):
     sides = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
     assert sides.min() == pytest.approx(min(side, 600), abs=1e-3)
     assert learn._large_enough((1125, 1500, 3), quad) is large
+
+
+# --- a lattice straight one way only is not a layout (``tuning.LEARN_BOTH_WAYS``) ---
+
+GRAIN = ROOT / "tests" / "data" / "box2-f9043G-grain-no-planet.jpg"   # fresh set f9043G's n04, 1500×1125
+
+
+def test_a_photo_of_a_grain_with_no_planet_is_refused_as_a_teaching_photo():
+    """Cards on a wood grain under a lamp: a lattice whose rows lay along the grain passed every
+    other test (its ten lines' median straightness 1.40), its columns crossing the grain carried
+    no edges across. Refused, with the message that asks for the layout, and nothing learned."""
+    grid = json.loads(BOX2_T01.read_text())
+    lesson = learn.learn(GRAIN.read_bytes(), {"cells": grid["cells"]})
+    assert not lesson.ok and lesson.not_found and not lesson.box.samples
+    assert lesson.error == learn._(learn.NO_LAYOUT)
+
+
+def test_as_before_the_bar_the_photo_of_a_grain_was_taught(monkeypatch):
+    monkeypatch.setattr(tuning, "LEARN_BOTH_WAYS", 0.0)
+    grid = json.loads(BOX2_T01.read_text())
+    assert learn.learn(GRAIN.read_bytes(), {"cells": grid["cells"]}).ok
+
+
+def test_a_layouts_rows_and_columns_are_each_straight():
+    """The box2 layout, through its found outline, is straight both ways; one way alone is not
+    enough: blurred down its columns, the photo loses the rows' borders, and the lattice fails."""
+    import cv2
+    photo = decode_photo((ROOT / "sample_photos" / "box2" / "teach" / "t01.jpg").read_bytes(), min_side=tuning.LEARN_SIDE)
+    found = learn.find_layout(photo)
+    assert found is not None
+    assert learn._straight_both_ways(oriented_edges(photo.image), found.corners)
+    smeared = cv2.blur(photo.image, (1, 61))         # down each column: the rows' borders gone
+    assert not learn._straight_both_ways(oriented_edges(smeared), found.corners)

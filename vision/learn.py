@@ -171,6 +171,7 @@ def _first_layout(table: np.ndarray, edges: tuple, layouts: list[Outline], image
     which those passed over as such are added)."""
     for outline in layouts:
         if (_large_enough(table.shape, outline.corners) and layout_straightness(edges, outline.corners) >= tuning.LEARN_STRAIGHT
+                and _straight_both_ways(edges, outline.corners)
                 and _from_above(outline.corners) and _off_table(table, edges, outline.corners, image)):
             if not (tuning.LEARN_WHOLE and _part_of_layout(table, edges, outline.corners)):
                 return outline
@@ -185,6 +186,16 @@ def _large_enough(shape: tuple, quad: np.ndarray) -> bool:
     the short side); a lattice on a card and a table's grain in a photo of no planet is small
     (fresh seed 159's n01: 0.18)."""
     return shortest_side(quad) >= tuning.LEARN_MIN_SIDE * min(shape[:2])
+
+
+def _straight_both_ways(edges: tuple, quad: np.ndarray) -> bool:
+    """Do the lattice's rows and its columns each carry straight edges (the median straightness of
+    the five lines each way at least ``LEARN_BOTH_WAYS``)? A layout's tiles have borders across
+    and down; a table's grain or stripes are straight one way only, and a lattice on them can
+    reach ``LEARN_STRAIGHT`` on its rows alone (fresh set f9043G's n04, a photo of no planet:
+    rows 2.1-4.6, columns 0.19-0.68)."""
+    lines = line_straightnesses(edges, quad[None])[0]
+    return min(float(np.median(lines[:5])), float(np.median(lines[5:]))) >= tuning.LEARN_BOTH_WAYS
 
 
 def _sides(quad: np.ndarray) -> tuple[float, float]:
@@ -309,7 +320,7 @@ def _straightened_layout(photo: Photo, table: np.ndarray, edges: tuple, layouts:
     for q in starts:
         quad, straight = straighten_layout(edges, q)
         if (straight >= tuning.STRAIGHTENED_MIN and (best is None or straight > best[1]) and _large_enough(table.shape, quad)
-                and _from_above(quad) and _off_table(table, edges, quad)
+                and _straight_both_ways(edges, quad) and _from_above(quad) and _off_table(table, edges, quad)
                 and not (tuning.LEARN_WHOLE and _part_of_layout(table, edges, quad))):
             best = (quad, straight)
     if best is None:

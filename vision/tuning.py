@@ -1132,3 +1132,14 @@ NUDGE_SMALL = 0.4
 # find_layout on the same 1270 photos (/work/notes/s52/apart_eval.py): seed 191's t02 found (0.06
 # of a cell off), no other layout changed; of their 568 no-planet photos none newly found.
 LEARN_MIDDLE_APART = True
+
+# learn._straight_both_ways: fresh set f9043G's n04 (seeds 9001-9044, teaching photos and no-planet
+# photos of variants A-L, made this stop: /work/notes/s52/gen52.sh), shapes on a wood grain under a
+# lamp with no planet, was found as a layout: a lattice whose rows lay along the grain (2.1-4.6)
+# and whose columns crossed it (0.19-0.68; median of the ten 1.40, over LEARN_STRAIGHT). Through
+# the generator's corners, the 1788 teaching layouts of the 300 seen sets (/work/notes/s52/
+# line_stats.py, line_summary.py) have their rows' and their columns' medians each 0.84 or more
+# (faces; backs 0.87); that photo's columns 0.26. The bar sits between. With it, find_layout on
+# the 1800 teaching photos and 744 no-planet photos of those sets (/work/notes/s52/found_stats.py,
+# found_compare.py): f9043G's n04 refused, no layout changed.
+LEARN_BOTH_WAYS = 0.5
