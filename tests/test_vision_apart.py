@@ -15,22 +15,11 @@ import numpy as np
 import pytest
 
 from vision import learn, tuning
-from vision.diagnose import _match_corners
-from vision.stages import decode_photo, moved_in_lattice, oriented_edges, quad_side
+from vision.stages import decode_photo, moved_in_lattice, oriented_edges
+from layout_truth import cells_off, photo_and_truth
 
 ROOT = Path(__file__).resolve().parents[1]
 GINGHAM = ROOT / "tests" / "data" / "box2-seed191-green-on-gingham-t02.jpg"
-
-
-def _photo_and_truth(path: Path):
-    photo = decode_photo(path.read_bytes(), min_side=tuning.LEARN_SIDE)
-    truth = np.float32(json.loads(path.with_suffix(".json").read_text())["corners"]) / photo.scale
-    return photo, truth
-
-
-def _cells_off(quad: np.ndarray, truth: np.ndarray) -> float:
-    """How far an outline's corners lie from the truth's (the farthest, in cells; any start corner)."""
-    return _match_corners(quad, truth)[1] / (quad_side(truth) / 4)
 
 
 def _cells(*positions: tuple) -> np.ndarray:
@@ -60,15 +49,15 @@ def test_counted_together_as_before_when_off(monkeypatch):
 
 
 def test_the_layout_whose_middle_looks_like_the_gingham_is_found(monkeypatch):
-    photo, truth = _photo_and_truth(GINGHAM)
+    photo, truth = photo_and_truth(GINGHAM)
     found = learn.find_layout(photo)
-    assert found is not None and _cells_off(found.corners, truth) < 0.2
+    assert found is not None and cells_off(found.corners, truth) < 0.2
     monkeypatch.setattr(tuning, "LEARN_MIDDLE_APART", False)   # as at stop 51: not found
     assert learn.find_layout(photo) is None
 
 
 def test_its_lattice_a_cell_off_each_way_is_still_on_the_table():
-    photo, truth = _photo_and_truth(GINGHAM)
+    photo, truth = photo_and_truth(GINGHAM)
     table, edges = learn._not_table(photo.image), oriented_edges(photo.image)
     assert learn._off_table(table, edges, truth)
     for across, down in learn._AWAY:
@@ -82,26 +71,12 @@ def test_the_lesson_teaches_the_photos_sixteen_tiles():
     assert sorted(s.name for s in lesson.box.samples.values()) == sorted(c for row in grid["cells"] for c in row)
 
 
-# --- a photo of no planet is not taught (``tuning.LEARN_MIN_SIDE``, ``learn._large_enough``) ---
+# --- a photo of no planet is not taught (``tuning.LEARN_MIN_SIDE``: ``learn._large_enough``;
+# ``tuning.LEARN_BOTH_WAYS``: ``learn._straight_both_ways``, a lattice straight one way only) ---
 
 WOOD = ROOT / "tests" / "data" / "box2-seed159-wood-no-planet.jpg"   # fresh seed 159's n01, 1500×1125
+GRAIN = ROOT / "tests" / "data" / "box2-f9043G-grain-no-planet.jpg"  # fresh set f9043G's n04, 1500×1125
 BOX2_T01 = ROOT / "sample_photos" / "box2" / "teach" / "t01.json"
-
-
-def test_a_photo_of_no_planet_is_refused_as_a_teaching_photo_and_nothing_is_learned():
-    """Cards on a wood grain: a lattice on one card and the grain's lines passed every other test
-    of ``find_layout`` (straight 1.36, its cells off the table), and 16 pictures of nothing were
-    taught. Its sides are under a fifth of the photo's short side; a layout's are over half."""
-    grid = json.loads(BOX2_T01.read_text())
-    lesson = learn.learn(WOOD.read_bytes(), {"cells": grid["cells"]})
-    assert not lesson.ok and lesson.not_found and not lesson.box.samples
-    assert lesson.error == learn._(learn.NO_LAYOUT)
-
-
-def test_as_before_the_bar_the_photo_of_no_planet_was_taught(monkeypatch):
-    monkeypatch.setattr(tuning, "LEARN_MIN_SIDE", 0.0)
-    grid = json.loads(BOX2_T01.read_text())
-    assert learn.learn(WOOD.read_bytes(), {"cells": grid["cells"]}).ok
 
 
 @pytest.mark.parametrize("side, large", [(300, True), (281.25, True), (281, False), (150, False)])
@@ -114,25 +89,20 @@ def test_a_layout_is_large_enough_by_its_shortest_side(side, large):
     assert learn._large_enough((1125, 1500, 3), quad) is large
 
 
-# --- a lattice straight one way only is not a layout (``tuning.LEARN_BOTH_WAYS``) ---
-
-GRAIN = ROOT / "tests" / "data" / "box2-f9043G-grain-no-planet.jpg"   # fresh set f9043G's n04, 1500×1125
-
-
-def test_a_photo_of_a_grain_with_no_planet_is_refused_as_a_teaching_photo():
-    """Cards on a wood grain under a lamp: a lattice whose rows lay along the grain passed every
-    other test (its ten lines' median straightness 1.40), its columns crossing the grain carried
-    no edges across. Refused, with the message that asks for the layout, and nothing learned."""
-    grid = json.loads(BOX2_T01.read_text())
-    lesson = learn.learn(GRAIN.read_bytes(), {"cells": grid["cells"]})
+@pytest.mark.parametrize("photo, bar", [(WOOD, "LEARN_MIN_SIDE"), (GRAIN, "LEARN_BOTH_WAYS")])
+def test_a_photo_of_no_planet_is_refused_as_a_teaching_photo_and_nothing_is_learned(photo, bar, monkeypatch):
+    """Cards on a wood grain, no planet. WOOD: a lattice on one card and the grain's lines passed
+    every other test of ``find_layout`` (straight 1.36, its cells off the table), its sides under a
+    fifth of the photo's short side (a layout's are over half). GRAIN, under a lamp: a lattice whose
+    rows lay along the grain (its ten lines' median straightness 1.40), its columns crossing the
+    grain with no edges across. Each refused with the message that asks for the layout, nothing
+    learned; with its bar off, as before, 16 pictures of nothing were taught."""
+    grid = {"cells": json.loads(BOX2_T01.read_text())["cells"]}
+    lesson = learn.learn(photo.read_bytes(), grid)
     assert not lesson.ok and lesson.not_found and not lesson.box.samples
     assert lesson.error == learn._(learn.NO_LAYOUT)
-
-
-def test_as_before_the_bar_the_photo_of_a_grain_was_taught(monkeypatch):
-    monkeypatch.setattr(tuning, "LEARN_BOTH_WAYS", 0.0)
-    grid = json.loads(BOX2_T01.read_text())
-    assert learn.learn(GRAIN.read_bytes(), {"cells": grid["cells"]}).ok
+    monkeypatch.setattr(tuning, bar, 0.0)
+    assert learn.learn(photo.read_bytes(), grid).ok
 
 
 def test_a_layouts_rows_and_columns_are_each_straight():

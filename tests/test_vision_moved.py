@@ -14,32 +14,21 @@ import numpy as np
 import pytest
 
 from vision import learn, tuning
-from vision.diagnose import _match_corners
-from vision.stages import Outline, decode_photo, oriented_edges, quad_side
+from vision.stages import Outline, oriented_edges
+from layout_truth import cells_off, photo_and_truth
 
 ROOT = Path(__file__).resolve().parents[1]
 BUSY = ROOT / "tests" / "data" / "box2-f4017G-busy-table-t04.jpg"
 BOX2 = ROOT / "sample_photos" / "box2" / "teach"
 
 
-def _photo_and_truth(path: Path):
-    photo = decode_photo(path.read_bytes(), min_side=tuning.LEARN_SIDE)
-    truth = np.float32(json.loads(path.with_suffix(".json").read_text())["corners"]) / photo.scale
-    return photo, truth
-
-
-def _cells_off(quad: np.ndarray, truth: np.ndarray) -> float:
-    """How far an outline's corners lie from the truth's (the farthest, in cells; any start corner)."""
-    return _match_corners(quad, truth)[1] / (quad_side(truth) / 4)
-
-
 def test_a_layout_found_a_column_off_onto_a_busy_table_is_moved_back(monkeypatch):
-    photo, truth = _photo_and_truth(BUSY)
+    photo, truth = photo_and_truth(BUSY)
     found = learn.find_layout(photo)
-    assert found is not None and _cells_off(found.corners, truth) < 0.25
+    assert found is not None and cells_off(found.corners, truth) < 0.25
     monkeypatch.setattr(tuning, "LEARN_MOVED", False)       # as before: the lattice a column off
     before = learn.find_layout(photo)
-    assert before is not None and _cells_off(before.corners, truth) > 0.8
+    assert before is not None and cells_off(before.corners, truth) > 0.8
 
 
 def test_the_lesson_of_that_photo_cuts_its_tiles_from_the_layout(monkeypatch):
@@ -56,12 +45,12 @@ def test_the_lesson_of_that_photo_cuts_its_tiles_from_the_layout(monkeypatch):
     assert lesson.ok, lesson.error
     (photo, outline), = seen
     truth = np.float32(grid["corners"]) / photo.scale
-    assert _cells_off(outline.corners, truth) < 0.25
+    assert cells_off(outline.corners, truth) < 0.25
 
 
 @pytest.mark.parametrize("name", ["t01", "t02", "t03", "t04", "t05"])
 def test_a_lattice_on_the_layout_is_not_moved(name):
-    photo, truth = _photo_and_truth(BOX2 / f"{name}.jpg")
+    photo, truth = photo_and_truth(BOX2 / f"{name}.jpg")
     on = Outline(truth, 0.0)
     moved = learn._moved_onto_layout(learn._not_table(photo.image), oriented_edges(photo.image), on)
     assert moved is on
@@ -69,10 +58,10 @@ def test_a_lattice_on_the_layout_is_not_moved(name):
 
 @pytest.mark.parametrize("dy", [-1, 1])
 def test_a_lattice_a_row_off_comes_back(dy):
-    photo, truth = _photo_and_truth(BOX2 / "t01.jpg")
+    photo, truth = photo_and_truth(BOX2 / "t01.jpg")
     off = Outline(learn._moved_lattices(truth)[learn._AWAY.index((0, dy))], 0.0)
     moved = learn._moved_onto_layout(learn._not_table(photo.image), oriented_edges(photo.image), off)
-    assert _cells_off(moved.corners, truth) < 0.15
+    assert cells_off(moved.corners, truth) < 0.15
 
 
 # --- a layout is photographed from above (learn._from_above, tuning.LEARN_FROM_ABOVE) ---------------
@@ -96,12 +85,12 @@ def test_a_square_seen_from_above_is_and_a_sheared_or_keystoned_one_is_not():
 
 
 def test_a_sheared_lattice_is_passed_over_for_the_layout(monkeypatch):
-    photo, truth = _photo_and_truth(SHEARED)
+    photo, truth = photo_and_truth(SHEARED)
     found = learn.find_layout(photo)
-    assert found is not None and _cells_off(found.corners, truth) < 0.25
+    assert found is not None and cells_off(found.corners, truth) < 0.25
     monkeypatch.setattr(tuning, "LEARN_FROM_ABOVE", False)   # as before: the sheared lattice
     before = learn.find_layout(photo)
-    assert before is not None and _cells_off(before.corners, truth) > 0.8
+    assert before is not None and cells_off(before.corners, truth) > 0.8
 
 
 def test_a_keystoned_lattice_on_a_busy_table_is_not_taught_and_the_page_asks_for_corners(monkeypatch):
@@ -112,6 +101,6 @@ def test_a_keystoned_lattice_on_a_busy_table_is_not_taught_and_the_page_asks_for
     tapped = learn.learn(KEYSTONED.read_bytes(), {"cells": grid["cells"]}, box, corners=grid["corners"])
     assert tapped.ok, tapped.error                                 # its corners, tapped, teach it
     monkeypatch.setattr(tuning, "LEARN_FROM_ABOVE", False)       # as before: taught 1.36 cells off
-    photo, truth = _photo_and_truth(KEYSTONED)
+    photo, truth = photo_and_truth(KEYSTONED)
     before = learn.find_layout(photo)
-    assert before is not None and _cells_off(before.corners, truth) > 1.0
+    assert before is not None and cells_off(before.corners, truth) > 1.0

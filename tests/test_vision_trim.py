@@ -16,16 +16,11 @@ import numpy as np
 
 from vision import reader, stages, tuning
 from vision.bench import compare, load_truth
-from vision.diagnose import _match_corners
 from vision.outline import _quads_from_mask, trimmed
+from layout_truth import cells_off
 
 ROOT = Path(__file__).resolve().parent.parent
 TEST = ROOT / "sample_photos" / "box2" / "test"
-
-
-def _off(quad: np.ndarray, truth: np.ndarray) -> float:
-    """The farthest corner of ``quad`` from the truth's, in cells (any first corner: ``diagnose``'s)."""
-    return _match_corners(quad, truth)[1] / (stages.quad_side(truth) / 4)
 
 
 def test_a_strip_hanging_off_a_square_is_trimmed_away():
@@ -77,9 +72,9 @@ def test_a_shadow_strip_joined_to_the_planet_is_trimmed_off_and_the_planet_read(
     photo = stages.Photo(img, 1.0)
     kept: dict = {}
     first = stages.candidate_quads(img, kept=kept)[:2]
-    assert min(_off(q, truth) for q in first) > 2
+    assert min(cells_off(q, truth) for q in first) > 2
     trimmed_first = next(stages.trimmed_outlines(photo, kept))
-    assert _off(trimmed_first.corners, truth) < 0.25
+    assert cells_off(trimmed_first.corners, truth) < 0.25
     ex = reader.exemplars_in(box2_learned)
     v = reader.read_outline(photo, trimmed_first, ex)
     assert reader.is_planet(v, ex)
