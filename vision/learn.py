@@ -376,14 +376,12 @@ def _cell_means(values: np.ndarray, quad: np.ndarray) -> np.ndarray:
 
 
 def _off_table(mask: np.ndarray, edges: tuple, quad: np.ndarray, image: np.ndarray | None = None) -> bool:
-    """Are the cells of ``quad`` off the table (all but ``LEARN_TABLE_CELLS``; which lie on it:
-    ``_table_cells``)?"""
+    """Are the cells of ``quad`` off the table, all but a few (``_few_on_table``; which lie on
+    it: ``_table_cells``)?"""
     return _few_on_table(_table_cells(mask, edges, quad, image))
 
 
-_MIDDLE = np.zeros((4, 4), bool)
-_MIDDLE[1:3, 1:3] = True
-_MIDDLE = _MIDDLE.ravel()   # the middle four cells, position order
+_MIDDLE = np.isin(np.arange(16), (5, 6, 9, 10))   # the middle four cells, position order
 
 
 def _few_on_table(on: np.ndarray) -> bool:
