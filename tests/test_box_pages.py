@@ -85,6 +85,8 @@ def test_teach_the_second_box_then_scan_with_it_then_forget(app, plain):
     refused(client, app, 2, photo(1), 422, "already learned from another layout")   # layout 1 again
     refused(client, app, 2, b"this is not a photo at all, only some words " * 10, 422, "image")
     refused(client, app, 2, (TEST / "n01.jpg").read_bytes(), 422, "4×4")            # no planet
+    for nothing in ("box2-seed159-wood-no-planet.jpg", "box2-f9043G-grain-no-planet.jpg"):   # no planet, on a
+        refused(client, app, 2, (ROOT / "tests" / "data" / nothing).read_bytes(), 422, "4×4")   # grain (stop 52)
 
     for n in range(2, 7):
         assert send(client, n, photo(n)).status_code == 303, n
