@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from vision import learn, tuning
-from vision.stages import decode_photo, moved_in_lattice, oriented_edges
+from vision.stages import decode_photo, line_straightnesses, moved_in_lattice, oriented_edges
 from layout_truth import cells_off, photo_and_truth
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -112,6 +112,6 @@ def test_a_layouts_rows_and_columns_are_each_straight():
     photo = decode_photo((ROOT / "sample_photos" / "box2" / "teach" / "t01.jpg").read_bytes(), min_side=tuning.LEARN_SIDE)
     found = learn.find_layout(photo)
     assert found is not None
-    assert learn._straight_both_ways(oriented_edges(photo.image), found.corners)
+    assert learn._straight_both_ways(line_straightnesses(oriented_edges(photo.image), found.corners[None])[0])
     smeared = cv2.blur(photo.image, (1, 61))         # down each column: the rows' borders gone
-    assert not learn._straight_both_ways(oriented_edges(smeared), found.corners)
+    assert not learn._straight_both_ways(line_straightnesses(oriented_edges(smeared), found.corners[None])[0])

@@ -39,7 +39,7 @@ from .box import SAMPLE_PX, Box, Sample
 from .imageio import UnusableImage
 from .layout import STACK_AT
 from .stages import (Outline, Photo, candidate_quads, cut_cells, decode_photo, find_layouts, frame_tiles, frame_tiles_on_gaps,
-                     lattice_on_gaps, layout_fits, line_straightnesses, moved_in_lattice, on_gap_lines, fit_layout, layout_straightness, one_thread, oriented_edges, quad_side,
+                     lattice_on_gaps, layout_fits, line_straightnesses, moved_in_lattice, on_gap_lines, fit_layout, one_thread, oriented_edges, quad_side,
                      shortest_side,
                      straighten_layout)
 
@@ -170,8 +170,10 @@ def _first_layout(table: np.ndarray, edges: tuple, layouts: list[Outline], image
     and that is not a lattice on part of a layout (``_part_of_layout``; ``refused``: a list to
     which those passed over as such are added)."""
     for outline in layouts:
-        if (_large_enough(table.shape, outline.corners) and layout_straightness(edges, outline.corners) >= tuning.LEARN_STRAIGHT
-                and _straight_both_ways(edges, outline.corners)
+        if not _large_enough(table.shape, outline.corners):
+            continue
+        lines = line_straightnesses(edges, outline.corners[None])[0]   # layout_straightness is their median
+        if (float(np.median(lines)) >= tuning.LEARN_STRAIGHT and _straight_both_ways(lines)
                 and _from_above(outline.corners) and _off_table(table, edges, outline.corners, image)):
             if not (tuning.LEARN_WHOLE and _part_of_layout(table, edges, outline.corners)):
                 return outline
@@ -188,13 +190,13 @@ def _large_enough(shape: tuple, quad: np.ndarray) -> bool:
     return shortest_side(quad) >= tuning.LEARN_MIN_SIDE * min(shape[:2])
 
 
-def _straight_both_ways(edges: tuple, quad: np.ndarray) -> bool:
-    """Do the lattice's rows and its columns each carry straight edges (the median straightness of
-    the five lines each way at least ``LEARN_BOTH_WAYS``)? A layout's tiles have borders across
+def _straight_both_ways(lines: np.ndarray) -> bool:
+    """Do a lattice's rows and its columns each carry straight edges (``lines``: its ten lines'
+    straightness, ``stages.line_straightnesses``; the median of the five each way at least
+    ``LEARN_BOTH_WAYS``)? A layout's tiles have borders across
     and down; a table's grain or stripes are straight one way only, and a lattice on them can
     reach ``LEARN_STRAIGHT`` on its rows alone (fresh set f9043G's n04, a photo of no planet:
     rows 2.1-4.6, columns 0.19-0.68)."""
-    lines = line_straightnesses(edges, quad[None])[0]
     return min(float(np.median(lines[:5])), float(np.median(lines[5:]))) >= tuning.LEARN_BOTH_WAYS
 
 
@@ -320,7 +322,7 @@ def _straightened_layout(photo: Photo, table: np.ndarray, edges: tuple, layouts:
     for q in starts:
         quad, straight = straighten_layout(edges, q)
         if (straight >= tuning.STRAIGHTENED_MIN and (best is None or straight > best[1]) and _large_enough(table.shape, quad)
-                and _straight_both_ways(edges, quad) and _from_above(quad) and _off_table(table, edges, quad)
+                and _straight_both_ways(line_straightnesses(edges, quad[None])[0]) and _from_above(quad) and _off_table(table, edges, quad)
                 and not (tuning.LEARN_WHOLE and _part_of_layout(table, edges, quad))):
             best = (quad, straight)
     if best is None:
