@@ -39,7 +39,7 @@ from .box import SAMPLE_PX, Box, Sample
 from .imageio import UnusableImage
 from .layout import STACK_AT
 from .stages import (Outline, Photo, candidate_quads, cut_cells, decode_photo, find_layouts, frame_tiles, frame_tiles_on_gaps,
-                     lattice_on_gaps, layout_fits, line_straightnesses, moved_in_lattice, on_gap_lines, fit_layout, one_thread, oriented_edges, quad_side,
+                     lattice_on_gaps, lattice_parts, layout_fits, line_straightnesses, moved_in_lattice, on_gap_lines, fit_layout, one_thread, oriented_edges, quad_side,
                      shortest_side,
                      straighten_layout)
 
@@ -114,7 +114,8 @@ def find_layout(photo: Photo) -> Outline | None:
     be photographed from above (``_from_above``: opposite sides nearly equal, corners nearly
     square). When none is, the candidates straightened (``_straightened_layout``); when none is
     either, the candidates made square (``_squared_layout``). The one found is moved a cell at a
-    time while the lattice moved so lies on the layout better (``_moved_onto_layout``)."""
+    time while the lattice moved so lies on the layout better (``_moved_onto_layout``), then its
+    sides are moved onto the layout's (``_sides_onto_layout``)."""
     table = _not_table(photo.image)
     edges, layouts = oriented_edges(photo.image), find_layouts(photo)   # fitted once, for both looks
     refused: list[Outline] = []
@@ -125,9 +126,11 @@ def find_layout(photo: Photo) -> Outline | None:
             found = _squared_layout(photo, table, edges, layouts)
     elif tuning.LIGHT_EDGES:
         found = _second_opinion(photo, table, found, sure=not refused)
-    if found is None or not tuning.LEARN_MOVED:
-        return found
-    return _moved_onto_layout(table, edges, found)
+    if found is not None and tuning.LEARN_MOVED:
+        found = _moved_onto_layout(table, edges, found)
+    if found is not None and tuning.LEARN_SIDES:
+        found = _sides_onto_layout(table, edges, found)
+    return found
 
 
 _AWAY = ((0, -1), (1, 0), (0, 1), (-1, 0))   # a cell up, right, down, left
@@ -161,6 +164,44 @@ def _moved_onto_layout(table: np.ndarray, edges: tuple, found: Outline) -> Outli
             break
         quad, moves = moved[better[0]], moves + 1
     return fit_layout(edges, quad) if moves else found
+
+
+def _sides_onto_layout(table: np.ndarray, edges: tuple, found: Outline) -> Outline:
+    """``found`` with its sides moved onto the layout's: a fitted lattice may have one side part of
+    a cell beyond the layout, on the table, and the others on it (fresh set f9143G's t01: its top
+    0.6 of a cell above the layout's, its bottom corners on it; fitting moves one corner a step at a
+    time, and every small step of that side makes the lines between worse before better). The top
+    and bottom sides are moved together over every pair of offsets up to ``LEARN_SIDES_REACH`` of a
+    cell (``LEARN_SIDES_STEP`` apart), then the left and right sides the same (``LEARN_SIDES_PASSES``
+    times each), each time to the pair whose lattice's lines are straightest (their median,
+    ``stages.line_straightnesses``) with its weakest line no weaker: a lattice of half cells on a
+    layout has some lines straighter, and others in the tiles' middles. The lattice so moved is
+    taken when its lines are ``LEARN_SIDES_GAIN`` times straighter than ``found``'s, a corner has
+    moved ``LEARN_SIDES_LEAST`` of a cell or more (a layout found a little off is taught right, each
+    tile cut where it lies, and the straightest lattice near it is no nearer the truth), and it
+    passes the bars a found layout passes (``_first_layout``); it is not fitted again (fitting moves
+    it back towards where it was)."""
+    quad = found.corners.astype(np.float32)
+    lines = line_straightnesses(edges, quad[None])[0]
+    first = straight = float(np.median(lines))
+    weakest = float(lines.min())
+    reach, step = tuning.LEARN_SIDES_REACH, tuning.LEARN_SIDES_STEP
+    offsets = np.linspace(-reach, reach, int(round(2 * reach / step)) + 1, dtype=np.float32)
+    one, other = (a.ravel() for a in np.meshgrid(offsets, offsets, indexing="ij"))
+    zero = np.zeros_like(one)
+    for _pass in range(tuning.LEARN_SIDES_PASSES):
+        for boxes in (np.stack([zero, one, 4 + zero, 4 + other], 1), np.stack([one, zero, 4 + other, 4 + zero], 1)):
+            quads = lattice_parts(quad, boxes)
+            each = line_straightnesses(edges, quads)
+            medians = np.where(each.min(axis=1) >= weakest, np.median(each, axis=1), -1.0)
+            k = int(np.argmax(medians))
+            if medians[k] > straight:
+                quad, straight, weakest = quads[k], float(medians[k]), float(each[k].min())
+    moved_by = float(np.linalg.norm(quad - found.corners, axis=1).max()) / (quad_side(found.corners) / 4)
+    if not straight > tuning.LEARN_SIDES_GAIN * first or moved_by < tuning.LEARN_SIDES_LEAST:
+        return found
+    moved = Outline(quad, float(layout_fits(edges, quad[None], tuning.LAYOUT_WEAKEST)[0]))
+    return moved if _first_layout(table, edges, [moved]) is not None else found
 
 
 def _first_layout(table: np.ndarray, edges: tuple, layouts: list[Outline], image: np.ndarray | None = None,

@@ -132,6 +132,17 @@ def moved_in_lattice(quad, across: float = 0.0, down: float = 0.0, scale: float 
     return cv2.perspectiveTransform(np.float32(lattice)[None], H)[0].astype(np.float32)
 
 
+def lattice_parts(quad, boxes: np.ndarray) -> np.ndarray:
+    """The outlines of the rectangles ``boxes`` (k, 4: left, top, right, bottom, in cells of the
+    outline ``quad``'s 4x4 lattice: 0, 0, 4, 4 is ``quad`` itself; a side may lie beyond it), mapped
+    into the photo through the outline's own perspective: (k, 4, 2)."""
+    H = cv2.getPerspectiveTransform(_UNIT_SQUARE, np.float32(quad))
+    b = np.asarray(boxes, np.float32).reshape(-1, 4)
+    x0, y0, x1, y1 = b[:, 0], b[:, 1], b[:, 2], b[:, 3]
+    corners = np.stack([np.stack([x0, y0], 1), np.stack([x1, y0], 1), np.stack([x1, y1], 1), np.stack([x0, y1], 1)], 1)
+    return cv2.perspectiveTransform(corners.reshape(1, -1, 2), H)[0].reshape(-1, 4, 2).astype(np.float32)
+
+
 def quad_side(quad) -> float:
     """The side of a square with the outline's area (its cells' side: a quarter of it), in its pixels."""
     return float(np.sqrt(max(1.0, cv2.contourArea(np.asarray(quad, np.float32)))))
