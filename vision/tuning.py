@@ -1150,8 +1150,8 @@ LEARN_BOTH_WAYS = 0.5
 # bottom together, then left and right, over offsets up to LEARN_SIDES_REACH of a cell,
 # LEARN_SIDES_STEP apart, LEARN_SIDES_PASSES times, each time to the straightest lattice whose
 # weakest line is no weaker; taken when LEARN_SIDES_GAIN times straighter. Set on every seen
-# teaching set (343 sets, 2017 layouts found; /work/notes/s53/side_moves.py, gate_sim.py, which
-# leave out the bars): a reach of a whole cell moved 25 layouts found right a cell off (a lattice of
+# teaching set (344 sets, 2064 photos, 2017 layouts found with true corners; /work/notes/s53/
+# side_moves.py, gate_sim.py, which leave out the bars): a reach of a whole cell moved 25 layouts found right a cell off (a lattice of
 # 3 cells in 4 rows, or of half cells, has most lines straighter); 0.7 none. Taking the moved
 # lattice fitted again undid half the gains. With a gain of 1.5, through find_layout (/work/notes/
 # s53/found_stats.py, fs_compare.py): layouts 0.5 of a cell or more off 13 -> 7, 0.25 or more
@@ -1161,7 +1161,8 @@ LEARN_BOTH_WAYS = 0.5
 # and on the second box's own art the straightest lattice lies about 0.1 of a cell off the truth.
 # So a move is taken when a corner moves LEARN_SIDES_LEAST of a cell or more: 0.5 of a cell or more
 # off 13 -> 7, 0.25 or more 95 -> 91; 15 nearer the truth (by 0.08-0.55 of a cell), 1 farther
-# (seed 143's t04, 0.10 -> 0.28), none other changed.
+# (seed 143's t04, 0.10 -> 0.28), none other changed. Without the weakest-line bar (through
+# find_layout, with LEARN_SIDES_LEAST): 13 -> 9, 15 nearer, 6 farther.
 LEARN_SIDES = True
 LEARN_SIDES_REACH = 0.7
 LEARN_SIDES_STEP = 0.1
