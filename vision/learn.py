@@ -211,16 +211,26 @@ def _first_layout(table: np.ndarray, edges: tuple, layouts: list[Outline], image
     and that is not a lattice on part of a layout (``_part_of_layout``; ``refused``: a list to
     which those passed over as such are added)."""
     for outline in layouts:
-        if not _large_enough(table.shape, outline.corners):
-            continue
-        lines = line_straightnesses(edges, outline.corners[None])[0]   # layout_straightness is their median
-        if (float(np.median(lines)) >= tuning.LEARN_STRAIGHT and _straight_both_ways(lines)
-                and _from_above(outline.corners) and _off_table(table, edges, outline.corners, image)):
+        if _shaped_like_a_layout(table, edges, outline.corners, tuning.LEARN_STRAIGHT, image):
             if not (tuning.LEARN_WHOLE and _part_of_layout(table, edges, outline.corners)):
                 return outline
             if refused is not None:
                 refused.append(outline)
     return None
+
+
+def _shaped_like_a_layout(table: np.ndarray, edges: tuple, quad: np.ndarray, straight: float,
+                          image: np.ndarray | None = None) -> bool:
+    """Does ``quad`` pass the bars every layout found passes, fitted or straightened: large enough
+    (``_large_enough``), its lines straight (their median, ``layout_straightness``, at least
+    ``straight``) and straight each way (``_straight_both_ways``), photographed from above
+    (``_from_above``) and off the table (``_off_table``, ``image`` as there)? Whether it is a
+    lattice on part of a layout is the caller's to ask (``_part_of_layout``)."""
+    if not _large_enough(table.shape, quad):
+        return False
+    lines = line_straightnesses(edges, quad[None])[0]
+    return (float(np.median(lines)) >= straight and _straight_both_ways(lines)
+            and _from_above(quad) and _off_table(table, edges, quad, image))
 
 
 def _large_enough(shape: tuple, quad: np.ndarray) -> bool:
@@ -362,8 +372,7 @@ def _straightened_layout(photo: Photo, table: np.ndarray, edges: tuple, layouts:
     best: tuple[np.ndarray, float] | None = None
     for q in starts:
         quad, straight = straighten_layout(edges, q)
-        if (straight >= tuning.STRAIGHTENED_MIN and (best is None or straight > best[1]) and _large_enough(table.shape, quad)
-                and _straight_both_ways(line_straightnesses(edges, quad[None])[0]) and _from_above(quad) and _off_table(table, edges, quad)
+        if ((best is None or straight > best[1]) and _shaped_like_a_layout(table, edges, quad, tuning.STRAIGHTENED_MIN)
                 and not (tuning.LEARN_WHOLE and _part_of_layout(table, edges, quad))):
             best = (quad, straight)
     if best is None:
