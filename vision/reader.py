@@ -11,7 +11,9 @@ whose cells lie over fewer than ``SMALL_CELL`` px of the decode: read again from
 its region, its doubt bounded by the first reading's) → tell_lookalikes →
 the doubt (confidence) → look_again (each doubtful face cell's few likeliest tiles told apart
 two by two) → look_zoomed (each doubtful face cell matched again cut at a few zooms and moved: a
-tile lying smaller, larger or further off in its cell than the match looks).
+tile lying smaller, larger or further off in its cell than the match looks) → look_searched
+(in a photo read unsurely, each doubtful face cell's likeliest tiles compared at ``SEARCH_PX``,
+each searched over small zooms, turns and shifts: ``vision/searched.py``).
 """
 from __future__ import annotations
 
@@ -29,6 +31,7 @@ from .reading import NO_PLANET, Reading, likely_tiles
 from scorer.i18n import _
 from .facedown import in_threes
 from .layout import STACK_AT
+from .searched import Picture as SearchPicture, detail as search_detail, searched
 from .stages import (STACKS, Aligned, Cells, Outline, Photo, align_cells, cell_detail, chroma, cut_cells, zoomed_tile,
                      decode_photo, exemplar_details, finer_region, fine_cells_at, fine_detail, fine_cells, fine_exemplar, flattened, match,
                      grid_outlines, matched_filters, moved_in_lattice, on_gap_lines, one_thread, outlines_in_turn, quad_side, tell_apart_all,
@@ -447,6 +450,56 @@ def look_zoomed(v: Verdict, ex: Exemplars, conf: np.ndarray, settled: frozenset 
     return replace(v, rows=tuple(rows), runners=tuple(runners), sims=out_sims, margins=margins)
 
 
+def _search_picture(ex: Exemplars, row: int) -> SearchPicture:
+    """Row ``row``'s picture as ``searched.Picture`` takes it (kept with the box's finer looks)."""
+    key = ("search", row)
+    if key not in ex.fine:
+        size = tuning.SEARCH_PX
+        ex.fine[key] = SearchPicture(search_detail(cv2.resize(np.asarray(ex.pictures[row], np.float32), (size, size),
+                                                 interpolation=cv2.INTER_AREA)))
+    return ex.fine[key]
+
+
+def look_searched(v: Verdict, ex: Exemplars, photo: Photo | None, conf: np.ndarray) -> Verdict:
+    """The stage after ``look_zoomed``, for the doubtful face cells only (``conf`` under
+    ``DOUBT``), in a photo with ``SEARCH_MANY`` of them or more (art the match reads unsurely):
+    the cell and its ``SEARCH_TILES`` likeliest tiles of other contents (by what orders the tiles,
+    each placed once) compared at ``SEARCH_PX``, each picture searched over small zooms, turns
+    and shifts (``vision.searched``). On line-drawn items the match at ``CELL_PX`` tells tiles
+    that share an edge stack's arc apart little better than by chance, and a tile lying a few
+    degrees turned or a tenth smaller than teaching cut it matches a look-alike as well as itself.
+    The cell takes the tile that matches best there when it beats the cell's own tile by more
+    than ``SEARCH_BEAT`` and no other cell holds it. A cell's doubt is not lifted: its margin
+    turns negative when its tile changed."""
+    if not tuning.SEARCH_LOOK or photo is None or not ex.pictures or v.order is None or v.base is None:
+        return v
+    qs = [q for q in range(16) if conf[q] < tuning.DOUBT and ex.names[v.rows[q]] != "back"]
+    if len(qs) < tuning.SEARCH_MANY:
+        return v
+    cells = cut_cells(photo, v.outline, None if ex.outward else v.turn, tuning.SEARCH_PX)
+    rows, runners = list(v.rows), list(v.runners)
+    sims, margins = v.sims.copy(), v.margins.copy()
+    for q in qs:
+        a = rows[q]
+        at = v.order[q].tolist()
+        tiles, seen = [a], {ex.contents[a]}
+        for j in sorted(ex.rows_of[STACK_AT[q]], key=lambda j: -at[j]):
+            if len(tiles) == tuning.SEARCH_TILES:
+                break
+            if ex.names[j] != "back" and at[j] > -1 and ex.contents[j] not in seen and j not in rows:
+                tiles.append(j)
+                seen.add(ex.contents[j])
+        if len(tiles) < 2:
+            continue
+        got = searched(search_detail(cells.windows[q]), [_search_picture(ex, j) for j in tiles])
+        k = int(np.argmax(got))
+        if k == 0 or got[k] <= got[0] + tuning.SEARCH_BEAT:
+            continue
+        rows[q], runners[q] = tiles[k], a
+        sims[q], margins[q] = v.base[q, tiles[k]], -abs(float(margins[q]))
+    return replace(v, rows=tuple(rows), runners=tuple(runners), sims=sims, margins=margins)
+
+
 def face_down_in_threes(v: Verdict, ex: Exemplars) -> Verdict:
     """A planet shows its backs three at a time (``facedown.in_threes``): a reading with another
     count turns the cells that cost what orders the tiles (``Verdict.order``) least. A cell turned
@@ -854,6 +907,7 @@ def read_box(data: bytes, ex: Exemplars) -> Reading:
                 conf, looked = bounded(conf, v.rows, (rows0, conf0), ex), bounded(looked, v.rows, (rows0, looked0), ex)
             again = look_again(v, ex, seen, looked)
             v = look_zoomed(again, ex, looked, frozenset(q for q in range(16) if again.rows[q] != v.rows[q]))
+            v = look_searched(v, ex, photo, looked)
     if not planet or v is None:
         return Reading(ok=False, error=_(NO_PLANET),
                        score=float(np.mean(v.sims)) if v is not None else 0.0)

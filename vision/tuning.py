@@ -1169,3 +1169,34 @@ LEARN_SIDES_STEP = 0.1
 LEARN_SIDES_PASSES = 2
 LEARN_SIDES_GAIN = 1.5
 LEARN_SIDES_LEAST = 0.25
+
+# reader.look_searched (vision/searched.py; stop 54): in a photo with SEARCH_MANY doubtful face cells
+# or more (as look_again's SECOND_LOOK_MANY), each doubtful face cell and its SEARCH_TILES likeliest
+# tiles of other contents compared at SEARCH_PX: the grey blurred by SEARCH_BLUR[0] of a tile less
+# its blur by SEARCH_BLUR[1], each picture over SEARCH_ZOOMS x SEARCH_TURNS and every shift in the
+# cell's pad (at half size, then the SEARCH_KEEP best again at full size); the cell takes the best
+# when it beats its own tile by more than SEARCH_BEAT. Measured on dev sets only: fresh sets of
+# variants B-L, seeds 9301-9311 (20 planets each, made this stop), and box2; /work/notes/s54/*.py.
+# - Why: at the first classify, the match ranks the true contents first for 68-70% of the face cells
+#   of 9304 (E) and 9308 (I); plain grey NCC at 48 px 55-63%; at 128 px from the decode, searched
+#   over zooms 0.8-1.04 and turns +-4: 72-89%; the same at one zoom and no turn 52-61%: the search,
+#   not the resolution, makes the gain (alt_eval.py). Best zooms 0.82-1.06 of the cell, turns -6..6.
+# - What compares: thin dark strokes (black-hat, 15/128 of a tile) gained on line art and lost on
+#   filled art (box2 -3 cells, C -5, H -4 at a beat of 0.05; net +42 over the 12 sets); the grey
+#   detail gained on all but one (C -1) with box2 unchanged: net +118 at a beat of 0.02 (rules.py).
+# - SEARCH_BEAT (fixed / broken cells over the 12 sets, SEARCH_TILES 8): 0.01 158/28 (box2 -1),
+#   0.015 148/15, 0.02 139/10, 0.03 113/5, 0.04 -; 0.02 keeps box2 as it was.
+# - SEARCH_TILES: 6 +118 net, 8 +129 net (the true contents among the 8: 241 of the cells wrong).
+#   Cost on 9308: the stage's median 0.166 s (6) -> 0.220 s (8) a photo (time_stage.py).
+# - SEARCH_KEEP 2: the same decisions as every zoom and turn at full size (128 fixed, 10 broken both).
+# - Not kept: searching only round where the match found the tile (slack 0.1 / 0.18 of a tile):
+#   +99 / +110 net for 0.086 / 0.109 s.
+SEARCH_LOOK = True
+SEARCH_PX = 128
+SEARCH_BLUR = (1.5 / 128, 8 / 128)
+SEARCH_ZOOMS = (0.76, 0.82, 0.88, 0.94, 1.0, 1.06)
+SEARCH_TURNS = (-6, -3, 0, 3, 6)
+SEARCH_KEEP = 2
+SEARCH_TILES = 8
+SEARCH_MANY = 4
+SEARCH_BEAT = 0.02
