@@ -1183,14 +1183,20 @@ LEARN_SIDES_LEAST = 0.25
 #   not the resolution, makes the gain (alt_eval.py). Best zooms 0.82-1.06 of the cell, turns -6..6.
 # - What compares: thin dark strokes (black-hat, 15/128 of a tile) gained on line art and lost on
 #   filled art (box2 -3 cells, C -5, H -4 at a beat of 0.05; net +42 over the 12 sets); the grey
-#   detail gained on all but one (C -1) with box2 unchanged: net +118 at a beat of 0.02 (rules.py).
+#   detail gained on all but one (C -1) with box2 unchanged: net +118 at a beat of 0.02, 6 tiles (rules.py).
 # - SEARCH_BEAT (fixed / broken cells over the 12 sets, SEARCH_TILES 8): 0.01 158/28 (box2 -1),
-#   0.015 148/15, 0.02 139/10, 0.03 113/5, 0.04 -; 0.02 keeps box2 as it was.
-# - SEARCH_TILES: 6 +118 net, 8 +129 net (the true contents among the 8: 241 of the cells wrong).
-#   Cost on 9308: the stage's median 0.166 s (6) -> 0.220 s (8) a photo (time_stage.py).
+#   0.015 148/15, 0.02 139/10, 0.03 113/5 (at SEARCH_TILES 6: 0.04 85/1); 0.02 keeps box2 as it was.
+# - SEARCH_TILES: 6 +118 net, 8 +129 net (of the cells the stage sees wrong, 241 have the right
+#   contents among their 8). Cost on 9308: the stage's median 0.166 s (6) -> 0.220 s (8) a photo.
 # - SEARCH_KEEP 2: the same decisions as every zoom and turn at full size (128 fixed, 10 broken both).
+# - SEARCH_MANY 4 (every doubtful face cell logged, full_log2.py, many.py): photos with 1-3 of them
+#   would add 5 fixed and 1 broken; 4-5 give 6 fixed, 1 broken; 6 or more 133 fixed, 9 broken.
+# - Cost (alternated, idle, dev_bench.py, 17:22-17:24 UTC 2026-12-05): box2 3.7x a decode with the
+#   stage and without (no box2 photo changes); box2-heldout8 7.7x -> 23.4x (218 -> 232 cells).
 # - Not kept: searching only round where the match found the tile (slack 0.1 / 0.18 of a tile):
-#   +99 / +110 net for 0.086 / 0.109 s.
+#   +99 / +110 net for 0.086 / 0.109 s. Searching the other tiles only at the 3 best zooms and turns of
+#   the cell's own tile and the likeliest other (the tile lies one way whichever it is): +119 net
+#   (10 fewer fixed, as many broken) for 0.124 s (/work/notes/s54/searched_poses.py).
 SEARCH_LOOK = True
 SEARCH_PX = 128
 SEARCH_BLUR = (1.5 / 128, 8 / 128)
