@@ -85,6 +85,16 @@ def test_the_search_is_the_same_at_half_then_full_size_as_at_full_size(monkeypat
     assert np.array_equal(quick, _scores(window))
 
 
+def test_a_picture_with_nothing_on_it_never_wins():
+    """The normalised correlation of a flat template is 1.0 against anything (OpenCV): a picture
+    with nothing on it scores -1, and the tile lying there still ranks first. With the guard
+    removed (``Picture.flat`` False), the blank picture scores 1.0 and wins."""
+    blank = searched.Picture(searched.detail(np.full((128, 128, 3), 128, np.uint8)))
+    window = searched.detail(_in_window(PAIR[0], 0.94, 3.0, 2, -2))
+    got = searched.searched(window, [searched.Picture(searched.detail(PAIR[0])), blank])
+    assert got[1] == -1.0 and got[0] >= 0.9, got
+
+
 @pytest.fixture(scope="module")
 def line_art_learned(tmp_path_factory):
     """A fresh set of the second box's generator (``python -m vision.samples_box DIR --seed 9304

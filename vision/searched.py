@@ -17,6 +17,8 @@ import numpy as np
 
 from . import tuning
 
+FLAT = 1e-3   # a picture's detail spread (grey levels) under which it shows nothing
+
 
 def detail(img: np.ndarray) -> np.ndarray:
     """A BGR picture's grey (float32) at its own size, blurred by ``SEARCH_BLUR[0]`` of a tile
@@ -41,10 +43,13 @@ def _turned(picture: np.ndarray, zoom: float, turn: float) -> np.ndarray:
 class Picture:
     """A tile's picture (``detail`` at ``SEARCH_PX``) as the search takes it: every zoom and
     turn at half size, made once (kept with the box: about 0.2 MB a tile), and at full size
-    made when asked for (the ``SEARCH_KEEP`` best of a cell's search: each 0.05 ms, not kept)."""
+    made when asked for (the ``SEARCH_KEEP`` best of a cell's search: each 0.05 ms, not kept).
+    ``flat``: a picture with nothing on it, which the normalised correlation would rate 1.0
+    against anything (teaching refuses plain faces; a picture so washed out is never taken)."""
 
     def __init__(self, picture: np.ndarray):
         self.full = picture
+        self.flat = float(picture.std()) < FLAT
         half = cv2.resize(picture, (picture.shape[1] // 2, picture.shape[0] // 2), interpolation=cv2.INTER_AREA)
         self.ways = [(z, a) for z in tuning.SEARCH_ZOOMS for a in tuning.SEARCH_TURNS]
         self.half = [_turned(half, z, a) for z, a in self.ways]
@@ -64,6 +69,9 @@ def searched(window: np.ndarray, pictures: list[Picture]) -> np.ndarray:
     half = cv2.resize(window, (window.shape[1] // 2, window.shape[0] // 2), interpolation=cv2.INTER_AREA)
     out = np.empty(len(pictures), np.float32)
     for i, p in enumerate(pictures):
+        if p.flat:
+            out[i] = -1.0
+            continue
         coarse = np.array([_best(half, t) for t in p.half])
         keep = np.argsort(-coarse)[:tuning.SEARCH_KEEP]
         out[i] = max(_best(window, p.at_full(int(k))) for k in keep)
