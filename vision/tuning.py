@@ -1194,7 +1194,7 @@ LEARN_SIDES_LEAST = 0.25
 # - Cost (alternated, idle, dev_bench.py, 17:22-17:24 UTC 2026-12-05): box2 3.7x a decode with the
 #   stage and without (no box2 photo changes); box2-heldout8 7.7x -> 23.4x (218 -> 232 cells).
 # - Not kept: searching only round where the match found the tile (slack 0.1 / 0.18 of a tile):
-#   +99 / +110 net for 0.086 / 0.109 s. Searching the other tiles only at the 3 best zooms and turns of
+#   +99 / +110 net (6 tiles: against +118) for 0.086 / 0.109 s. Searching the other tiles only at the 3 best zooms and turns of
 #   the cell's own tile and the likeliest other (the tile lies one way whichever it is): +119 net
 #   (10 fewer fixed, as many broken) for 0.124 s (/work/notes/s54/searched_poses.py).
 SEARCH_LOOK = True
