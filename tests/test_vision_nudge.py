@@ -151,7 +151,10 @@ def test_a_small_planet_found_off_is_read_right_nudged(box2_learned, monkeypatch
     """Fresh seed 177's p13 (the second box's own generator, variant A: box2's art): a small planet
     (0.30 of the photo's short side) on a dark table, its dark corners lost in it. Its outline is
     found 0.41 of a cell off the truth and reads 14 of 16 cells; nudged it lies 0.19 off and reads
-    all 16, none wrong and sure."""
+    all 16, none wrong and sure. The search look (stop 54's ``reader.look_searched``), a later
+    stage, puts those two cells right through the outline as found too; it is held off here, so the
+    test is about the outline the nudge finds."""
+    monkeypatch.setattr(tuning, "SEARCH_LOOK", False)
     ex = reader.exemplars_in(box2_learned)
     data = SMALL.read_bytes()
     truth = load_truth(SMALL.with_suffix(".json"))

@@ -86,7 +86,10 @@ HELDOUT3_FLOORS = {"cells": 0.95, "scored": 0.7, "refused": 1.0, "wrong_not_doub
 # $(cat seen_sets)` 00:19-00:24 UTC 2026-12-03): heldout4 263/320, 2/20 scored (3 before: the floor lowered by that
 # planet), 0 wrong not doubtful, 138/263 doubtful; heldout5 308, heldout7 292, heldout8 220, heldout10 291 (8/20
 # scored, 9 before: its floor lowered by that planet), heldout11 311, heldout14 315: their cells floors raised.
-HELDOUT4_FLOORS = {"cells": 0.82, "scored": 0.1, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.74}
+# Stop 54's search look (reader.look_searched) puts doubtful wrong cells right and leaves them
+# doubtful (`dev_bench.py` with SEARCH_LOOK 0 and 1, 17:48-17:50 UTC 2026-12-05): heldout4 274 -> 291/320,
+# 4 -> 8/20 scored, right cells doubtful 199/274 -> 216/291 = 0.742: its doubt ceiling 0.74 -> 0.76.
+HELDOUT4_FLOORS = {"cells": 0.82, "scored": 0.1, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.76}
 # box2-heldout5 (seed 73, variant F: daylight from a window, a soft phone-and-hand shadow,
 # auto-exposure off a little; made first in the photo-light round, before any reader change, and
 # never tuned on): with the reader unchanged, 208/320 cells, 0/20 exact, 3/20 scored, 4/4 refused,
@@ -176,7 +179,9 @@ HELDOUT7_FLOORS = {"cells": 0.91, "scored": 0.29, "refused": 1.0, "wrong_not_dou
 # 103/165 -> 106/175 right cells doubtful.
 # Issue 8's centres round (stop 43, reader._centres_by_square): 220 -> 217/320 cells, 2 -> 1/20 scored
 # (the 12 seen sets 3524 -> 3546); the floor moved under it.
-HELDOUT8_FLOORS = {"cells": 0.67, "scored": 0.0, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.66}
+# Stop 54's search look (the same runs as heldout4's): 218 -> 232/320, right cells doubtful 141/218 ->
+# 155/232 = 0.668: its doubt ceiling 0.66 -> 0.68.
+HELDOUT8_FLOORS = {"cells": 0.67, "scored": 0.0, "refused": 1.0, "wrong_not_doubtful": 0, "doubtful": 0.68}
 # Issue 8's speed round (heldout8 seen from it). box2-heldout9 (seed 173, variant J: an evening
 # kitchen's mixed warm and cool light, night-mode smoothing, lateral colour fringes, cork, a striped
 # tablecloth or dark granite; a burgundy sky with orbit rings, an ochre dune planet ringed by dots,
@@ -299,12 +304,21 @@ def test_second_box_after_learning_meets_its_floors(name, box2_learned, tmp_path
     r = run(SAMPLES / name / "test", reference=str(folder))
     assert r["planets"] >= planets and r["empties"] >= empties
     assert floors_missed(r, floors) == [], r["failures"][:3]
-    # the right tile of a wrong cell is among the picker's first choices (the reading's likely
-    # tiles) for at least LIKELY_FLOOR of the wrong cells: seen sets 58-100%, 72% in all (stop 39)
-    assert r["wrong_likely"] >= LIKELY_FLOOR * r["wrong"], (r["wrong_likely"], r["wrong"])
+    # the wrong cells whose right tile is not among the picker's first choices (the reading's likely
+    # tiles) cost the player most: at most as many as the reader left at stop 54
+    assert r["wrong"] - r["wrong_likely"] <= UNHELPED[name], (r["wrong_likely"], r["wrong"])
 
 
-LIKELY_FLOOR = 0.4
+# Per set, the most wrong cells whose right tile is not among the picker's first choices. Until stop 53
+# the floor was a share: the right tile among them for 40% of the wrong cells at least (seen sets
+# 58-100%, 72% in all at stop 39). Stop 54's search look puts right mostly the cells whose right tile
+# was among them, so a set with few wrong cells left can have none so (heldout3: 5 of 8 -> 0 of 3);
+# what the player pays for is the count. Measured with `dev_bench.py`, SEARCH_LOOK 0 -> 1 (17:48-17:50
+# UTC 2026-12-05): heldout3 3 -> 3, heldout4 7 -> 5, heldout5 2 -> 1, heldout6 8 -> 3, heldout7 4 -> 2,
+# heldout8 44 -> 39, heldout9 8 -> 9, heldout10 3 -> 2, the others 0 either way (79 -> 64 in all).
+UNHELPED = {"box2": 0, "box2-heldout": 0, "box2-heldout2": 0, "box2-heldout3": 3, "box2-heldout4": 5,
+            "box2-heldout5": 1, "box2-heldout6": 3, "box2-heldout7": 2, "box2-heldout8": 39, "box2-heldout9": 9,
+            "box2-heldout10": 2, "box2-heldout11": 0, "box2-heldout14": 0}
 
 
 def _ignoring(reading: Reading):
@@ -1208,12 +1222,14 @@ def test_small_planets_read_again_from_a_finer_decode_read_more_cells(tmp_path, 
     (box2-heldout3's p11 and p27 until stop 44; with the taught pictures lit evenly,
     ``stages.even_light``, both read 16 without it. Over heldout3, 5, 6 and 7 the finer reading now
     reads 8 planets better and 6 worse, by 1-2 cells each: one more reason it stays off.)
-    Measured with the zoomed look (``reader.look_zoomed``, stop 47) off: with it, p05 reads 16
-    cells without the finer reading too."""
+    Measured with the zoomed look (``reader.look_zoomed``, stop 47) and the search look
+    (``reader.look_searched``, stop 54) off: with either, p05 reads 16 cells without the finer
+    reading too."""
     from vision import tuning
     from vision.bench import load_truth
     from vision.recognize import recognize
     monkeypatch.setattr(tuning, "ZOOM_LOOK", False)
+    monkeypatch.setattr(tuning, "SEARCH_LOOK", False)
     learn_box(SAMPLES / "box2-heldout5" / "teach", tmp_path)
     photo = SAMPLES / "box2-heldout5" / "test" / "p05.jpg"
     right = {}
