@@ -47,6 +47,7 @@ def pick_tile(page, player: int, p: int, tile: str):
 
 
 def pick_character(page, player: int, slot: int, name: str):
+    settled(page)   # the last player's Enter may still be on its way (see ``settled``)
     picker = page.locator(f"#players-{player} details[data-picker]").nth(slot)
     if picker.get_attribute("open") is None:
         picker.locator("summary").click()
