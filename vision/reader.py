@@ -344,6 +344,21 @@ def _fine_cells(v: Verdict, ex: Exemplars, photo: Photo | None, fine: Cells | No
     return fine, [v.fine_kept[q][1] for q in qs]
 
 
+def _likeliest(ex: Exemplars, order: np.ndarray, stack: str, a: int, most: int, taken=()) -> list[int]:
+    """Row ``a`` (a cell's tile) and the likeliest face rows of other contents its ``stack``
+    allows, by ``order`` (the cell's row of what orders the tiles), one per contents, ``most`` in
+    all; rows in ``taken`` (held by other cells) left out."""
+    at = order.tolist()
+    tiles, seen = [a], {ex.contents[a]}
+    for j in sorted(ex.rows_of[stack], key=lambda j: -at[j]):
+        if len(tiles) == most:
+            break
+        if ex.names[j] != "back" and at[j] > -1 and ex.contents[j] not in seen and j not in taken:
+            tiles.append(j)
+            seen.add(ex.contents[j])
+    return tiles
+
+
 def look_again(v: Verdict, ex: Exemplars, photo: Photo | None, conf: np.ndarray) -> Verdict:
     """The stage after the doubt, for the doubtful face cells only (``conf`` under ``DOUBT``):
     the match ranks the tile shown on line-art (thin dark lines, pale stripes) low, since its
@@ -371,14 +386,7 @@ def look_again(v: Verdict, ex: Exemplars, photo: Photo | None, conf: np.ndarray)
         if conf[q] >= tuning.DOUBT or ex.names[a] == "back":
             continue
         st = STACK_AT[q]
-        at = order[q].tolist()
-        tiles, seen = [a], {ex.contents[a]}
-        for j in sorted(ex.rows_of[st], key=lambda j: -at[j]):
-            if len(tiles) == tuning.SECOND_LOOK_TILES:
-                break
-            if ex.names[j] != "back" and at[j] > -1 and ex.contents[j] not in seen:
-                tiles.append(j)
-                seen.add(ex.contents[j])
+        tiles = _likeliest(ex, order[q], st, a, tuning.SECOND_LOOK_TILES)
         if len(tiles) < 2:
             continue
         cell = v.details[q] if q in v.details else cell_detail(aligned.tiles[q], ex.means[st])
@@ -481,14 +489,7 @@ def look_searched(v: Verdict, ex: Exemplars, photo: Photo | None, conf: np.ndarr
     sims, margins = v.sims.copy(), v.margins.copy()
     for q in qs:
         a = rows[q]
-        at = v.order[q].tolist()
-        tiles, seen = [a], {ex.contents[a]}
-        for j in sorted(ex.rows_of[STACK_AT[q]], key=lambda j: -at[j]):
-            if len(tiles) == tuning.SEARCH_TILES:
-                break
-            if ex.names[j] != "back" and at[j] > -1 and ex.contents[j] not in seen and j not in rows:
-                tiles.append(j)
-                seen.add(ex.contents[j])
+        tiles = _likeliest(ex, v.order[q], STACK_AT[q], a, tuning.SEARCH_TILES, taken=rows)
         if len(tiles) < 2:
             continue
         got = searched(search_detail(cells.windows[q]), [_search_picture(ex, j) for j in tiles])
