@@ -599,7 +599,7 @@ def read_photo(photo: Photo, ex: Exemplars) -> Verdict | None:
     rest: list = []   # each look's outlines its cap left unread, in the looks' order
     best = _read_in_turn(photo, outlines_in_turn(photo, kept=kept), ex, None, tuning.READ_OUTLINES, rest)
     if tuning.FLAT_LOOK and not is_planet(best, ex):
-        best = _read_flattened(photo, ex, best, rest)
+        best = _read_flattened(photo, ex, best, rest, kept)
     if tuning.LATE_LOOK and not is_planet(best, ex):
         best = _read_in_turn(photo, outlines_in_turn(photo, later=True, kept=kept), ex, best, tuning.READ_OUTLINES, rest)
     if tuning.GRID_LOOK and not is_planet(best, ex):
@@ -705,12 +705,15 @@ def _read_in_turn(photo: Photo, outlines, ex: Exemplars, best: Verdict | None, m
     return best
 
 
-def _read_flattened(photo: Photo, ex: Exemplars, best: Verdict | None, rest: list | None = None) -> Verdict | None:
+def _read_flattened(photo: Photo, ex: Exemplars, best: Verdict | None, rest: list | None = None,
+                    kept: dict | None = None) -> Verdict | None:
     """No outline read as a planet: look for outlines again in the photo with its slow light taken
     out (``stages.flattened``: a strong vignette or a lamp's fall-off had hidden the planet's
     outline, heldout3's and heldout4's refused planets); each is read from the photo itself.
-    ``rest``: as ``_read_in_turn``'s."""
-    return _read_in_turn(photo, outlines_in_turn(flattened(photo)), ex, best, tuning.FLAT_OUTLINES, rest)
+    ``rest``: as ``_read_in_turn``'s. ``kept``: the photo's, in which the flattened photo's
+    outlines and edge map are kept as ``"flat"`` (``outlines_in_turn``'s ``kept``)."""
+    flat = {} if kept is None else kept.setdefault("flat", {})
+    return _read_in_turn(photo, outlines_in_turn(flattened(photo), kept=flat), ex, best, tuning.FLAT_OUTLINES, rest)
 
 
 def is_planet(v: Verdict | None, ex: Exemplars) -> bool:

@@ -476,11 +476,14 @@ def _fitted_in_turn(photo: Photo, quads: list, kept: dict) -> Iterator[Outline]:
 def trimmed_outlines(photo: Photo, kept: dict | None = None) -> Iterator[Outline]:
     """The outlines of the masks' blobs trimmed (``candidate_quads``' ``trim``, ``TRIM_OPEN``), those
     not already among the masks' own (``outlines_in_turn``), each fitted when asked for, in the order
-    of how well the lattice lies on the photo's edges. ``kept``: as ``outlines_in_turn``'s."""
+    of how well the lattice lies on the photo's edges. ``kept``: as ``outlines_in_turn``'s (the
+    trimmed outlines kept in it too, as ``"trimmed"``)."""
     kept = {} if kept is None else kept
-    own = _masks_quads(photo, kept)
-    yield from _fitted_in_turn(photo, [q for q in candidate_quads(photo.image, trim=tuning.TRIM_OPEN, kept=kept)
-                                       if all(np.abs(q - o).max() > 0.03 * quad_side(q) for o in own)], kept)
+    if "trimmed" not in kept:
+        own = _masks_quads(photo, kept)
+        kept["trimmed"] = [q for q in candidate_quads(photo.image, trim=tuning.TRIM_OPEN, kept=kept)
+                           if all(np.abs(q - o).max() > 0.03 * quad_side(q) for o in own)]
+    yield from _fitted_in_turn(photo, kept["trimmed"], kept)
 
 
 def grid_outlines(photo: Photo, kept: dict | None = None) -> Iterator[Outline]:
@@ -491,17 +494,18 @@ def grid_outlines(photo: Photo, kept: dict | None = None) -> Iterator[Outline]:
     tiles found span 3 rows or columns, a window a cell off holds them all too) the one whose
     weakest outer row or column has the most edges first (``outer_edges``: a band of table beside
     the planet is calmer than a band of tiles' art). ``kept``: as ``outlines_in_turn``'s (its edge
-    map is used when made)."""
+    map is used when made; the windows' outlines, ranked, kept in it as ``"grid"``)."""
     kept = {} if kept is None else kept
-    found = grid_quads(tile_squares(photo.image, tuning.GRID_SIDES), tuning.GRID_WINDOWS, tuning.GRID_LEAST)
-    if not found:
-        return
-    if "edges" not in kept:
-        kept["edges"] = edge_map(photo.image)
-    edges = kept["edges"]
-    ranked = sorted(found, key=lambda f: (-f[1], -outer_edges(edges, f[0])))
-    for q, _ in ranked[:tuning.GRID_OUTLINES]:
-        yield fit_outline(edges, q)
+    if "grid" not in kept:
+        found = grid_quads(tile_squares(photo.image, tuning.GRID_SIDES), tuning.GRID_WINDOWS, tuning.GRID_LEAST)
+        if not found:
+            kept["grid"] = []
+            return
+        if "edges" not in kept:
+            kept["edges"] = edge_map(photo.image)
+        kept["grid"] = [q for q, _ in sorted(found, key=lambda f: (-f[1], -outer_edges(kept["edges"], f[0])))]
+    for q in kept["grid"][:tuning.GRID_OUTLINES]:
+        yield fit_outline(kept["edges"], q)
 
 
 def outer_edges(edges: np.ndarray, quad: np.ndarray) -> float:
