@@ -508,6 +508,56 @@ def grid_outlines(photo: Photo, kept: dict | None = None) -> Iterator[Outline]:
         yield fit_outline(kept["edges"], q)
 
 
+def grown_quads(quad: np.ndarray) -> list[np.ndarray]:
+    """An outline that may hold only part of a planet, grown to the whole (the grown look,
+    ``reader._read_grown``): scaled about its centre (``GROW_SCALES``: the planet's round disc
+    without the corners' tiles), and a cell more on a side. A long outline (``GROW_LONG``: 4 cells
+    by 3, a row of tiles like the table left out) gets a cell along its short sides, at either end;
+    a near-square one (3 cells by 3) a cell along two sides that meet, at each of its corners.
+    Corners clockwise as ``quad``'s, float32."""
+    q = np.asarray(quad, np.float64).reshape(4, 2)
+    centre = q.mean(axis=0)
+    across = ((q[1] - q[0]) + (q[2] - q[3])) / 2   # from the first corner's side to the second's
+    down = ((q[3] - q[0]) + (q[2] - q[1])) / 2
+    la, ld = float(np.linalg.norm(across)), float(np.linalg.norm(down))
+    out = [centre + (q - centre) * s for s in tuning.GROW_SCALES]
+    if min(la, ld) > 0:
+        ends = {k: np.float64(m)[:, None] for k, m in
+                (("right", (0, 1, 1, 0)), ("left", (1, 0, 0, 1)), ("bottom", (0, 0, 1, 1)), ("top", (1, 1, 0, 0)))}
+        if la * tuning.GROW_LONG < ld:       # 3 cells across, 4 down
+            k = ld / 4 / la
+            out += [q + ends["right"] * across * k, q - ends["left"] * across * k]
+        elif ld * tuning.GROW_LONG < la:     # 4 cells across, 3 down
+            k = la / 4 / ld
+            out += [q + ends["bottom"] * down * k, q - ends["top"] * down * k]
+        else:                                # 3 cells by 3
+            for a in (ends["right"] * across / 3, -ends["left"] * across / 3):
+                out += [q + a + d for d in (ends["bottom"] * down / 3, -ends["top"] * down / 3)]
+    return [o.astype(np.float32) for o in out]
+
+
+def grown_candidates(photo: Photo, kept: dict) -> list[np.ndarray]:
+    """What the grown look weighs: every outline the earlier looks found in the photo (``kept``:
+    the masks', the flattened photo's, the trimmed blobs', the grid's), and the first
+    ``CANDIDATES`` of the masks' and of the flattened photo's each grown (``grown_quads``); those
+    with a corner more than ``GROW_BEYOND`` of the short side outside the photo left out, and of
+    outlines alike one."""
+    masks = _masks_quads(photo, kept)
+    flat = kept.get("flat", {}).get("quads", [])
+    found = masks + flat + kept.get("trimmed", []) + kept.get("grid", [])
+    grown = [g for q in masks[:tuning.CANDIDATES] + flat[:tuning.CANDIDATES] for g in grown_quads(q)]
+    h, w = photo.image.shape[:2]
+    slack = tuning.GROW_BEYOND * min(h, w)
+    out: list[np.ndarray] = []
+    for q in found + grown:
+        q = np.asarray(q, np.float32)
+        inside = (q[:, 0] >= -slack).all() and (q[:, 1] >= -slack).all() and \
+            (q[:, 0] <= w + slack).all() and (q[:, 1] <= h + slack).all()
+        if inside and all(np.abs(q - o).max() > 0.03 * quad_side(q) for o in out):
+            out.append(q)
+    return out
+
+
 def outer_edges(edges: np.ndarray, quad: np.ndarray) -> float:
     """The mean edge strength of the weakest of a lattice's outer rows and columns."""
     e = _straightened_edges(edges, quad)[_GM:_GM + 4 * _G, _GM:_GM + 4 * _G]

@@ -797,6 +797,22 @@ TRIM_UNSURE = True
 # (read once at stop 48, before this look).
 REST_LOOK = True
 REST_OUTLINES = 8
+# The grown look (stop 55; reader._read_grown, stages.grown_quads). Dev sets of variants B-L (seeds
+# 9301-9311, 9321-9331: 440 planet photos): 15 planets refused, 9 of them whose true outline reads as
+# a planet (1.57-1.81) but no look found an outline within half a cell of it. 6 were variant H's
+# (9327: pink-skied corner tiles on orange wood under a dim lamp): the masks held the planet's blue
+# disc (p04, p07; 1.21x and 0.85x of the planet, turned 6 degrees) or 4 cells by 3 of it (p03, p20, p18).
+# Grown (1.2x, 4/3x, a cell more) and ranked by the lattice's fit, the truth's came 7th-25th of 34-48;
+# by a cheap reading (unfitted, no refit: 31-50 ms each) 1st for p04, p07, p18. Reading the best 2 in
+# full: 7 of the 15 read (9327's p03, p04, p07, p18, p20, 9331's p09, 9306's p03: 14-16 cells right
+# each), 0 of 44 no-planet photos read as a planet, which now take 0.3-2.3 s more. Moving the
+# outlines a cell each way too: no more read (the 8 left: 3 whose truth reads under PLANET_SCORE,
+# 5 with no outline found within 0.4 of a cell, or with one the fit moves away). Set once.
+GROW_LOOK = True
+GROW_SCALES = (1.2, 4 / 3)   # the planet's disc to the planet (1.2x), 3 cells by 3 about the centre to 4 (4/3x)
+GROW_LONG = 1.15             # an outline this much longer than wide holds 4 cells by 3 (a 30-degree tilt: 1.15 at most)
+GROW_BEYOND = 0.05           # an outline grown past the photo's edge by more than this part of its short side: left out
+GROW_OUTLINES = 2            # read in full at most
 
 
 # --- issue 8's gap-lines round (vision39): teaching and reading both cut on the gaps ---------------
