@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -16,7 +17,7 @@ from hypothesis import strategies as st
 
 from vision import reader, tuning
 from vision.bench import compare, learn_box, load_truth, rotations
-from vision.stages import grown_quads
+from vision.stages import disc_quads, grown_quads
 
 DIM = Path(__file__).resolve().parent / "data" / "box2-f9327H-dim"
 
@@ -79,6 +80,24 @@ def test_the_planets_disc_grows_to_the_planet(cx, cy, side, turn):
     assert _nearest(planet, grown_quads(planet)) > 0.3
 
 
+@settings(max_examples=12, deadline=None)
+@given(turn=st.floats(-44, 44), side=st.integers(240, 600), x=st.integers(-150, 150), y=st.integers(-100, 100))
+def test_a_round_planet_is_found_by_its_disc(turn, side, x, y):
+    """A planet drawn as the second box draws it, dim: a dark disc touching its sides' middles, the
+    tiles' gaps across it, on a table barely lighter than its corner tiles. One of the squares
+    about its likeliest discs is the planet, turned as its gaps run (within 0.25 of a cell)."""
+    img = np.full((900, 1200, 3), (40, 70, 95), np.uint8)   # dim orange wood
+    planet = _planet(600 + x, 450 + y, side, turn)
+    cv2.fillConvexPoly(img, planet.astype(np.int32), (50, 60, 100))   # pink-skied corner tiles, dim
+    centre = planet.mean(axis=0)
+    cv2.circle(img, tuple(int(c) for c in centre), side // 2, (60, 35, 30), -1)   # the dark blue disc
+    for k in range(1, 4):
+        for a, b in ((_part(planet, (k, 4), (0, 4))[0], _part(planet, (k, 4), (0, 4))[3]),
+                     (_part(planet, (0, 4), (k, 4))[0], _part(planet, (0, 4), (k, 4))[1])):
+            cv2.line(img, tuple(int(v) for v in a), tuple(int(v) for v in b), (20, 20, 20), 3)
+    assert _nearest(planet, disc_quads(img)) < 0.25
+
+
 @pytest.fixture(scope="module")
 def dim_learned(tmp_path_factory):
     """A fresh set of the second box's generator (``python -m vision.samples_box DIR --seed 9327
@@ -90,11 +109,12 @@ def dim_learned(tmp_path_factory):
     return folder
 
 
-@pytest.mark.parametrize("photo, least", [("p03", 15), ("p04", 16)])
+@pytest.mark.parametrize("photo, least", [("p03", 15), ("p04", 16), ("p11", 14)])
 def test_a_planet_only_part_of_which_the_masks_hold_is_read(dim_learned, monkeypatch, photo, least):
     """p03: the masks hold 4 cells by 3 of the planet (its top row's dark tiles in the lamp's
-    shadow); p04: its blue disc. Without the grown look both are refused; with it p03 reads 15
-    of its 16 cells right and p04 all 16, every wrong cell marked doubtful."""
+    shadow); p04: its blue disc; p11: nothing within 0.7 of a cell of it, only its disc's circle
+    finds it. Without the grown look all three are refused; with it p03 reads 15 of its 16 cells
+    right, p04 all 16 and p11 14, every wrong cell marked doubtful."""
     path = DIM / "test" / f"{photo}.jpg"
     ex = reader.exemplars_in(dim_learned)
     monkeypatch.setattr(tuning, "GROW_LOOK", False)

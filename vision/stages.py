@@ -536,12 +536,46 @@ def grown_quads(quad: np.ndarray) -> list[np.ndarray]:
     return [o.astype(np.float32) for o in out]
 
 
+def disc_quads(img: np.ndarray) -> list[np.ndarray]:
+    """Outlines from the planet's round disc, found by its shape rather than its colour against the
+    table (the grown look): the ``GROW_DISCS`` likeliest circles of a planet's size in the photo
+    (``cv2.HoughCircles`` on its grey, stretched to the full range: a dim lamp), each taken as the
+    planet's disc, the planet a square ``GROW_DISC_SIDES`` of its diameter about it, turned as the
+    edges inside it run (the tiles' gaps: the strongest direction of its gradients, modulo a
+    quarter turn), in ``img`` pixels."""
+    h, w = img.shape[:2]
+    f = min(1.0, tuning.FIND_SIDE / max(h, w))
+    small = cv2.cvtColor(cv2.resize(img, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
+    short = min(small.shape[:2])
+    grey = cv2.GaussianBlur(cv2.normalize(small, None, 0, 255, cv2.NORM_MINMAX), (0, 0), 2)
+    circles = cv2.HoughCircles(grey, cv2.HOUGH_GRADIENT, dp=1.5, minDist=0.1 * short, param1=tuning.GROW_DISC_EDGE,
+                               param2=tuning.GROW_DISC_VOTES, minRadius=int(0.4 * tuning.MIN_PLANET * short),
+                               maxRadius=int(0.55 * short))
+    if circles is None:
+        return []
+    gx = cv2.Sobel(small.astype(np.float32), cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(small.astype(np.float32), cv2.CV_32F, 0, 1, ksize=3)
+    strength, way = np.hypot(gx, gy), np.arctan2(gy, gx)
+    out = []
+    for cx, cy, r in circles[0][:tuning.GROW_DISCS]:
+        inside = np.zeros(small.shape, np.uint8)
+        cv2.circle(inside, (int(round(cx)), int(round(cy))), int(0.9 * r), 1, -1)
+        m = inside.astype(bool)
+        a = float(np.angle(np.sum(strength[m] * np.exp(4j * way[m])))) / 4   # the gaps' direction, mod 90 degrees
+        across, down = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
+        for side in tuning.GROW_DISC_SIDES:
+            u, v = across * r * side, down * r * side
+            c = np.array([cx, cy])
+            out.append((np.float32([c - u - v, c + u - v, c + u + v, c - u + v]) / f).astype(np.float32))
+    return out
+
+
 def grown_candidates(photo: Photo, kept: dict) -> list[np.ndarray]:
     """What the grown look weighs: every outline the earlier looks found in the photo (``kept``:
-    the masks', the flattened photo's, the trimmed blobs', the grid's), and the first
-    ``CANDIDATES`` of the masks' and of the flattened photo's each grown (``grown_quads``); those
-    with a corner more than ``GROW_BEYOND`` of the short side outside the photo left out, and of
-    outlines alike one."""
+    the masks', the flattened photo's, the trimmed blobs', the grid's), the first ``CANDIDATES``
+    of the masks' and of the flattened photo's each grown (``grown_quads``), and the squares about
+    the photo's likeliest discs (``disc_quads``); those with a corner more than ``GROW_BEYOND`` of
+    the short side outside the photo left out, and of outlines alike one."""
     masks = _masks_quads(photo, kept)
     flat = kept.get("flat", {}).get("quads", [])
     found = masks + flat + kept.get("trimmed", []) + kept.get("grid", [])
@@ -549,7 +583,7 @@ def grown_candidates(photo: Photo, kept: dict) -> list[np.ndarray]:
     h, w = photo.image.shape[:2]
     slack = tuning.GROW_BEYOND * min(h, w)
     out: list[np.ndarray] = []
-    for q in found + grown:
+    for q in found + grown + disc_quads(photo.image):
         q = np.asarray(q, np.float32)
         inside = (q[:, 0] >= -slack).all() and (q[:, 1] >= -slack).all() and \
             (q[:, 0] <= w + slack).all() and (q[:, 1] <= h + slack).all()
