@@ -110,7 +110,7 @@ def test_the_outlines_a_cap_left_unread_are_read_last_when_no_look_found_a_plane
     without it, the photo is refused."""
     ex = reader.exemplars_in(box2_learned)
     photo = stages.decode_photo((TEST / "p01.jpg").read_bytes())
-    for look in ("FLAT_LOOK", "LATE_LOOK", "GRID_LOOK", "TRIM_LOOK"):
+    for look in ("FLAT_LOOK", "LATE_LOOK", "GRID_LOOK", "TRIM_LOOK", "GROW_LOOK"):
         monkeypatch.setattr(tuning, look, False)
     order = [o.corners.tobytes() for o in stages.outlines_in_turn(photo)]
     read = []
@@ -123,7 +123,7 @@ def test_the_outlines_a_cap_left_unread_are_read_last_when_no_look_found_a_plane
     looked = [c for c in read if c in order]            # not the refits (read_outline reads again through them)
     assert len(order) >= 3 and looked == order[:1 + tuning.REST_OUTLINES]
     monkeypatch.undo()
-    for look in ("FLAT_LOOK", "LATE_LOOK", "GRID_LOOK", "TRIM_LOOK"):
+    for look in ("FLAT_LOOK", "LATE_LOOK", "GRID_LOOK", "TRIM_LOOK", "GROW_LOOK"):
         monkeypatch.setattr(tuning, look, False)
     monkeypatch.setattr(tuning, "READ_OUTLINES", 0)
     assert reader.is_planet(reader.read_photo(photo, ex), ex)
