@@ -33,10 +33,10 @@ from .facedown import in_threes
 from .layout import STACK_AT
 from .searched import Picture as SearchPicture, detail as search_detail, searched
 from .stages import (STACKS, Aligned, Cells, Outline, Photo, align_cells, cell_detail, chroma, cut_cells, zoomed_tile,
-                     decode_photo, exemplar_details, finer_region, fine_cells_at, fine_detail, fine_cells, fine_exemplar, flattened, match,
+                     decode_photo, exemplar_details, finer_region, fine_cells_at, fine_detail, fine_cells, fine_exemplar, match,
                      grid_outlines, matched_filters, moved_in_lattice, on_gap_lines, one_thread, outlines_in_turn, quad_side, tell_apart_all,
                      even_light, refit_outline, register_exemplars, stack_looks, tell_apart_each, turned_details,
-                     Slider, detail_sides, squares_aligned, trimmed_outlines, edge_map, fit_outline, grown_candidates)
+                     Slider, detail_sides, squares_aligned, trimmed_outlines, fit_outline, flattened_outlines, grown_candidates, kept_edges)
 
 
 @dataclass(frozen=True)
@@ -625,9 +625,8 @@ def _read_grown(photo: Photo, ex: Exemplars, best: Verdict | None, kept: dict) -
     if not found:
         return best
     screen = [read_outline(photo, Outline(q, 0.0), ex, refit=0).score for q in found]
-    if "edges" not in kept:
-        kept["edges"] = edge_map(photo.image)
-    outlines = (fit_outline(kept["edges"], found[k]) for k in np.argsort(-np.float32(screen), kind="stable"))
+    edges = kept_edges(photo, kept)
+    outlines = (fit_outline(edges, found[k]) for k in np.argsort(-np.float32(screen), kind="stable"))
     return _read_in_turn(photo, outlines, ex, best, tuning.GROW_OUTLINES)
 
 
@@ -730,10 +729,8 @@ def _read_flattened(photo: Photo, ex: Exemplars, best: Verdict | None, rest: lis
     """No outline read as a planet: look for outlines again in the photo with its slow light taken
     out (``stages.flattened``: a strong vignette or a lamp's fall-off had hidden the planet's
     outline, heldout3's and heldout4's refused planets); each is read from the photo itself.
-    ``rest``: as ``_read_in_turn``'s. ``kept``: the photo's, in which the flattened photo's
-    outlines and edge map are kept as ``"flat"`` (``outlines_in_turn``'s ``kept``)."""
-    flat = {} if kept is None else kept.setdefault("flat", {})
-    return _read_in_turn(photo, outlines_in_turn(flattened(photo), kept=flat), ex, best, tuning.FLAT_OUTLINES, rest)
+    ``rest``: as ``_read_in_turn``'s. ``kept``: the photo's (``stages.flattened_outlines``)."""
+    return _read_in_turn(photo, flattened_outlines(photo, kept), ex, best, tuning.FLAT_OUTLINES, rest)
 
 
 def is_planet(v: Verdict | None, ex: Exemplars) -> bool:

@@ -461,14 +461,27 @@ def _masks_quads(photo: Photo, kept: dict) -> list[np.ndarray]:
     return kept["quads"]
 
 
+def kept_edges(photo: Photo, kept: dict) -> np.ndarray:
+    """The photo's edge map (``edge_map``), made once, in the photo's ``kept`` dict."""
+    if "edges" not in kept:
+        kept["edges"] = edge_map(photo.image)
+    return kept["edges"]
+
+
+def flattened_outlines(photo: Photo, kept: dict | None = None) -> Iterator[Outline]:
+    """``outlines_in_turn`` of the photo with its slow light taken out (``flattened``), those
+    outlines and the flattened photo's edge map kept in ``kept`` as ``"flat"`` (for the grown
+    look, ``grown_candidates``)."""
+    kept = {} if kept is None else kept
+    return outlines_in_turn(flattened(photo), kept=kept.setdefault("flat", {}))
+
+
 def _fitted_in_turn(photo: Photo, quads: list, kept: dict) -> Iterator[Outline]:
     """``quads`` each fitted when asked for, in the order of how well the lattice lies on the
     photo's edges before fitting (the edge map made once, in ``kept``)."""
     if not quads:
         return
-    if "edges" not in kept:
-        kept["edges"] = edge_map(photo.image)
-    edges = kept["edges"]
+    edges = kept_edges(photo, kept)
     for k in np.argsort(-lattice_fits(edges, np.stack(quads)), kind="stable"):
         yield fit_outline(edges, quads[k])
 
@@ -501,9 +514,8 @@ def grid_outlines(photo: Photo, kept: dict | None = None) -> Iterator[Outline]:
         if not found:
             kept["grid"] = []
             return
-        if "edges" not in kept:
-            kept["edges"] = edge_map(photo.image)
-        kept["grid"] = [q for q, _ in sorted(found, key=lambda f: (-f[1], -outer_edges(kept["edges"], f[0])))]
+        edges = kept_edges(photo, kept)
+        kept["grid"] = [q for q, _ in sorted(found, key=lambda f: (-f[1], -outer_edges(edges, f[0])))]
     for q in kept["grid"][:tuning.GRID_OUTLINES]:
         yield fit_outline(kept["edges"], q)
 
