@@ -427,11 +427,18 @@ def candidate_quads(img: np.ndarray, upright: bool = False, trim: float = 0.0,
                 continue
             if max(sides) / max(1e-6, min(sides)) > tuning.MAX_ASPECT:
                 continue
-            if upright and abs(np.degrees(np.arctan2(q[1][1] - q[0][1], q[1][0] - q[0][0]))) > tuning.LEARN_MAX_TURN:
+            if upright and not is_level(q):
                 continue
             if all(np.abs(q - o).max() > 0.03 * min(sides) for o in out):
                 out.append(q.astype(np.float32))
     return out
+
+
+def is_level(quad: np.ndarray) -> bool:
+    """Is ``quad``'s first side (a teaching photo's layout's top) within ``LEARN_MAX_TURN``
+    degrees of the photo's rows?"""
+    (x0, y0), (x1, y1) = quad[0], quad[1]
+    return bool(abs(np.degrees(np.arctan2(y1 - y0, x1 - x0))) <= tuning.LEARN_MAX_TURN)
 
 
 def find_outlines(photo: Photo, upright: bool = False) -> list[Outline]:
