@@ -555,11 +555,22 @@ def grown_quads(quad: np.ndarray) -> list[np.ndarray]:
     return [o.astype(np.float32) for o in out]
 
 
-def disc_quads(img: np.ndarray) -> list[np.ndarray]:
-    """Outlines from the planet's round disc, found by its shape rather than its colour against the
-    table (the grown look): the ``GROW_DISCS`` likeliest circles of a planet's size in the photo
-    (``cv2.HoughCircles`` on its grey, stretched to the full range: a dim lamp), each taken as the
-    planet's disc, the planet a square ``GROW_DISC_SIDES`` of its diameter about it, turned as the
+@dataclass(frozen=True)
+class Disc:
+    """A round disc in the photo, taken for a planet's (``planet_discs``): its centre and radius in
+    the photo's pixels, and the planet about it: squares ``GROW_DISC_SIDES`` of its diameter,
+    turned as the edges inside it run (within a quarter turn), corners clockwise from the top
+    left's when not turned."""
+    x: float
+    y: float
+    radius: float
+    squares: tuple
+
+
+def planet_discs(img: np.ndarray) -> list[Disc]:
+    """The planet's round disc, found by its shape rather than its colour against the table (the
+    grown look): the ``GROW_DISCS`` likeliest circles of a planet's size in the photo
+    (``cv2.HoughCircles`` on its grey, stretched to the full range: a dim lamp), each turned as the
     edges inside it run (the tiles' gaps: the strongest direction of its gradients, modulo a
     quarter turn), in ``img`` pixels."""
     h, w = img.shape[:2]
@@ -582,11 +593,19 @@ def disc_quads(img: np.ndarray) -> list[np.ndarray]:
         m = inside.astype(bool)
         a = float(np.angle(np.sum(strength[m] * np.exp(4j * way[m])))) / 4   # the gaps' direction, mod 90 degrees
         across, down = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
+        squares = []
         for side in tuning.GROW_DISC_SIDES:
             u, v = across * r * side, down * r * side
             c = np.array([cx, cy])
-            out.append((np.float32([c - u - v, c + u - v, c + u + v, c - u + v]) / f).astype(np.float32))
+            squares.append((np.float32([c - u - v, c + u - v, c + u + v, c - u + v]) / f).astype(np.float32))
+        out.append(Disc(float(cx) / f, float(cy) / f, float(r) / f, tuple(squares)))
     return out
+
+
+def disc_quads(img: np.ndarray) -> list[np.ndarray]:
+    """Outlines from the planet's round disc (the grown look): the squares about each of the
+    photo's likeliest discs (``planet_discs``: ``Disc.squares``), in ``img`` pixels."""
+    return [q for disc in planet_discs(img) for q in disc.squares]
 
 
 def grown_candidates(photo: Photo, kept: dict) -> list[np.ndarray]:
