@@ -224,13 +224,14 @@ def _shaped_like_a_layout(table: np.ndarray, edges: tuple, quad: np.ndarray, str
     """Does ``quad`` pass the bars every layout found passes, fitted or straightened: large enough
     (``_large_enough``), its lines straight (their median, ``layout_straightness``, at least
     ``straight``) and straight each way (``_straight_both_ways``), photographed from above
-    (``_from_above``) and off the table (``_off_table``, ``image`` as there)? Whether it is a
-    lattice on part of a layout is the caller's to ask (``_part_of_layout``)."""
+    (``_from_above``), not a lattice of half tiles (``_not_halves``) and off the table
+    (``_off_table``, ``image`` as there)? Whether it is a lattice on part of a layout is the
+    caller's to ask (``_part_of_layout``)."""
     if not _large_enough(table.shape, quad):
         return False
     lines = line_straightnesses(edges, quad[None])[0]
-    return (float(np.median(lines)) >= straight and _straight_both_ways(lines)
-            and _from_above(quad) and _off_table(table, edges, quad, image))
+    return (float(np.median(lines)) >= straight and _straight_both_ways(lines) and _from_above(quad)
+            and _not_halves(lines) and _off_table(table, edges, quad, image))
 
 
 def _large_enough(shape: tuple, quad: np.ndarray) -> bool:
@@ -249,6 +250,19 @@ def _straight_both_ways(lines: np.ndarray) -> bool:
     reach ``LEARN_STRAIGHT`` on its rows alone (fresh set f9043G's n04, a photo of no planet:
     rows 2.1-4.6, columns 0.19-0.68)."""
     return min(float(np.median(lines[:5])), float(np.median(lines[5:]))) >= tuning.LEARN_BOTH_WAYS
+
+
+def _not_halves(lines: np.ndarray) -> bool:
+    """Is a lattice (``lines``: its ten lines' straightness, rows then columns) not one of half
+    tiles on a quarter of the layout? Such a lattice has its middle line on the tiles' borders and
+    the lines either side of it across the tiles' middles, both ways: the two under
+    ``LEARN_HALVES`` of its middle line's straightness, rows and columns. A layout's inner lines
+    are all borders (dev sets' found layouts: the stronger of the two at least 0.44 of the middle
+    line, one way or the other; set 9361's t04, taught 2.65 cells off so: 0.15 and 0.12)."""
+    if not tuning.LEARN_HALVES:
+        return True
+    ratios = [max(lines[k + 1], lines[k + 3]) / max(1e-6, float(lines[k + 2])) for k in (0, 5)]
+    return max(ratios) >= tuning.LEARN_HALVES
 
 
 def _sides(quad: np.ndarray) -> tuple[float, float]:

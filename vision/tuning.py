@@ -654,6 +654,9 @@ BESIDE_FLOOR = 1.0
 LEARN_SQUARED = True
 LEARN_SQUARE_ASPECT = 1.2
 LEARN_BESIDE_LOOK = True
+# stop 56: a lattice of half tiles on a quarter of the layout is refused (learn._not_halves): its
+# lines either side of the middle one both under this part of the middle's straightness, both ways.
+LEARN_HALVES = 0.3
 
 
 # --- issue 8's whole-layout round (vision35): teaching must not take a lattice on part of a layout ---
