@@ -38,10 +38,10 @@ from . import tuning
 from .box import SAMPLE_PX, Box, Sample
 from .imageio import UnusableImage
 from .layout import STACK_AT
-from .stages import (Outline, Photo, candidate_quads, cut_cells, decode_photo, find_layouts, frame_tiles, frame_tiles_on_gaps,
-                     lattice_on_gaps, lattice_parts, layout_fits, line_straightnesses, moved_in_lattice, on_gap_lines, fit_layout, one_thread, oriented_edges, quad_side,
-                     shortest_side,
-                     straighten_layout)
+from .stages import (Disc, Outline, Photo, candidate_quads, cut_cells, decode_photo, find_layouts, frame_tiles,
+                     frame_tiles_on_gaps, is_level, lattice_on_gaps, lattice_parts, layout_fits, line_straightnesses,
+                     moved_in_lattice, on_gap_lines, fit_layout, one_thread, oriented_edges, planet_discs, quad_side,
+                     rim_strength, shortest_side, straighten_layout)
 
 _UNIT = np.float32([[0, 0], [4, 0], [4, 4], [0, 4]])   # a layout's 4×4 lattice, a cell a unit
 NOT_AGAIN = N_("I could not find the planet in this photo again, so nothing was remembered.")
@@ -113,9 +113,10 @@ def find_layout(photo: Photo) -> Outline | None:
     not a lattice on part of one (``_part_of_layout``: square, the table round it), and that could
     be photographed from above (``_from_above``: opposite sides nearly equal, corners nearly
     square). When none is, the candidates straightened (``_straightened_layout``); when none is
-    either, the candidates made square (``_squared_layout``). The one found is moved a cell at a
-    time while the lattice moved so lies on the layout better (``_moved_onto_layout``), then its
-    sides are moved onto the layout's (``_sides_onto_layout``)."""
+    either, the candidates made square (``_squared_layout``); then squares about the photo's round
+    discs (``_disc_layout``). The one found is moved a cell at a time while the lattice moved so
+    lies on the layout better (``_moved_onto_layout``), then its sides are moved onto the layout's
+    (``_sides_onto_layout``)."""
     table = _not_table(photo.image)
     edges, layouts = oriented_edges(photo.image), find_layouts(photo)   # fitted once, for both looks
     refused: list[Outline] = []
@@ -124,6 +125,8 @@ def find_layout(photo: Photo) -> Outline | None:
         found = _straightened_layout(photo, table, edges, layouts) if tuning.STRAIGHTEN else None
         if found is None and tuning.LEARN_SQUARED:
             found = _squared_layout(photo, table, edges, layouts)
+        if found is None and tuning.LEARN_DISCS:
+            found = _disc_layout(photo, table, edges)
     elif tuning.LIGHT_EDGES:
         found = _second_opinion(photo, table, found, sure=not refused)
     if found is not None and tuning.LEARN_MOVED:
@@ -220,18 +223,18 @@ def _first_layout(table: np.ndarray, edges: tuple, layouts: list[Outline], image
 
 
 def _shaped_like_a_layout(table: np.ndarray, edges: tuple, quad: np.ndarray, straight: float,
-                          image: np.ndarray | None = None) -> bool:
+                          image: np.ndarray | None = None, on_table: bool = True) -> bool:
     """Does ``quad`` pass the bars every layout found passes, fitted or straightened: large enough
     (``_large_enough``), its lines straight (their median, ``layout_straightness``, at least
     ``straight``) and straight each way (``_straight_both_ways``), photographed from above
     (``_from_above``), not a lattice of half tiles (``_not_halves``) and off the table
-    (``_off_table``, ``image`` as there)? Whether it is a lattice on part of a layout is the
-    caller's to ask (``_part_of_layout``)."""
+    (``_off_table``, ``image`` as there; not asked unless ``on_table``)? Whether it is a lattice on
+    part of a layout is the caller's to ask (``_part_of_layout``)."""
     if not _large_enough(table.shape, quad):
         return False
     lines = line_straightnesses(edges, quad[None])[0]
     return (float(np.median(lines)) >= straight and _straight_both_ways(lines) and _from_above(quad)
-            and _not_halves(lines) and _off_table(table, edges, quad, image))
+            and _not_halves(lines) and (not on_table or _off_table(table, edges, quad, image)))
 
 
 def _large_enough(shape: tuple, quad: np.ndarray) -> bool:
@@ -373,6 +376,48 @@ def _squared(quad: np.ndarray) -> list[np.ndarray]:
     boxes = ([(0, 0, r, 1), (1 - r, 0, 1, 1)] if w < h else [(0, 0, 1, r), (0, 1 - r, 1, 1)])
     return [cv2.perspectiveTransform(np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])[None], H)[0]
             for x0, y0, x1, y1 in boxes]
+
+
+def _disc_layout(photo: Photo, table: np.ndarray, edges: tuple) -> Outline | None:
+    """When no candidate of the masks is found, fitted, straightened or squared: the squares
+    about the photo's round discs (``stages.planet_discs``, the grown look's), those level
+    (``is_level``, as every teaching candidate) fitted (``fit_layout``), best first. The first that
+    passes the bars a squared candidate passes (``_first_layout`` with the photo) is taken; failing
+    that, the first that passes them all but the table's (``_shaped_like_a_layout``, not
+    ``_part_of_layout``), lies about its disc (``_about_its_disc``) and whose disc has an edge all
+    round it (``stages.rim_strength`` at least ``LEARN_DISC_RIM``: a circle found in a table's grain
+    has not). Under a dim lamp, pink-skied corner tiles on orange wood (variant H), the masks hold
+    the planet's blue disc or part of the planet, and no candidate lies within a cell of the
+    layout; the disc's square, fitted, lies
+    0.06-0.19 of a cell off it (dev sets 9362's t01, 9364's t03, 9401-9412). Its corner tiles and
+    the tiles in the lamp's shadow look like the table (3-11 cells of 16, the true layout's as
+    many), so the table's test refuses it; a round disc the size of a planet with the layout's
+    straight lattice about it, concentric, is evidence no table gives."""
+    fitted = sorted(((fit_layout(edges, q), disc) for disc in planet_discs(photo.image)
+                     for q in disc.squares if is_level(q)), key=lambda od: -od[0].fit)
+    found = _first_layout(table, edges, [o for o, _disc in fitted], photo.image)
+    if found is not None or not tuning.LEARN_DISC_ROUND:
+        return found
+    rims: dict = {}
+    for outline, disc in fitted:
+        if (_about_its_disc(outline.corners, disc)
+                and rims.setdefault(id(disc), rim_strength(photo.image, disc)) >= tuning.LEARN_DISC_RIM
+                and _shaped_like_a_layout(table, edges, outline.corners, tuning.LEARN_STRAIGHT, on_table=False)
+                and not _part_of_layout(table, edges, outline.corners)):
+            return outline
+    return None
+
+
+def _about_its_disc(quad: np.ndarray, disc: Disc) -> bool:
+    """Does ``quad`` lie about ``disc`` as a planet about its own: its lattice's middle within ``LEARN_DISC_CENTRE`` of a cell of the disc's centre, and its mean side
+    ``LEARN_DISC_SIDE`` of the disc's diameter? A lattice a cell off the layout has its middle a
+    cell off the disc; one of 3 or 5 cells a side, a side 3/4 or 5/4 of the layout's."""
+    H = cv2.getPerspectiveTransform(_UNIT, quad.astype(np.float32))
+    middle = cv2.perspectiveTransform(np.float32([[[2, 2]]]), H)[0, 0]
+    side = float(np.mean(_sides(quad)))
+    low, high = tuning.LEARN_DISC_SIDE
+    return (float(np.linalg.norm(middle - (disc.x, disc.y))) <= tuning.LEARN_DISC_CENTRE * side / 4
+            and low * 2 * disc.radius <= side <= high * 2 * disc.radius)
 
 
 def _straightened_layout(photo: Photo, table: np.ndarray, edges: tuple, layouts: list[Outline]) -> Outline | None:

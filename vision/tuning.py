@@ -654,6 +654,22 @@ BESIDE_FLOOR = 1.0
 LEARN_SQUARED = True
 LEARN_SQUARE_ASPECT = 1.2
 LEARN_BESIDE_LOOK = True
+# stop 56: when no candidate is found, the squares about the photo's discs (learn._disc_layout; the
+# grown look's stages.planet_discs and its GROW_DISC_* constants, none set again for teaching). A
+# disc's square off the table is taken as any candidate; failing that (LEARN_DISC_ROUND), one that
+# lies about its disc: its middle within LEARN_DISC_CENTRE of a cell of the disc's centre, its side
+# LEARN_DISC_SIDE of the disc's diameter (learn._about_its_disc).
+LEARN_DISCS = True
+# Measured on the dev sets' teaching photos of variant H not found otherwise (9401-9412, 9362-9364:
+# /work/notes/s56/disc_about.py, rim.py): the squares 0.06-0.19 of a cell off the layout lie 0.00-0.24
+# of a cell off their disc's centre, their sides 1.08-1.23 of its diameter, the rims 3.8-7.2; lattices
+# that passed the other bars 1.07-2.31 cells off the layout: 0.04-0.32 and 0.97-1.01 (a 3-cell
+# lattice, a back's own round art); the circles found in two no-planet photos' grain and planks whose
+# squares passed the other bars: rims 1.0-1.8.
+LEARN_DISC_ROUND = True
+LEARN_DISC_CENTRE = 0.25
+LEARN_DISC_SIDE = (1.05, 1.25)
+LEARN_DISC_RIM = 3.0
 # stop 56: a lattice of half tiles on a quarter of the layout is refused (learn._not_halves): its
 # lines either side of the middle one both under this part of the middle's straightness, both ways.
 LEARN_HALVES = 0.3
