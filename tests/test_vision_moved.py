@@ -94,6 +94,9 @@ def test_a_sheared_lattice_is_passed_over_for_the_layout(monkeypatch):
 
 
 def test_a_keystoned_lattice_on_a_busy_table_is_not_taught_and_the_page_asks_for_corners(monkeypatch):
+    """Without the disc's squares (stop 56), no other candidate is found, and the page asks for
+    the corners; with them, the layout is found from the planet's disc (below)."""
+    monkeypatch.setattr(tuning, "LEARN_DISCS", False)
     grid = json.loads(KEYSTONED.with_suffix(".json").read_text())
     box = learn.Box()
     lesson = learn.learn(KEYSTONED.read_bytes(), {"cells": grid["cells"]}, box)
@@ -104,3 +107,11 @@ def test_a_keystoned_lattice_on_a_busy_table_is_not_taught_and_the_page_asks_for
     photo, truth = photo_and_truth(KEYSTONED)
     before = learn.find_layout(photo)
     assert before is not None and cells_off(before.corners, truth) > 1.0
+
+
+def test_the_busy_tables_layout_is_found_from_its_disc():
+    """Stop 56's disc pass (``learn._disc_layout``) finds f6006G's t04 where the keystoned lattice
+    was: within a quarter of a cell."""
+    photo, truth = photo_and_truth(KEYSTONED)
+    found = learn.find_layout(photo)
+    assert found is not None and cells_off(found.corners, truth) < 0.25

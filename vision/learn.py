@@ -257,15 +257,23 @@ def _straight_both_ways(lines: np.ndarray) -> bool:
 
 def _not_halves(lines: np.ndarray) -> bool:
     """Is a lattice (``lines``: its ten lines' straightness, rows then columns) not one of half
-    tiles on a quarter of the layout? Such a lattice has its middle line on the tiles' borders and
-    the lines either side of it across the tiles' middles, both ways: the two under
-    ``LEARN_HALVES`` of its middle line's straightness, rows and columns. A layout's inner lines
-    are all borders (dev sets' found layouts: the stronger of the two at least 0.44 of the middle
-    line, one way or the other; set 9361's t04, taught 2.65 cells off so: 0.15 and 0.12)."""
+    tiles on part of the layout? Such a lattice has every other line on the tiles' borders and
+    the lines between across the tiles' middles, both ways: either its middle line on a border and
+    the two either side of it under ``LEARN_HALVES`` of it, or those two on borders and the middle
+    and outer lines all under ``LEARN_HALVES`` of the weaker of them. A layout's inner lines are
+    all borders. Measured (``/work/notes/s56/lines_stats.py``): of the 459 layouts found right in the
+    474 teaching photos of dev sets 9301-9368, 9380-9383, 9401-9412 and 9421-9450, the least of the
+    two ratios, the greater way, is 0.375; set 9361's t04, a lattice of half tiles on the layout's bottom-right
+    quarter, 0.15 (the first form both ways), and set 9426's t01, on its top middle, 0.13 (the
+    first form across its rows, the second down its columns); each was taught 2.4-2.7 cells off."""
     if not tuning.LEARN_HALVES:
         return True
-    ratios = [max(lines[k + 1], lines[k + 3]) / max(1e-6, float(lines[k + 2])) for k in (0, 5)]
-    return max(ratios) >= tuning.LEARN_HALVES
+
+    def halved(way: np.ndarray) -> bool:
+        middle_on_border = max(way[1], way[3]) / max(1e-6, float(way[2]))
+        middle_off_border = max(way[0], way[2], way[4]) / max(1e-6, float(min(way[1], way[3])))
+        return min(middle_on_border, middle_off_border) < tuning.LEARN_HALVES
+    return not (halved(lines[:5]) and halved(lines[5:]))
 
 
 def _sides(quad: np.ndarray) -> tuple[float, float]:
