@@ -53,7 +53,17 @@ def test_the_layout_whose_middle_looks_like_the_gingham_is_found(monkeypatch):
     found = learn.find_layout(photo)
     assert found is not None and cells_off(found.corners, truth) < 0.2
     monkeypatch.setattr(tuning, "LEARN_MIDDLE_APART", False)   # as at stop 51: not found
+    monkeypatch.setattr(tuning, "LEARN_DISCS", False)          # (stop 56's disc pass finds it too)
     assert learn.find_layout(photo) is None
+
+
+def test_without_the_middle_apart_the_disc_finds_it(monkeypatch):
+    """Stop 56's disc pass (``learn._disc_layout``) finds the layout even when the middle four are
+    counted with the outer cells: within a fifth of a cell, as the test above asks."""
+    photo, truth = photo_and_truth(GINGHAM)
+    monkeypatch.setattr(tuning, "LEARN_MIDDLE_APART", False)
+    found = learn.find_layout(photo)
+    assert found is not None and cells_off(found.corners, truth) < 0.2
 
 
 def test_its_lattice_a_cell_off_each_way_is_still_on_the_table():
