@@ -261,11 +261,12 @@ def _not_halves(lines: np.ndarray) -> bool:
     the lines between across the tiles' middles, both ways: either its middle line on a border and
     the two either side of it under ``LEARN_HALVES`` of it, or those two on borders and the middle
     and outer lines all under ``LEARN_HALVES`` of the weaker of them. A layout's inner lines are
-    all borders. Measured (``/work/notes/s56/lines_stats.py``): of the 459 layouts found right in the
-    474 teaching photos of dev sets 9301-9368, 9380-9383, 9401-9412 and 9421-9450, the least of the
-    two ratios, the greater way, is 0.375; set 9361's t04, a lattice of half tiles on the layout's bottom-right
-    quarter, 0.15 (the first form both ways), and set 9426's t01, on its top middle, 0.13 (the
-    first form across its rows, the second down its columns); each was taught 2.4-2.7 cells off."""
+    all borders. Measured (``/work/notes/s56/lines_stats.py``): of the 459 layouts found right in
+    the 474 teaching photos of dev sets 9301-9368, 9380-9383, 9401-9412 and 9421-9450, the least
+    of the two ratios, the greater way, is 0.375; set 9361's t04, a lattice of half tiles on the
+    layout's bottom-right quarter, 0.15 (the first form both ways), and set 9426's t01, on its top
+    middle, 0.13 (the first form across its rows, the second down its columns); each was taught
+    2.4-2.7 cells off."""
     if not tuning.LEARN_HALVES:
         return True
 
@@ -396,20 +397,23 @@ def _disc_layout(photo: Photo, table: np.ndarray, edges: tuple) -> Outline | Non
     round it (``stages.rim_strength`` at least ``LEARN_DISC_RIM``: a circle found in a table's grain
     has not). Under a dim lamp, pink-skied corner tiles on orange wood (variant H), the masks hold
     the planet's blue disc or part of the planet, and no candidate lies within a cell of the
-    layout; the disc's square, fitted, lies
-    0.06-0.19 of a cell off it (dev sets 9362's t01, 9364's t03, 9401-9412). Its corner tiles and
-    the tiles in the lamp's shadow look like the table (3-11 cells of 16, the true layout's as
-    many), so the table's test refuses it; a round disc the size of a planet with the layout's
-    straight lattice about it, concentric, is evidence no table gives."""
+    layout; the disc's square, fitted, lies 0.06-0.19 of a cell off it (dev sets 9362's t01,
+    9364's t03, 9401-9412). Its corner tiles and the tiles in the lamp's shadow look like the
+    table (3-11 cells of 16, the true layout's as many), so the table's test refuses it; a round
+    disc the size of a planet with the layout's straight lattice about it, concentric, is evidence
+    no table gives."""
     fitted = sorted(((fit_layout(edges, q), disc) for disc in planet_discs(photo.image)
                      for q in disc.squares if is_level(q)), key=lambda od: -od[0].fit)
     found = _first_layout(table, edges, [o for o, _disc in fitted], photo.image)
     if found is not None or not tuning.LEARN_DISC_ROUND:
         return found
-    rims: dict = {}
+    rims: dict[int, float] = {}   # each disc's rim, measured once
     for outline, disc in fitted:
-        if (_about_its_disc(outline.corners, disc)
-                and rims.setdefault(id(disc), rim_strength(photo.image, disc)) >= tuning.LEARN_DISC_RIM
+        if not _about_its_disc(outline.corners, disc):
+            continue
+        if id(disc) not in rims:
+            rims[id(disc)] = rim_strength(photo.image, disc)
+        if (rims[id(disc)] >= tuning.LEARN_DISC_RIM
                 and _shaped_like_a_layout(table, edges, outline.corners, tuning.LEARN_STRAIGHT, on_table=False)
                 and not _part_of_layout(table, edges, outline.corners)):
             return outline
@@ -417,9 +421,10 @@ def _disc_layout(photo: Photo, table: np.ndarray, edges: tuple) -> Outline | Non
 
 
 def _about_its_disc(quad: np.ndarray, disc: Disc) -> bool:
-    """Does ``quad`` lie about ``disc`` as a planet about its own: its lattice's middle within ``LEARN_DISC_CENTRE`` of a cell of the disc's centre, and its mean side
-    ``LEARN_DISC_SIDE`` of the disc's diameter? A lattice a cell off the layout has its middle a
-    cell off the disc; one of 3 or 5 cells a side, a side 3/4 or 5/4 of the layout's."""
+    """Does ``quad`` lie about ``disc`` as a planet about its own: its lattice's middle within
+    ``LEARN_DISC_CENTRE`` of a cell of the disc's centre, and its mean side ``LEARN_DISC_SIDE`` of
+    the disc's diameter? A lattice a cell off the layout has its middle a cell off the disc; one of
+    3 or 5 cells a side, a side 3/4 or 5/4 of the layout's."""
     H = cv2.getPerspectiveTransform(_UNIT, quad.astype(np.float32))
     middle = cv2.perspectiveTransform(np.float32([[[2, 2]]]), H)[0, 0]
     side = float(np.mean(_sides(quad)))
