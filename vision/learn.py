@@ -38,10 +38,10 @@ from . import tuning
 from .box import SAMPLE_PX, Box, Sample
 from .imageio import UnusableImage
 from .layout import STACK_AT
-from .stages import (Disc, Outline, Photo, candidate_quads, cut_cells, decode_photo, find_layouts, frame_tiles,
+from .stages import (Disc, Outline, Photo, at_find_side, candidate_quads, cut_cells, decode_photo, find_layouts, frame_tiles,
                      frame_tiles_on_gaps, is_level, lattice_on_gaps, lattice_parts, layout_fits, line_straightnesses,
                      moved_in_lattice, on_gap_lines, fit_layout, one_thread, oriented_edges, planet_discs, quad_side,
-                     rim_strength, shortest_side, straighten_layout)
+                     rim_strengths, shortest_side, straighten_layout)
 
 _UNIT = np.float32([[0, 0], [4, 0], [4, 4], [0, 4]])   # a layout's 4×4 lattice, a cell a unit
 NOT_AGAIN = N_("I could not find the planet in this photo again, so nothing was remembered.")
@@ -402,18 +402,18 @@ def _disc_layout(photo: Photo, table: np.ndarray, edges: tuple) -> Outline | Non
     table (3-11 cells of 16, the true layout's as many), so the table's test refuses it; a round
     disc the size of a planet with the layout's straight lattice about it, concentric, is evidence
     no table gives."""
-    fitted = sorted(((fit_layout(edges, q), disc) for disc in planet_discs(photo.image)
-                     for q in disc.squares if is_level(q)), key=lambda od: -od[0].fit)
-    found = _first_layout(table, edges, [o for o, _disc in fitted], photo.image)
+    discs = planet_discs(photo.image)
+    fitted = sorted(((fit_layout(edges, q), k) for k, disc in enumerate(discs)
+                     for q in disc.squares if is_level(q)), key=lambda ok: -ok[0].fit)
+    found = _first_layout(table, edges, [o for o, _k in fitted], photo.image)
     if found is not None or not tuning.LEARN_DISC_ROUND:
         return found
-    rims: dict[int, float] = {}   # each disc's rim, measured once
-    for outline, disc in fitted:
-        if not _about_its_disc(outline.corners, disc):
+    rims: list[float] = []   # every disc's rim, measured once, when first asked for
+    for outline, k in fitted:
+        if not _about_its_disc(outline.corners, discs[k]):
             continue
-        if id(disc) not in rims:
-            rims[id(disc)] = rim_strength(photo.image, disc)
-        if (rims[id(disc)] >= tuning.LEARN_DISC_RIM
+        rims = rims or rim_strengths(photo.image, discs)
+        if (rims[k] >= tuning.LEARN_DISC_RIM
                 and _shaped_like_a_layout(table, edges, outline.corners, tuning.LEARN_STRAIGHT, on_table=False)
                 and not _part_of_layout(table, edges, outline.corners)):
             return outline
@@ -477,8 +477,7 @@ def _not_table(img: np.ndarray) -> np.ndarray:
     """Where the photo does not look like its border (the table), by local colour and texture."""
     from .outline import _texture_mask
     h, w = img.shape[:2]
-    f = min(1.0, tuning.FIND_SIDE / max(h, w))
-    work = cv2.resize(img, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
+    work, _f = at_find_side(img)
     lab = cv2.cvtColor(cv2.GaussianBlur(work, (0, 0), 2.0), cv2.COLOR_BGR2LAB)
     mask = _texture_mask(lab)[0]
     return cv2.resize(mask, (w, h), interpolation=cv2.INTER_NEAREST)
@@ -558,8 +557,7 @@ def _unlike_beside(img: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
     table too. None when too little of the ring is in the photo (under a cell's area)."""
     from .outline import block_grid, table_bars, table_distance
     h, w = img.shape[:2]
-    f = min(1.0, tuning.FIND_SIDE / max(h, w))
-    work = cv2.resize(img, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
+    work, f = at_find_side(img)
     grid, step = block_grid(cv2.cvtColor(cv2.GaussianBlur(work, (0, 0), 2.0), cv2.COLOR_BGR2LAB))
     small = (quad * f).astype(np.float32)
     cell = quad_side(small) / 4

@@ -407,6 +407,20 @@ def _climb(quad: np.ndarray, score, steps: tuple, most: int | None = None) -> tu
     return quad, best
 
 
+def find_scale(img: np.ndarray) -> float:
+    """The scale at which outlines are looked for: the photo's long side ``FIND_SIDE`` (never
+    enlarged)."""
+    h, w = img.shape[:2]
+    return min(1.0, tuning.FIND_SIDE / max(h, w))
+
+
+def at_find_side(img: np.ndarray) -> tuple[np.ndarray, float]:
+    """The photo shrunk to ``find_scale`` (area-averaged), and that scale."""
+    h, w = img.shape[:2]
+    f = find_scale(img)
+    return cv2.resize(img, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA), f
+
+
 def candidate_quads(img: np.ndarray, upright: bool = False, trim: float = 0.0,
                     kept: dict | None = None) -> list[np.ndarray]:
     """Outlines of things unlike the table, in ``img`` pixels (found at FIND_SIDE). ``upright``:
@@ -414,10 +428,10 @@ def candidate_quads(img: np.ndarray, upright: bool = False, trim: float = 0.0,
     first (``outline.trimmed``). ``kept``: a dict the caller keeps for this photo, in which the
     masks are kept when first made."""
     h, w = img.shape[:2]
-    f = min(1.0, tuning.FIND_SIDE / max(h, w))
+    f = find_scale(img)
     kept = {} if kept is None else kept
     if "masks" not in kept:
-        kept["masks"] = _masks(cv2.resize(img, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA))
+        kept["masks"] = _masks(at_find_side(img)[0])
     out: list[np.ndarray] = []
     for m in kept["masks"]:
         for q in _quads_from_mask(m, trim):
@@ -573,9 +587,8 @@ def planet_discs(img: np.ndarray) -> list[Disc]:
     (``cv2.HoughCircles`` on its grey, stretched to the full range: a dim lamp), each turned as the
     edges inside it run (the tiles' gaps: the strongest direction of its gradients, modulo a
     quarter turn), in ``img`` pixels."""
-    h, w = img.shape[:2]
-    f = min(1.0, tuning.FIND_SIDE / max(h, w))
-    small = cv2.cvtColor(cv2.resize(img, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
+    work, f = at_find_side(img)
+    small = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
     short = min(small.shape[:2])
     grey = cv2.GaussianBlur(cv2.normalize(small, None, 0, 255, cv2.NORM_MINMAX), (0, 0), 2)
     circles = cv2.HoughCircles(grey, cv2.HOUGH_GRADIENT, dp=1.5, minDist=0.1 * short, param1=tuning.GROW_DISC_EDGE,
@@ -603,19 +616,28 @@ def planet_discs(img: np.ndarray) -> list[Disc]:
 
 
 def rim_strength(img: np.ndarray, disc: Disc) -> float:
-    """How strongly ``disc``'s rim is an edge: over 72 directions from its centre, the strongest
+    """How strongly ``disc``'s rim is an edge (``rim_strengths`` of it alone)."""
+    return rim_strengths(img, [disc])[0]
+
+
+def rim_strengths(img: np.ndarray, discs: list[Disc]) -> list[float]:
+    """How strongly each disc's rim is an edge: over 72 directions from its centre, the strongest
     gradient along that direction from 0.93 to 1.07 of its radius; their median, over the photo's
-    median gradient. A planet's disc has an edge all round it (dev sets' teaching photos of variant
-    H: 3.8-7.2); a circle HoughCircles finds in a table's grain or stripes has it here and there
-    (1.0-1.8)."""
+    median gradient (the photo's gradients made once for all). A planet's disc has an edge all
+    round it (dev sets' teaching photos of variant H: 3.8-7.2); a circle HoughCircles finds in a
+    table's grain or stripes has it here and there (1.0-1.8)."""
     g = cv2.GaussianBlur(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), (0, 0), 1.5).astype(np.float32)
     gx, gy = cv2.Sobel(g, cv2.CV_32F, 1, 0), cv2.Sobel(g, cv2.CV_32F, 0, 1)
     typical = float(np.median(np.hypot(gx, gy))) + 1e-3
     way = np.linspace(0, 2 * np.pi, 72, endpoint=False)[:, None]
-    radii = disc.radius * np.linspace(0.93, 1.07, 8)[None, :]
-    xs, ys = (disc.x + np.cos(way) * radii).astype(np.float32), (disc.y + np.sin(way) * radii).astype(np.float32)
-    along = np.abs(cv2.remap(gx, xs, ys, cv2.INTER_LINEAR) * np.cos(way) + cv2.remap(gy, xs, ys, cv2.INTER_LINEAR) * np.sin(way))
-    return float(np.median(along.max(axis=1))) / typical
+    out = []
+    for disc in discs:
+        radii = disc.radius * np.linspace(0.93, 1.07, 8)[None, :]
+        xs, ys = (disc.x + np.cos(way) * radii).astype(np.float32), (disc.y + np.sin(way) * radii).astype(np.float32)
+        along = np.abs(cv2.remap(gx, xs, ys, cv2.INTER_LINEAR) * np.cos(way)
+                       + cv2.remap(gy, xs, ys, cv2.INTER_LINEAR) * np.sin(way))
+        out.append(float(np.median(along.max(axis=1))) / typical)
+    return out
 
 
 def disc_quads(img: np.ndarray) -> list[np.ndarray]:
