@@ -646,6 +646,52 @@ def disc_quads(img: np.ndarray) -> list[np.ndarray]:
     return [q for disc in planet_discs(img) for q in disc.squares]
 
 
+def straightest_lattices(img: np.ndarray) -> list[np.ndarray]:
+    """The photo's straightest square 4x4 lattices, best first (at most ``LATTICE_COUNT``, each
+    more than ``LATTICE_APART`` of a cell from every one before it), in ``img`` pixels: a look that
+    needs no mask, for a layout whose tiles look like the table by colour and texture (dark backs
+    on a dark table: the masks hold no candidate within a cell of it). The photo shrunk to
+    ``FIND_SIDE`` is turned by each of ``LATTICE_TURNS`` degrees, and every level square lattice
+    of it, its side ``LATTICE_SIDES`` of the short side (in steps of ``LATTICE_STEP`` pixels, at
+    every position), is scored as ``layout_straightness`` scores one (each line's edges across it
+    against along it, the median of its ten lines), the lines' edges summed down the columns and
+    along the rows once (cumulative sums, so a line costs two look-ups); the ``LATTICE_PER_SIDE``
+    best of each side and turn are ranked together."""
+    small, f = at_find_side(img)
+    h, w = small.shape[:2]
+    low, high = tuning.LATTICE_SIDES
+    found: list[tuple[float, float, int, int, int]] = []
+    for turn in tuning.LATTICE_TURNS:
+        turned = cv2.warpAffine(small, cv2.getRotationMatrix2D((w / 2, h / 2), turn, 1.0), (w, h),
+                                borderMode=cv2.BORDER_REFLECT)
+        gx, gy, _ = oriented_edges(turned)
+        down = [np.vstack([np.zeros((1, w), np.float32), np.cumsum(g, axis=0)]) for g in (gx, gy)]
+        along = [np.hstack([np.zeros((h, 1), np.float32), np.cumsum(g, axis=1)]) for g in (gy, gx)]
+        for side in range(int(low * min(h, w)), int(high * min(h, w)) + 1, tuning.LATTICE_STEP):
+            ny, nx = h - side, w - side
+            if ny < 1 or nx < 1:
+                break
+            # a column's line from each top y (ny, w), a row's line from each left x (h, nx)
+            cols = (down[0][side:side + ny] - down[0][:ny]) / (down[1][side:side + ny] - down[1][:ny] + side)
+            rows = (along[0][:, side:side + nx] - along[0][:, :nx]) / (along[1][:, side:side + nx] - along[1][:, :nx] + side)
+            at = [round(k * side / 4) for k in range(5)]
+            straight = np.median(np.stack([cols[:, k:k + nx] for k in at] + [rows[k:k + ny, :] for k in at]), axis=0)
+            for i in np.argpartition(straight.ravel(), -tuning.LATTICE_PER_SIDE)[-tuning.LATTICE_PER_SIDE:]:
+                y0, x0 = divmod(int(i), nx)
+                found.append((float(straight.ravel()[i]), float(turn), x0, y0, side))
+    found.sort(key=lambda s: -s[0])
+    lattices: list[np.ndarray] = []
+    for _straight, turn, x0, y0, side in found:
+        square = np.float32([[x0, y0], [x0 + side, y0], [x0 + side, y0 + side], [x0, y0 + side]])
+        back = cv2.invertAffineTransform(cv2.getRotationMatrix2D((w / 2, h / 2), turn, 1.0))
+        quad = (cv2.transform(square[None], back)[0] / f).astype(np.float32)
+        if all(float(np.linalg.norm(quad - q, axis=1).max()) > tuning.LATTICE_APART * quad_side(q) / 4 for q in lattices):
+            lattices.append(quad)
+            if len(lattices) == tuning.LATTICE_COUNT:
+                break
+    return lattices
+
+
 def grown_candidates(photo: Photo, kept: dict) -> list[np.ndarray]:
     """What the grown look weighs: every outline the earlier looks found in the photo (``kept``:
     the masks', the flattened photo's, the trimmed blobs', the grid's), the first ``CANDIDATES``

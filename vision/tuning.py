@@ -670,6 +670,20 @@ LEARN_DISC_ROUND = True
 LEARN_DISC_CENTRE = 0.25
 LEARN_DISC_SIDE = (1.05, 1.25)
 LEARN_DISC_RIM = 3.0
+# stop 57: a face-down layout not found by any other look (learn._backs_layout, below): dark backs on a dark
+# table, the masks' candidates 1-5 cells off it (9 of the 13 dev layouts not found at stop 56). The
+# photo's straightest square lattices (stages.straightest_lattices), searched at FIND_SIDE: turned by
+# each of LATTICE_TURNS degrees, sides LATTICE_SIDES of the short side (the generator's layouts: 0.46-
+# 0.84) every LATTICE_STEP pixels, the LATTICE_PER_SIDE best of each, LATTICE_COUNT kept, each more than
+# LATTICE_APART of a cell from those before. On the 79 face-down photos of the dev sets (9301-9368,
+# 9380-9383, 9401-9412, 9421-9450; /work/notes/s57/lattice.py, the prototype) one of the first 8 lay
+# 0.06-0.34 of a cell off the layout on 77.
+LATTICE_TURNS = (-12.0, -9.0, -6.0, -3.0, 0.0, 3.0, 6.0, 9.0, 12.0)
+LATTICE_SIDES = (0.3, 0.92)
+LATTICE_STEP = 2
+LATTICE_PER_SIDE = 3
+LATTICE_COUNT = 8
+LATTICE_APART = 1.0
 # stop 56: a lattice of half tiles on part of the layout is refused (learn._not_halves): every other
 # line of it, both ways, under this part of the lines between (found layouts: 0.375 at least; two
 # lattices of half tiles taught 2.4-2.7 cells off: 0.15 and 0.13).
