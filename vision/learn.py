@@ -41,7 +41,7 @@ from .layout import STACK_AT
 from .stages import (Disc, Outline, Photo, at_find_side, candidate_quads, cut_cells, decode_photo, find_layouts, frame_tiles,
                      frame_tiles_on_gaps, is_level, lattice_on_gaps, lattice_parts, layout_fits, line_straightnesses,
                      moved_in_lattice, on_gap_lines, fit_layout, one_thread, oriented_edges, planet_discs, quad_side,
-                     rim_strengths, shortest_side, straighten_layout)
+                     rim_strengths, shortest_side, straighten_layout, straightest_lattices)
 
 _UNIT = np.float32([[0, 0], [4, 0], [4, 4], [0, 4]])   # a layout's 4×4 lattice, a cell a unit
 NOT_AGAIN = N_("I could not find the planet in this photo again, so nothing was remembered.")
@@ -104,7 +104,7 @@ def check_grid(grid) -> str | None:
 
 # --- 2. find the layout (the reader's own stages) -----------------------------------------
 
-def find_layout(photo: Photo) -> Outline | None:
+def find_layout(photo: Photo, backs: bool = False) -> Outline | None:
     """The layout's outline: the best-fitting upright candidate (``stages.find_layouts``: every
     line of its lattice on tiles' borders) whose lines carry straight edges (the tiles' borders,
     not a face's or a table's: ``layout_straightness``) and whose cells are off the table (all
@@ -114,9 +114,10 @@ def find_layout(photo: Photo) -> Outline | None:
     be photographed from above (``_from_above``: opposite sides nearly equal, corners nearly
     square). When none is, the candidates straightened (``_straightened_layout``); when none is
     either, the candidates made square (``_squared_layout``); then squares about the photo's round
-    discs (``_disc_layout``). The one found is moved a cell at a time while the lattice moved so
-    lies on the layout better (``_moved_onto_layout``), then its sides are moved onto the layout's
-    (``_sides_onto_layout``)."""
+    discs (``_disc_layout``); then, for a layout of ``backs`` (the plan's face-down layout), the
+    photo's straightest square lattices (``_backs_layout``). The one found is moved a cell at a
+    time while the lattice moved so lies on the layout better (``_moved_onto_layout``), then its
+    sides are moved onto the layout's (``_sides_onto_layout``)."""
     table = _not_table(photo.image)
     edges, layouts = oriented_edges(photo.image), find_layouts(photo)   # fitted once, for both looks
     refused: list[Outline] = []
@@ -127,6 +128,8 @@ def find_layout(photo: Photo) -> Outline | None:
             found = _squared_layout(photo, table, edges, layouts)
         if found is None and tuning.LEARN_DISCS:
             found = _disc_layout(photo, table, edges)
+        if found is None and backs and tuning.LEARN_BACKS:
+            found = _backs_layout(photo, table, edges)
     elif tuning.LIGHT_EDGES:
         found = _second_opinion(photo, table, found, sure=not refused)
     if found is not None and tuning.LEARN_MOVED:
@@ -431,6 +434,98 @@ def _about_its_disc(quad: np.ndarray, disc: Disc) -> bool:
     low, high = tuning.LEARN_DISC_SIDE
     return (float(np.linalg.norm(middle - (disc.x, disc.y))) <= tuning.LEARN_DISC_CENTRE * side / 4
             and low * 2 * disc.radius <= side <= high * 2 * disc.radius)
+
+
+def _backs_layout(photo: Photo, table: np.ndarray, edges: tuple) -> Outline | None:
+    """A face-down layout no other look found: dark backs on a dark table look like it by colour
+    and texture, so the masks hold no candidate near it, and the table's test refuses even the
+    true layout. The photo's straightest square lattices (``stages.straightest_lattices``), each
+    as found, straightened (``straighten_layout``) and fitted (``fit_layout``), are weighed; a
+    lattice that passes every bar a layout passes but the table's (``_shaped_like_a_layout``, not
+    ``_part_of_layout``), has its lines on the tiles' borders (``_lines_on_borders``) and whose
+    backs are apart from the table (``_backs_apart``, at least ``LEARN_BACKS_APART``) may be the
+    layout, and the one most apart is taken. A lattice a cell off the layout has a band of backs
+    beyond one side, and a band of the table inside it; a lattice on a table, a page or a floor
+    has the same beyond it as in it."""
+    best: tuple[float, np.ndarray] | None = None
+    for quad in straightest_lattices(photo.image):
+        for tried in (quad, straighten_layout(edges, quad)[0], fit_layout(edges, quad).corners):
+            if not (_lines_on_borders(edges, tried)
+                    and _shaped_like_a_layout(table, edges, tried, tuning.LEARN_STRAIGHT, on_table=False)
+                    and not _part_of_layout(table, edges, tried)):
+                continue
+            apart = _backs_apart(photo.image, edges, tried)
+            if apart >= tuning.LEARN_BACKS_APART and (best is None or apart > best[0]):
+                best = (apart, tried)
+    if best is None:
+        return None
+    return Outline(best[1], float(layout_fits(edges, best[1][None], tuning.LAYOUT_WEAKEST)[0]))
+
+
+def _lines_on_borders(edges: tuple, quad: np.ndarray) -> bool:
+    """Are ``quad``'s lattice's lines on the tiles' borders, both ways: its rows' lines
+    ``LEARN_BACKS_BORDERS`` times straighter (the median of the five, ``line_straightnesses``)
+    than those of the lattice moved half a cell down (across the tiles' middles), and its columns'
+    than those of the lattice moved half a cell across? A table's planks or grain, or a page's
+    lines of text, are as straight half a cell on, one way or both."""
+    lines = line_straightnesses(edges, np.stack([quad, moved_in_lattice(quad, 0.0, 0.5), moved_in_lattice(quad, 0.5, 0.0)]))
+    rows = float(np.median(lines[0, :5])) / max(1e-6, float(np.median(lines[1, :5])))
+    cols = float(np.median(lines[0, 5:])) / max(1e-6, float(np.median(lines[2, 5:])))
+    return min(rows, cols) >= tuning.LEARN_BACKS_BORDERS
+
+
+_AROUND = 32   # pixels a cell, of the lattice and the band of cells about it, made straight (``_backs_apart``)
+
+
+def _backs_apart(img: np.ndarray, edges: tuple, quad: np.ndarray) -> float:
+    """How far apart from the table beyond each side ``quad``'s cells are, against how alike they
+    are: each of the 16 cells and of the 16 beside them (a cell beyond each side, the corners left
+    out) described by its middle's (0.15-0.85 of it) mean and spread of colour (Lab) and its mean
+    edge strength (``edges``), each measure scaled by its spread over the 16 cells; the cells beyond
+    each side are their median distance from the nearest of the 16, over the 16 cells' median
+    distance from the nearest other one of them; the least of the four sides. A face-down layout's
+    backs are alike (a few designs, one per stack), the table beyond unlike them all. Beyond a side
+    that runs out of the photo there is nothing to weigh; a layout photographed whole has the table
+    beyond ``LEARN_BACKS_SIDES`` of its sides at least (0 when fewer: a lattice in a corner of the
+    photo, on the table's pattern)."""
+    n = _AROUND
+    around = lattice_parts(quad, np.float32([[-1, -1, 5, 5]]))[0]   # the lattice and a cell all round it
+    H = cv2.getPerspectiveTransform(np.float32([[0, 0], [6 * n, 0], [6 * n, 6 * n], [0, 6 * n]]), around.astype(np.float32))
+    size = (6 * n, 6 * n)
+    flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+
+    def straight(values: np.ndarray) -> np.ndarray:
+        return cv2.warpPerspective(values, H, size, flags=flags, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    lab = straight(cv2.cvtColor(img, cv2.COLOR_BGR2LAB)).astype(np.float32)
+    mag = straight(edges[2])
+    inside = straight(np.ones(img.shape[:2], np.uint8)) > 0
+    lo, hi = int(0.15 * n), int(0.85 * n)
+    cells: dict[tuple[int, int], np.ndarray | None] = {}
+    for r in range(-1, 5):
+        for c in range(-1, 5):
+            ys, xs = slice((r + 1) * n + lo, (r + 1) * n + hi), slice((c + 1) * n + lo, (c + 1) * n + hi)
+            seen = inside[ys, xs]
+            if seen.mean() < 0.5:
+                cells[(r, c)] = None
+                continue
+            colour = lab[ys, xs][seen]
+            cells[(r, c)] = np.concatenate([colour.mean(0), colour.std(0), [float(mag[ys, xs][seen].mean())]])
+    inner = [cells[(r, c)] for r in range(4) for c in range(4)]
+    if any(v is None for v in inner):   # a cell out of the photo: the page asks for the whole layout in it
+        return 0.0
+    tiles = np.array(inner)
+    spread = tiles.std(axis=0) + tuning.LEARN_BACKS_SPREAD
+    scaled = tiles / spread
+    apart = np.linalg.norm(scaled[:, None] - scaled[None], axis=2)
+    np.fill_diagonal(apart, np.inf)
+    alike = max(1e-6, float(np.median(apart.min(axis=1))))
+    sides = []
+    for band in ([(-1, c) for c in range(4)], [(4, c) for c in range(4)],
+                 [(r, -1) for r in range(4)], [(r, 4) for r in range(4)]):
+        beyond = [float(np.linalg.norm(scaled - cells[rc] / spread, axis=1).min()) for rc in band if cells[rc] is not None]
+        if len(beyond) >= 2:
+            sides.append(float(np.median(beyond)) / alike)
+    return min(sides) if sides and len(sides) >= tuning.LEARN_BACKS_SIDES else 0.0
 
 
 def _straightened_layout(photo: Photo, table: np.ndarray, edges: tuple, layouts: list[Outline]) -> Outline | None:
@@ -796,14 +891,15 @@ def _same_planet(v, ex, cells: list) -> bool:
 def _learn_photo(photo: Photo, cells: list, box: Box, quad: np.ndarray | None = None) -> Lesson:
     """The lesson of a decoded teaching photo: find the layout (or take it from the corners the
     teacher showed, ``quad``), check it, cut its tiles."""
-    outline = find_layout(photo) if quad is None else layout_from_corners(photo, quad)
+    backs = all(c == "back" for c in cells)
+    outline = find_layout(photo, backs) if quad is None else layout_from_corners(photo, quad)
     if outline is None:
         return Lesson(ok=False, box=box, error=_(NO_LAYOUT), not_found=True)
     problem = check_layout(cells, box, photo, outline)
     if problem:
         return Lesson(ok=False, box=box, error=problem)
     sides: list = []
-    tiles = cut_tiles(photo, outline, backs=all(c == "back" for c in cells), sides=sides)
+    tiles = cut_tiles(photo, outline, backs=backs, sides=sides)
     blank = blank_faces(tiles, cells)
     if blank:   # a square of the table cut as a tile: the layout was found (or shown) off
         if quad is None:
