@@ -88,7 +88,7 @@ def test_a_layout_found_a_column_off_onto_a_plain_table_asks_for_its_corners(mon
     off = cv2.perspectiveTransform((UNIT - np.float32([1, 0]))[None], H)[0]   # a column to the left
     painted = _with_flat_columns((-1.0, 0.0))                  # the table there made plain
 
-    def found_off(photo):
+    def found_off(photo, backs=False):
         return layout_from_corners(photo, off / photo.scale)
     monkeypatch.setattr(learn_module, "find_layout", found_off)
     before = Box()
