@@ -653,10 +653,11 @@ def straightest_lattices(img: np.ndarray) -> list[np.ndarray]:
     on a dark table: the masks hold no candidate within a cell of it). The photo shrunk to
     ``FIND_SIDE`` is turned by each of ``LATTICE_TURNS`` degrees, and every level square lattice
     of it, its side ``LATTICE_SIDES`` of the short side (in steps of ``LATTICE_STEP`` pixels, at
-    every position), is scored as ``layout_straightness`` scores one (each line's edges across it
-    against along it, the median of its ten lines), the lines' edges summed down the columns and
-    along the rows once (cumulative sums, so a line costs two look-ups); the ``LATTICE_PER_SIDE``
-    best of each side and turn are ranked together."""
+    every position), is scored much as ``layout_straightness`` scores one: each line's edges
+    across it against along it (summed along the line, where that takes their median along it),
+    the median of its ten lines. The edges are summed down the columns and along the rows once
+    (cumulative sums, so a line costs two look-ups); the ``LATTICE_PER_SIDE`` best of each side and
+    turn are ranked together."""
     small, f = at_find_side(img)
     h, w = small.shape[:2]
     low, high = tuning.LATTICE_SIDES
