@@ -661,10 +661,10 @@ def straightest_lattices(img: np.ndarray) -> list[np.ndarray]:
     small, f = at_find_side(img)
     h, w = small.shape[:2]
     low, high = tuning.LATTICE_SIDES
+    spins = {turn: cv2.getRotationMatrix2D((w / 2, h / 2), turn, 1.0) for turn in tuning.LATTICE_TURNS}
     found: list[tuple[float, float, int, int, int]] = []
-    for turn in tuning.LATTICE_TURNS:
-        turned = cv2.warpAffine(small, cv2.getRotationMatrix2D((w / 2, h / 2), turn, 1.0), (w, h),
-                                borderMode=cv2.BORDER_REFLECT)
+    for turn, spin in spins.items():
+        turned = cv2.warpAffine(small, spin, (w, h), borderMode=cv2.BORDER_REFLECT)
         gx, gy, _ = oriented_edges(turned)
         down = [np.vstack([np.zeros((1, w), np.float32), np.cumsum(g, axis=0)]) for g in (gx, gy)]
         along = [np.hstack([np.zeros((h, 1), np.float32), np.cumsum(g, axis=1)]) for g in (gy, gx)]
@@ -684,8 +684,7 @@ def straightest_lattices(img: np.ndarray) -> list[np.ndarray]:
     lattices: list[np.ndarray] = []
     for _straight, turn, x0, y0, side in found:
         square = np.float32([[x0, y0], [x0 + side, y0], [x0 + side, y0 + side], [x0, y0 + side]])
-        back = cv2.invertAffineTransform(cv2.getRotationMatrix2D((w / 2, h / 2), turn, 1.0))
-        quad = (cv2.transform(square[None], back)[0] / f).astype(np.float32)
+        quad = (cv2.transform(square[None], cv2.invertAffineTransform(spins[turn]))[0] / f).astype(np.float32)
         if all(float(np.linalg.norm(quad - q, axis=1).max()) > tuning.LATTICE_APART * quad_side(q) / 4 for q in lattices):
             lattices.append(quad)
             if len(lattices) == tuning.LATTICE_COUNT:
