@@ -226,17 +226,18 @@ def _first_layout(table: np.ndarray, edges: tuple, layouts: list[Outline], image
 
 
 def _shaped_like_a_layout(table: np.ndarray, edges: tuple, quad: np.ndarray, straight: float,
-                          image: np.ndarray | None = None, on_table: bool = True) -> bool:
+                          image: np.ndarray | None = None, on_table: bool = True,
+                          both_ways: float | None = None) -> bool:
     """Does ``quad`` pass the bars every layout found passes, fitted or straightened: large enough
     (``_large_enough``), its lines straight (their median, ``layout_straightness``, at least
-    ``straight``) and straight each way (``_straight_both_ways``), photographed from above
-    (``_from_above``), not a lattice of half tiles (``_not_halves``) and off the table
-    (``_off_table``, ``image`` as there; not asked unless ``on_table``)? Whether it is a lattice on
-    part of a layout is the caller's to ask (``_part_of_layout``)."""
+    ``straight``) and straight each way (``_straight_both_ways``, at least ``both_ways`` when
+    given), photographed from above (``_from_above``), not a lattice of half tiles (``_not_halves``)
+    and off the table (``_off_table``, ``image`` as there; not asked unless ``on_table``)? Whether
+    it is a lattice on part of a layout is the caller's to ask (``_part_of_layout``)."""
     if not _large_enough(table.shape, quad):
         return False
     lines = line_straightnesses(edges, quad[None])[0]
-    return (float(np.median(lines)) >= straight and _straight_both_ways(lines) and _from_above(quad)
+    return (float(np.median(lines)) >= straight and _straight_both_ways(lines, both_ways) and _from_above(quad)
             and _not_halves(lines) and (not on_table or _off_table(table, edges, quad, image)))
 
 
@@ -248,14 +249,14 @@ def _large_enough(shape: tuple, quad: np.ndarray) -> bool:
     return shortest_side(quad) >= tuning.LEARN_MIN_SIDE * min(shape[:2])
 
 
-def _straight_both_ways(lines: np.ndarray) -> bool:
+def _straight_both_ways(lines: np.ndarray, bar: float | None = None) -> bool:
     """Do a lattice's rows and its columns each carry straight edges (``lines``: its ten lines'
     straightness, ``stages.line_straightnesses``; the median of the five each way at least
-    ``LEARN_BOTH_WAYS``)? A layout's tiles have borders across
+    ``bar``, ``LEARN_BOTH_WAYS`` unless given)? A layout's tiles have borders across
     and down; a table's grain or stripes are straight one way only, and a lattice on them can
     reach ``LEARN_STRAIGHT`` on its rows alone (fresh set f9043G's n04, a photo of no planet:
     rows 2.1-4.6, columns 0.19-0.68)."""
-    return min(float(np.median(lines[:5])), float(np.median(lines[5:]))) >= tuning.LEARN_BOTH_WAYS
+    return min(float(np.median(lines[:5])), float(np.median(lines[5:]))) >= (tuning.LEARN_BOTH_WAYS if bar is None else bar)
 
 
 def _not_halves(lines: np.ndarray) -> bool:
@@ -417,7 +418,8 @@ def _disc_layout(photo: Photo, table: np.ndarray, edges: tuple) -> Outline | Non
             continue
         rims = rims or rim_strengths(photo.image, discs)
         if (rims[k] >= tuning.LEARN_DISC_RIM
-                and _shaped_like_a_layout(table, edges, outline.corners, tuning.LEARN_STRAIGHT, on_table=False)
+                and _shaped_like_a_layout(table, edges, outline.corners, tuning.LEARN_DISC_STRAIGHT, on_table=False,
+                                          both_ways=tuning.LEARN_DISC_STRAIGHT)
                 and not _part_of_layout(table, edges, outline.corners)):
             return outline
     return None
