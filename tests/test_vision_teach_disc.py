@@ -5,8 +5,8 @@ Under a dim lamp, pink-skied corner tiles on orange wood (the generator's varian
 hold the planet's blue disc or part of the planet, no candidate lies within a cell of the layout,
 and the page had to ask the teacher for the four corners. Squares about the photo's round discs
 (``stages.planet_discs``), fitted, lie a tenth of a cell off the layout. The photos here are dev
-material: teaching photos of sets 9361, 9362, 9404, 9406 and 9426 (variant H) and two photos of no
-planet (sets 9301 and 9308) whose table's grain and planks give HoughCircles circles."""
+material: teaching photos of sets 9361, 9362, 9363, 9383, 9404, 9406 and 9426 (variant H) and two
+photos of no planet (sets 9301 and 9308) whose table's grain and planks give HoughCircles circles."""
 from __future__ import annotations
 
 import json
@@ -54,6 +54,33 @@ def test_a_disc_square_on_the_tables_colour_is_taken_for_its_round_rim(name, mon
     edge all round the disc, is taken."""
     monkeypatch.setattr(tuning, "LEARN_DISC_ROUND", False)
     assert _found(name)[0] is None
+
+
+@pytest.mark.parametrize("name", ["f9363H-t05", "f9383H-t01"])
+def test_a_layout_whose_borders_are_faint_is_found_from_its_disc(name, monkeypatch):
+    """Stop 58: under a dim lamp on a dark table, the tiles' borders are faint; the square about
+    the disc reads 1.17-1.31 over its ten lines, under ``LEARN_STRAIGHT`` (the layout's own lattice,
+    through the generator's corners, 1.14-1.17), though straight both ways. Taken when its rows and
+    its columns each reach ``LEARN_DISC_STRAIGHT``: found within a quarter of a cell; at the bar every
+    other layout passes, not found at all."""
+    found, truth = _found(name)
+    assert found is not None and _cells_off(found, truth) < 0.25
+    monkeypatch.setattr(tuning, "LEARN_DISC_STRAIGHT", tuning.LEARN_STRAIGHT)
+    assert _found(name)[0] is None
+
+
+NO_PLANET_STRAIGHT_ONE_WAY = Path(__file__).resolve().parents[1] / "sample_photos" / "box2-heldout5" / "test" / "n04.jpg"
+
+
+def test_a_disc_square_straight_one_way_is_no_layout(monkeypatch):
+    """A photo of no planet (seen set box2-heldout5's n04) holds a disc with a rim and a square
+    about it whose lines read 1.23 over the ten, but 0.63 one way: the lower bar asks for straight
+    lines both ways, and nothing is found. Asked only of the ten together, the square is taken."""
+    photo = decode_photo(NO_PLANET_STRAIGHT_ONE_WAY.read_bytes(), min_side=tuning.LEARN_SIDE)
+    assert learn.find_layout(photo) is None
+    shaped = learn._shaped_like_a_layout
+    monkeypatch.setattr(learn, "_shaped_like_a_layout", lambda *a, both_ways=None, **k: shaped(*a, **k))
+    assert learn.find_layout(photo) is not None
 
 
 @pytest.mark.parametrize("name", ["f9361H-t04", "f9426H-t01"])
