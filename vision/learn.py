@@ -397,9 +397,10 @@ def _disc_layout(photo: Photo, table: np.ndarray, edges: tuple) -> Outline | Non
     (``is_level``, as every teaching candidate) fitted (``fit_layout``), best first. The first that
     passes the bars a squared candidate passes (``_first_layout`` with the photo) is taken; failing
     that, the first that passes them all but the table's (``_shaped_like_a_layout``, not
-    ``_part_of_layout``), lies about its disc (``_about_its_disc``) and whose disc has an edge all
-    round it (``stages.rim_strength`` at least ``LEARN_DISC_RIM``: a circle found in a table's grain
-    has not). Under a dim lamp, pink-skied corner tiles on orange wood (variant H), the masks hold
+    ``_part_of_layout``), its lines straight both ways at ``LEARN_DISC_STRAIGHT`` in place of
+    ``LEARN_STRAIGHT`` (in the same dim light the tiles' borders are faint), lies about its disc
+    (``_about_its_disc``) and whose disc has an edge all round it (``stages.rim_strength`` at least
+    ``LEARN_DISC_RIM``: a circle found in a table's grain has not). Under a dim lamp, pink-skied corner tiles on orange wood (variant H), the masks hold
     the planet's blue disc or part of the planet, and no candidate lies within a cell of the
     layout; the disc's square, fitted, lies 0.06-0.19 of a cell off it (dev sets 9362's t01,
     9364's t03, 9401-9412). Its corner tiles and the tiles in the lamp's shadow look like the
