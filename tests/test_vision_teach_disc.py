@@ -59,7 +59,7 @@ def test_a_disc_square_on_the_tables_colour_is_taken_for_its_round_rim(name, mon
 @pytest.mark.parametrize("name", ["f9363H-t05", "f9383H-t01"])
 def test_a_layout_whose_borders_are_faint_is_found_from_its_disc(name, monkeypatch):
     """Stop 58: under a dim lamp on a dark table, the tiles' borders are faint; the square about
-    the disc reads 1.17-1.31 over its ten lines, under ``LEARN_STRAIGHT`` (the layout's own lattice,
+    the disc reads 1.08-1.31 over its ten lines, under ``LEARN_STRAIGHT`` (the layout's own lattice,
     through the generator's corners, 1.14-1.17), though straight both ways. Taken when its rows and
     its columns each reach ``LEARN_DISC_STRAIGHT``: found within a quarter of a cell; at the bar every
     other layout passes, not found at all."""
