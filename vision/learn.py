@@ -400,13 +400,13 @@ def _disc_layout(photo: Photo, table: np.ndarray, edges: tuple) -> Outline | Non
     ``_part_of_layout``), its lines straight both ways at ``LEARN_DISC_STRAIGHT`` in place of
     ``LEARN_STRAIGHT`` (in the same dim light the tiles' borders are faint), lies about its disc
     (``_about_its_disc``) and whose disc has an edge all round it (``stages.rim_strength`` at least
-    ``LEARN_DISC_RIM``: a circle found in a table's grain has not). Under a dim lamp, pink-skied corner tiles on orange wood (variant H), the masks hold
-    the planet's blue disc or part of the planet, and no candidate lies within a cell of the
-    layout; the disc's square, fitted, lies 0.06-0.19 of a cell off it (dev sets 9362's t01,
-    9364's t03, 9401-9412). Its corner tiles and the tiles in the lamp's shadow look like the
-    table (3-11 cells of 16, the true layout's as many), so the table's test refuses it; a round
-    disc the size of a planet with the layout's straight lattice about it, concentric, is evidence
-    no table gives."""
+    ``LEARN_DISC_RIM``: a circle found in a table's grain has not). Under a dim lamp, pink-skied
+    corner tiles on orange wood (variant H), the masks hold the planet's blue disc or part of the
+    planet, and no candidate lies within a cell of the layout; the disc's square, fitted, lies
+    0.06-0.19 of a cell off it (dev sets 9362's t01, 9364's t03, 9401-9412). Its corner tiles and
+    the tiles in the lamp's shadow look like the table (3-11 cells of 16, the true layout's as
+    many), so the table's test refuses it; a round disc the size of a planet with the layout's
+    straight lattice about it, concentric, is evidence no table gives."""
     discs = planet_discs(photo.image)
     fitted = sorted(((fit_layout(edges, q), k) for k, disc in enumerate(discs)
                      for q in disc.squares if is_level(q)), key=lambda ok: -ok[0].fit)
