@@ -9,6 +9,14 @@ as itself. Here the cell and each picture are taken at ``SEARCH_PX`` as their gr
 blur (``detail``), and each picture is matched over ``SEARCH_ZOOMS`` × ``SEARCH_TURNS`` and every
 shift within the cell's pad (normalised cross-correlation): first at half that size for the
 best zoom and turn, then at the full size at the ``SEARCH_KEEP`` best of them.
+
+Where the picture fits best, it is then compared with the cell block by block (``by_blocks``,
+``SEARCH_BY_BLOCKS``; stop 59). One correlation over the whole picture is most of all the planet's
+arc, dark and light, which every tile of an edge stack shares: two tiles that differ in one small
+item read within 0.005 of each other (9328's D13 and D14: 0.991, 0.987), and blur or a loose cut
+decides. Each block's own correlation counts the items in it as much as the arc counts in its
+blocks; each block slides a little on its own (a picture taught from another photo is not drawn
+the same to the pixel), and blocks weigh by how much their picture shows.
 """
 from __future__ import annotations
 
@@ -62,10 +70,41 @@ def _best(window: np.ndarray, template: np.ndarray) -> float:
     return float(cv2.matchTemplate(window, template, cv2.TM_CCOEFF_NORMED).max())
 
 
+def _best_at(window: np.ndarray, template: np.ndarray) -> tuple[float, int, int]:
+    """The template's best normalised correlation in ``window``, and where (y, x) its top-left lies."""
+    _, m, _, (x, y) = cv2.minMaxLoc(cv2.matchTemplate(window, template, cv2.TM_CCOEFF_NORMED))
+    return float(m), y, x
+
+
+def by_blocks(window: np.ndarray, template: np.ndarray, y: int, x: int) -> float:
+    """``template`` (a picture at its zoom and turn) placed with its top-left at (y, x) of
+    ``window``, compared block by block: the picture cut into ``SEARCH_BLOCKS`` × ``SEARCH_BLOCKS``
+    blocks, each block's best normalised correlation within ``SEARCH_BLOCK_SHIFT`` of where it
+    lies, averaged weighted by the block's spread (a block of plain face says little, one with
+    nothing on it nothing). Blocks whose reach leaves the window are left out; -1 when the blocks
+    left show nothing (their spreads add up to under ``FLAT``)."""
+    n = template.shape[0]
+    b = n // tuning.SEARCH_BLOCKS
+    s = int(round(tuning.SEARCH_BLOCK_SHIFT * tuning.SEARCH_PX))
+    total = weight = 0.0
+    for i in range(tuning.SEARCH_BLOCKS):
+        for j in range(tuning.SEARCH_BLOCKS):
+            tb = template[i * b:(i + 1) * b, j * b:(j + 1) * b]
+            w = float(tb.std())
+            y0, x0 = y + i * b - s, x + j * b - s
+            wb = window[max(0, y0):y0 + b + 2 * s, max(0, x0):x0 + b + 2 * s]
+            if wb.shape[0] < b or wb.shape[1] < b:
+                continue
+            total += w * _best(wb, tb)
+            weight += w
+    return total / weight if weight > FLAT else -1.0
+
+
 def searched(window: np.ndarray, pictures: list[Picture]) -> np.ndarray:
     """(k,) each picture's best correlation anywhere in ``window`` (the cell's ``detail`` at
     ``SEARCH_PX``, with its pad) over its zooms and turns: all of them at half size, the
-    ``SEARCH_KEEP`` best again at full size."""
+    ``SEARCH_KEEP`` best again at full size; with ``SEARCH_BY_BLOCKS``, the picture at its best
+    zoom, turn and place then compared block by block (``by_blocks``), which is what it scores."""
     half = cv2.resize(window, (window.shape[1] // 2, window.shape[0] // 2), interpolation=cv2.INTER_AREA)
     out = np.empty(len(pictures), np.float32)
     for i, p in enumerate(pictures):
@@ -74,5 +113,10 @@ def searched(window: np.ndarray, pictures: list[Picture]) -> np.ndarray:
             continue
         coarse = np.array([_best(half, t) for t in p.half])
         keep = np.argsort(-coarse)[:tuning.SEARCH_KEEP]
-        out[i] = max(_best(window, p.at_full(int(k))) for k in keep)
+        if not tuning.SEARCH_BY_BLOCKS:
+            out[i] = max(_best(window, p.at_full(int(k))) for k in keep)
+            continue
+        fulls = [p.at_full(int(k)) for k in keep]
+        (_, y, x), t = max(zip((_best_at(window, t) for t in fulls), fulls), key=lambda a: a[0][0])
+        out[i] = by_blocks(window, t, y, x)
     return out
