@@ -118,11 +118,13 @@ def _read(box: Path, photo: Path) -> tuple[int, list, list]:
     return sum(right), wrong, [q for q in wrong if not doubtful[q]]
 
 
-@pytest.mark.parametrize("photo, before, after", [("p07", 10, 14), ("p13", 12, 16)])
+@pytest.mark.parametrize("photo, before, after", [("p07", 10, 13), ("p13", 12, 14)])
 def test_line_drawn_tiles_are_read_through_the_search(line_art_learned, monkeypatch, photo, before, after):
     """Two photos of the line-art set: without the stage 10 and 12 of their 16 cells are read
-    right (every wrong cell doubtful), with it 14 and 16; no wrong cell is left undoubted either
-    way (the stage never lifts a doubt)."""
+    right (every wrong cell doubtful), with it 13 and 14; no wrong cell is left undoubted either
+    way (the stage never lifts a doubt). (Stop 54's whole-picture score read them 14 and 16; the
+    block comparison since stop 59 reads this set a little worse, 4 cells of 320 over its 20
+    photos, and the sets below far better.)"""
     path = LINE_ART / "test" / f"{photo}.jpg"
     monkeypatch.setattr(tuning, "SEARCH_LOOK", False)
     right, wrong, sure_wrong = _read(line_art_learned, path)
@@ -145,3 +147,31 @@ def test_the_second_box_is_read_as_without_the_search(box2_learned, monkeypatch,
     on = reader.read_box(path.read_bytes(), ex)
     assert on.cells == off.cells and on.doubtful == off.doubtful
     assert sum(compare(on.cells, load_truth(path.with_suffix(".json")))[0]) == 16
+
+
+HELDOUT8 = ROOT / "sample_photos" / "box2-heldout8"
+
+
+@pytest.fixture(scope="module")
+def heldout8_learned(tmp_path_factory):
+    """The seen set box2-heldout8 (variant I: garden tables in overcast light, faces of thin line
+    drawings on a pink planet, each edge tile crossed by the planet's dark and light rim), learned
+    from its six teaching photos."""
+    folder = tmp_path_factory.mktemp("heldout8")
+    learn_box(HELDOUT8 / "teach", folder, quiet=True)
+    return folder
+
+
+@pytest.mark.parametrize("photo, whole, blocks", [("p01", 9, 12), ("p07", 9, 13), ("p12", 13, 16)])
+def test_tiles_that_differ_in_one_small_item_are_told_by_blocks(heldout8_learned, monkeypatch, photo, whole, blocks):
+    """Each doubtful cell's likeliest tiles scored block by block (``SEARCH_BY_BLOCKS``, stop 59):
+    three photos of box2-heldout8 read 12, 13 and 16 of their 16 cells right; scored by one
+    correlation over the whole picture, as before, 9, 9 and 13 (the planet's rim, which the edge
+    tiles share, outweighs the small items they differ in). No wrong cell is undoubted either way."""
+    path = HELDOUT8 / "test" / f"{photo}.jpg"
+    right, wrong, sure_wrong = _read(heldout8_learned, path)      # as the reader ships
+    assert right >= blocks and sure_wrong == [], wrong
+    monkeypatch.setattr(tuning, "SEARCH_BY_BLOCKS", False)
+    right, wrong, sure_wrong = _read(heldout8_learned, path)
+    assert (right, sure_wrong) == (whole, []), wrong
+
