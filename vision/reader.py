@@ -477,14 +477,16 @@ def look_searched(v: Verdict, ex: Exemplars, photo: Photo | None, conf: np.ndarr
     that share an edge stack's arc apart little better than by chance, and a tile lying a few
     degrees turned or a tenth smaller than teaching cut it matches a look-alike as well as itself.
     The cell takes the tile that matches best there when it beats the cell's own tile by more
-    than ``SEARCH_BEAT`` and no other cell holds it. A cell's doubt is not lifted: its margin
-    turns negative when its tile changed."""
+    than ``SEARCH_BLOCKS_BEAT`` (``SEARCH_BEAT`` when the search scores the whole picture only,
+    ``SEARCH_BY_BLOCKS`` off) and no other cell holds it. A cell's doubt is not lifted: its
+    margin turns negative when its tile changed."""
     if not tuning.SEARCH_LOOK or photo is None or not ex.pictures or v.order is None or v.base is None:
         return v
     qs = [q for q in range(16) if conf[q] < tuning.DOUBT and ex.names[v.rows[q]] != "back"]
     if len(qs) < tuning.SEARCH_MANY:
         return v
     cells = cut_cells(photo, v.outline, None if ex.outward else v.turn, tuning.SEARCH_PX)
+    beat = tuning.SEARCH_BLOCKS_BEAT if tuning.SEARCH_BY_BLOCKS else tuning.SEARCH_BEAT
     rows, runners = list(v.rows), list(v.runners)
     sims, margins = v.sims.copy(), v.margins.copy()
     for q in qs:
@@ -494,7 +496,7 @@ def look_searched(v: Verdict, ex: Exemplars, photo: Photo | None, conf: np.ndarr
             continue
         got = searched(search_detail(cells.windows[q]), [_search_picture(ex, j) for j in tiles])
         k = int(np.argmax(got))
-        if k == 0 or got[k] <= got[0] + tuning.SEARCH_BEAT:
+        if k == 0 or got[k] <= got[0] + beat:
             continue
         rows[q], runners[q] = tiles[k], a
         sims[q], margins[q] = v.base[q, tiles[k]], -abs(float(margins[q]))

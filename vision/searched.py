@@ -104,7 +104,8 @@ def searched(window: np.ndarray, pictures: list[Picture]) -> np.ndarray:
     """(k,) each picture's best correlation anywhere in ``window`` (the cell's ``detail`` at
     ``SEARCH_PX``, with its pad) over its zooms and turns: all of them at half size, the
     ``SEARCH_KEEP`` best again at full size; with ``SEARCH_BY_BLOCKS``, the picture at its best
-    zoom, turn and place then compared block by block (``by_blocks``), which is what it scores."""
+    zoom, turn and place then compared block by block as well (``by_blocks``), and its score
+    ``SEARCH_WHOLE_PART`` of that best correlation, the rest of the blocks'."""
     half = cv2.resize(window, (window.shape[1] // 2, window.shape[0] // 2), interpolation=cv2.INTER_AREA)
     out = np.empty(len(pictures), np.float32)
     for i, p in enumerate(pictures):
@@ -117,6 +118,7 @@ def searched(window: np.ndarray, pictures: list[Picture]) -> np.ndarray:
             out[i] = max(_best(window, p.at_full(int(k))) for k in keep)
             continue
         fulls = [p.at_full(int(k)) for k in keep]
-        (_, y, x), t = max(zip((_best_at(window, t) for t in fulls), fulls), key=lambda a: a[0][0])
-        out[i] = by_blocks(window, t, y, x)
+        (whole, y, x), t = max(zip((_best_at(window, t) for t in fulls), fulls), key=lambda a: a[0][0])
+        w = tuning.SEARCH_WHOLE_PART
+        out[i] = w * whole + (1 - w) * by_blocks(window, t, y, x)
     return out
