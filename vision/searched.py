@@ -16,7 +16,9 @@ arc, dark and light, which every tile of an edge stack shares: two tiles that di
 item read within 0.005 of each other (9328's D13 and D14: 0.991, 0.987), and blur or a loose cut
 decides. Each block's own correlation counts the items in it as much as the arc counts in its
 blocks; each block slides a little on its own (a picture taught from another photo is not drawn
-the same to the pixel), and blocks weigh by how much their picture shows.
+the same to the pixel), and blocks weigh by how much their picture shows. The score is half the
+whole picture's correlation and half the blocks' (``SEARCH_WHOLE_PART``): on variant H's dim,
+filled art the small blocks' correlations follow the noise, and the blocks alone read it worse.
 """
 from __future__ import annotations
 
@@ -114,11 +116,8 @@ def searched(window: np.ndarray, pictures: list[Picture]) -> np.ndarray:
             continue
         coarse = np.array([_best(half, t) for t in p.half])
         keep = np.argsort(-coarse)[:tuning.SEARCH_KEEP]
-        if not tuning.SEARCH_BY_BLOCKS:
-            out[i] = max(_best(window, p.at_full(int(k))) for k in keep)
-            continue
-        fulls = [p.at_full(int(k)) for k in keep]
-        (whole, y, x), t = max(zip((_best_at(window, t) for t in fulls), fulls), key=lambda a: a[0][0])
+        fits = [(*_best_at(window, t), t) for t in (p.at_full(int(k)) for k in keep)]
+        whole, y, x, t = max(fits, key=lambda f: f[0])   # the first best, as max over the scores
         w = tuning.SEARCH_WHOLE_PART
-        out[i] = w * whole + (1 - w) * by_blocks(window, t, y, x)
+        out[i] = w * whole + (1 - w) * by_blocks(window, t, y, x) if tuning.SEARCH_BY_BLOCKS else whole
     return out
