@@ -8,7 +8,8 @@ right, ``other`` (doubtful whatever the sureness bar: the match, an unlearned st
 finer reading's first disagreeing), ``sure`` (the sureness the bar is held against: the final
 reading's, and the first reading's when a finer one was kept, the lower), ``character`` (a
 corner), ``taught`` (the box learned a tile with the truth's contents: a teaching photo whose
-layout was not found leaves its tiles untaught), ``doubtful`` (as read) and the sureness's terms. ``doubtful == other or sure <
+layout was not found leaves its tiles untaught), ``doubtful`` (as read), ``cell_px`` (the side of a cell in
+the photo as ``vision.diagnose`` gives it) and the sureness's terms. ``doubtful == other or sure <
 BOX_SURE`` is checked for every cell (``look_again`` leaves doubt as it was, and takes its cells at
 ``LOOK_SURE``, not at the bar shown), so a dump says what any other bar shown would mark. Prints each set's bench totals (cells right,
 right-but-doubtful, wrong-not-doubtful) to compare with ``python -m vision.bench``.
@@ -80,6 +81,9 @@ def dump_set(folder: Path, out) -> dict:
                     sure = np.minimum(sure, s0)
                     other = other | o0 | ~same
                 right, k = bench.compare(reading.cells, truth)
+                quad = np.float32(reading.quad)
+                side = float(np.mean([np.linalg.norm(quad[i] - quad[(i + 1) % 4]) for i in range(4)])) / 4
+                scale = float((reading.details or {}).get("scale") or 1.0)
                 at = bench.rotations(list(range(16)))[k]   # at[pos]: the reading's cell at the truth's pos
                 for pos, q in enumerate(at):
                     doubt = bool(reading.doubtful[q])
@@ -93,7 +97,8 @@ def dump_set(folder: Path, out) -> dict:
                     rec = {"set": folder.name, "photo": p.name, "cell": q, "truth": truth[pos], "read": reading.cells[q],
                            "first": names[q], "right": ok, "doubtful": doubt, "other": bool(other[q]),
                            "sure": round(float(sure[q]), 4), "character": STACK_AT[q] == "character",
-                           "bounded": "bounded" in calls, "taught": bench.content_key(truth[pos]) in taught}
+                           "bounded": "bounded" in calls, "taught": bench.content_key(truth[pos]) in taught,
+                           "cell_px": round(side / scale, 1)}
                     if terms is not None:
                         rec["terms"] = {key: round(x[q], 4) for key, x in terms.items()}
                     if "bounded" in calls and calls["conf"][-2][3] is not None:   # the first reading's terms
