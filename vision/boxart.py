@@ -350,6 +350,27 @@ def _sheep(wool):
     return draw
 
 
+def _one_ink(pal: Palette) -> bool:
+    """Whether the style prints the items in one ink (a badge's stamp, a glyph, a line drawing, a
+    risograph's offset plates), so the sheep's wool colour does not show."""
+    return pal.badges or pal.glyphs or pal.lineart or pal.offset is not None
+
+
+def _wool_mark(layer_draw, item, x, y, s):
+    """In a one-ink style, what tells the sheep apart where their wool's colour cannot: holes cut in
+    the body on the items' layer (a grey sheep one round hole, a brown one two; a white one none),
+    which the style then prints as it prints the shape (a glyph's gap, a line drawing's inner ring).
+    Without it a white and a grey sheep print alike, and C14 (a box and a white sheep) and C15 (a box
+    and a grey sheep) came out the same to the pixel in variants E, H, I and J: two tiles of other
+    contents that no reader, and no player, could tell apart (stop 60)."""
+    clear = (0, 0, 0, 0)
+    if item == "sheep_grey":
+        _ell(layer_draw, x + s * .55, y + s * .5, s * .15, s * .15, fill=clear)
+    elif item == "sheep_brown":
+        for hx in (.4, .7):
+            _ell(layer_draw, x + s * hx, y + s * .5, s * .1, s * .1, fill=clear)
+
+
 ICONS = {
     "baobab": _baobab, "volcano": _volcano, "sunset": _sunset, "rose": _rose, "lamppost": _lamppost,
     "box": _box, "star": _star, "fox": _fox, "elephant": _elephant, "snake": _snake,
@@ -731,6 +752,8 @@ def _tile(stack: str, character: str | None, items: tuple, variant: str) -> Imag
         if pal.badges:  # a pale round badge under each stamped icon
             _ell(d, ix + s / 2, iy + s / 2, s * .5, s * .5, fill=(246, 238, 220), outline=pal.ink, width=max(2, int(s * .03)))
         ICONS[it](ld if layered else d, ix + (s - s2) / 2, iy + (s - s2) / 2, s2)
+        if _one_ink(pal):
+            _wool_mark(ld, it, ix + (s - s2) / 2, iy + (s - s2) / 2, s2)
     if (pal.badges or pal.glyphs) and boxes:  # one ink: the icon's shape only
         alpha = np.asarray(layer)[..., 3]
         base = np.asarray(img).astype(np.float32)
