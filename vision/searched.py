@@ -83,8 +83,9 @@ def by_blocks(window: np.ndarray, template: np.ndarray, y: int, x: int) -> float
     ``window``, compared block by block: the picture cut into ``SEARCH_BLOCKS`` × ``SEARCH_BLOCKS``
     blocks, each block's best normalised correlation within ``SEARCH_BLOCK_SHIFT`` of where it
     lies, averaged weighted by the block's spread (a block of plain face says little, one with
-    nothing on it nothing). Blocks whose reach leaves the window are left out; -1 when the blocks
-    left show nothing (their spreads add up to under ``FLAT``)."""
+    nothing on it nothing; ``SEARCH_BLOCKS_BY_SPREAD`` off: all alike). Blocks whose reach leaves
+    the window are left out; -1 when the blocks left show nothing (their spreads add up to under
+    ``FLAT``)."""
     n = template.shape[0]
     b = n // tuning.SEARCH_BLOCKS
     s = int(round(tuning.SEARCH_BLOCK_SHIFT * tuning.SEARCH_PX))
@@ -92,7 +93,7 @@ def by_blocks(window: np.ndarray, template: np.ndarray, y: int, x: int) -> float
     for i in range(tuning.SEARCH_BLOCKS):
         for j in range(tuning.SEARCH_BLOCKS):
             tb = template[i * b:(i + 1) * b, j * b:(j + 1) * b]
-            w = float(tb.std())
+            w = float(tb.std()) if tuning.SEARCH_BLOCKS_BY_SPREAD else 1.0
             y0, x0 = y + i * b - s, x + j * b - s
             wb = window[max(0, y0):y0 + b + 2 * s, max(0, x0):x0 + b + 2 * s]
             if wb.shape[0] < b or wb.shape[1] < b:
