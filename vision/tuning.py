@@ -1331,7 +1331,7 @@ SEARCH_BLOCKS_BEAT = 0.01
 SEARCH_BLOCK_SHIFT = 4 / 128
 # Each block weighted by its picture's spread (True) or all alike (stop 60: settled on dev sets).
 # Read photo by photo both ways under the half-and-half score (/work/notes/s59/wscan.py, boxes
-# learned as the bench learns them; 45 dev sets: fresh 9321-9331, 9361-9367, 9380-9383 and
+# learned as the bench learns them; 45 dev sets: fresh 9321-9331, 9361-9368, 9380-9383 and
 # 9586-9607): the blocks alike read 9 cells fewer in all, over the 105 photos that read differently. By art:
 # line-drawn I reads more alike (9604 +12, 9593 +7, 9328 +6), H fewer (9361 -7, 9363 -6, 9362 and
 # 9364 -3) and E fewer (9589 -8, 9600 -5). Seen: heldout8 (I) +8, heldout4 (E) -7 (p19 16 -> 13),
