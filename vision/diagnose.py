@@ -50,6 +50,15 @@ def _turned(cells16: list, k: int) -> list:
     return list(np.rot90(g, -k).reshape(-1))
 
 
+def cell_px(reading) -> float:
+    """The side of a cell of ``reading``'s outline (pixels): its quad's mean side over 4, divided
+    by the reading's ``details["scale"]`` when it has one (``diagnose``'s cell_px column)."""
+    quad = np.float32(reading.quad)
+    side = float(np.mean([np.linalg.norm(quad[i] - quad[(i + 1) % 4]) for i in range(4)])) / 4
+    scale = (reading.details or {}).get("scale")
+    return side / float(scale) if scale else side
+
+
 def diagnose(folder: Path, reference: Path) -> list[dict]:
     ex = exemplars_in(reference)
     rows = []
@@ -71,8 +80,7 @@ def diagnose(folder: Path, reference: Path) -> list[dict]:
         else:
             k = 0
         d = r.details or {}
-        px = side / float(d.get("scale", 1.0)) if d.get("scale") else side
-        row["cell_px"] = round(px, 1)
+        row["cell_px"] = round(cell_px(r), 1)
         read = _turned(r.cells, k)
         sims = _turned(d.get("sims", [0.0] * 16), k)
         margins = _turned(d.get("margins", [0.0] * 16), k)

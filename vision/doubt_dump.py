@@ -28,6 +28,7 @@ import numpy as np
 
 def dump_set(folder: Path, out) -> dict:
     from . import bench, reader, tuning
+    from .diagnose import cell_px
     from .layout import STACK_AT
     from .recognize import recognize
     assert folder.name not in bench.HELD_OUT_SETS, "a held-out set is never dumped"
@@ -81,9 +82,6 @@ def dump_set(folder: Path, out) -> dict:
                     sure = np.minimum(sure, s0)
                     other = other | o0 | ~same
                 right, k = bench.compare(reading.cells, truth)
-                quad = np.float32(reading.quad)
-                side = float(np.mean([np.linalg.norm(quad[i] - quad[(i + 1) % 4]) for i in range(4)])) / 4
-                scale = float((reading.details or {}).get("scale") or 1.0)
                 at = bench.rotations(list(range(16)))[k]   # at[pos]: the reading's cell at the truth's pos
                 for pos, q in enumerate(at):
                     doubt = bool(reading.doubtful[q])
@@ -98,7 +96,7 @@ def dump_set(folder: Path, out) -> dict:
                            "first": names[q], "right": ok, "doubtful": doubt, "other": bool(other[q]),
                            "sure": round(float(sure[q]), 4), "character": STACK_AT[q] == "character",
                            "bounded": "bounded" in calls, "taught": bench.content_key(truth[pos]) in taught,
-                           "cell_px": round(side / scale, 1)}
+                           "cell_px": round(cell_px(reading), 1)}
                     if terms is not None:
                         rec["terms"] = {key: round(x[q], 4) for key, x in terms.items()}
                     if "bounded" in calls and calls["conf"][-2][3] is not None:   # the first reading's terms
