@@ -19,7 +19,7 @@ INK_STEP = 40
 # The fewest differing pixels between two tiles of a stack with other contents. Measured over all
 # 17 art styles at stop 60 (`/work/notes/s60`): with colour to tell the sheep apart, 654 (E's
 # D14/D15) to 2482 (Q's U01/U02) at the least; a grey sheep told from a white one by its hole
-# alone, 328-405 (C14/C15 in E, H, I, J). Before that, C14 and C15 printed the same to the pixel
+# alone, 419-520 (C14/C15 in E, H, I, J). Before that, C14 and C15 printed the same to the pixel
 # in those four (0).
 FEWEST = 250
 
