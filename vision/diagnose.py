@@ -50,11 +50,15 @@ def _turned(cells16: list, k: int) -> list:
     return list(np.rot90(g, -k).reshape(-1))
 
 
+def _cell_side(quad: np.ndarray) -> float:
+    """A cell's side in ``quad``'s pixels: the quad's mean side over 4."""
+    return float(np.mean([np.linalg.norm(quad[i] - quad[(i + 1) % 4]) for i in range(4)])) / 4
+
+
 def cell_px(reading) -> float:
     """The side of a cell of ``reading``'s outline (pixels): its quad's mean side over 4, divided
     by the reading's ``details["scale"]`` when it has one (``diagnose``'s cell_px column)."""
-    quad = np.float32(reading.quad)
-    side = float(np.mean([np.linalg.norm(quad[i] - quad[(i + 1) % 4]) for i in range(4)])) / 4
+    side = _cell_side(np.float32(reading.quad))
     scale = (reading.details or {}).get("scale")
     return side / float(scale) if scale else side
 
@@ -72,7 +76,7 @@ def diagnose(folder: Path, reference: Path) -> list[dict]:
             rows.append(row)
             continue
         quad = np.float32(r.quad)
-        side = float(np.mean([np.linalg.norm(quad[i] - quad[(i + 1) % 4]) for i in range(4)])) / 4
+        side = _cell_side(quad)
         if corners is not None:
             k, d = _match_corners(quad, corners)
             row["outline_err"] = d / side
