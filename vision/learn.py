@@ -21,7 +21,9 @@ learned and when it is read:
 3. ``cut_tiles``: each tile, ``SAMPLE_PX`` square, as it lies: the lattice moved onto the gaps
    between the tiles, then each tile's own square near where its gaps put it.
 4. ``check_layout``: the photo must show the layout asked for: tiles already learned from
-   another layout must not be read in it (read with the reader's stages).
+   another layout must not be read in it (read with the reader's stages); a layout found must lie
+   where the tiles already learned put it (``off_layout``: its squares fit their stacks' looks, and
+   the reading does not find the tiles half a cell or more away). Else its corners are asked for.
 5. ``blank_faces``: every face cut must carry a drawing; a plain square is the table, the layout
    found (or shown) off, and nothing is learned.
 """
@@ -56,6 +58,8 @@ NO_LAYOUT = N_("I could not find 16 tiles laid in a 4×4 square in this photo. L
              "shows, take the photo from straight above with the first row at the top, and try again.")
 BLANK_FOUND = N_("I found a 4×4 square in this photo, but %(n)d of its squares show no tile's drawing: "
                 "it is not where the tiles lie. Show me the layout's four corners.")
+OFF_FOUND = N_("I found a 4×4 square in this photo, but its squares do not look like the tiles I have learned "
+               "so far: it is not where the tiles lie. Show me the layout's four corners.")
 BLANK_TAPPED = N_("%(n)d of the squares inside these corners show no tile's drawing. Put each corner on "
                   "an outer corner of the layout and try again.")
 
@@ -778,9 +782,12 @@ def cut_tiles(photo: Photo, outline: Outline, turn: int = 0, backs: bool = False
 
 # --- 4. is it the layout asked for? --------------------------------------------------------
 
-def check_layout(cells: list, box: Box, photo: Photo, outline: Outline) -> str | None:
-    """Is it the layout asked for? Tiles the box already knows from another layout must not be
-    read here (the photo of another layout, taken again by mistake)."""
+def check_layout(cells: list, box: Box, photo: Photo, outline: Outline, found: bool = False) -> tuple[str, bool] | None:
+    """Is it the layout asked for, where it was found? The photo read with the box as taught so far
+    (the reader's stages): tiles the box already knows from another layout must not be read here
+    (the photo of another layout, taken again by mistake). ``found``: the layout was found, not
+    shown by its corners; it must also lie where the tiles the box knows put it (``off_layout``).
+    The problem: its message, and whether the layout's corners may be shown instead (``Lesson.not_found``)."""
     if not box.tiles():
         return None
     from .reader import confidence, exemplars_of, read_outline, tell_lookalikes
@@ -791,8 +798,25 @@ def check_layout(cells: list, box: Box, photo: Photo, outline: Outline) -> str |
     known = [ex.names[r] for r, s in zip(v.rows, sure) if s and ex.names[r] not in mine and ex.names[r] != "back"]
     if len(known) >= tuning.WRONG_LAYOUT_CELLS:
         return _("This photo shows tiles already learned from another layout (%(n)d of them). Check that the "
-                 "tiles lie as this layout of the plan shows, and take its photo again.", n=len(known))
+                 "tiles lie as this layout of the plan shows, and take its photo again.", n=len(known)), False
+    if found and off_layout(v, outline, ex, cells):
+        return _(OFF_FOUND), True
     return None
+
+
+def off_layout(v, outline: Outline, ex, cells: list) -> bool:
+    """A face-up layout found (``outline``) that the tiles the box knows say is not where the tiles
+    lie (``v``: the photo read through it with the box as taught so far, ``ex``): its cells fit their
+    stacks' looks poorly (their mean fit under ``LAYOUT_OFF_FIT``, once the box knows the faces of
+    ``LAYOUT_OFF_FACES`` layouts or more), or the reading found the tiles ``LAYOUT_OFF_MOVED`` of a cell
+    or more from it (the reading refits its outline through where the tiles were found)."""
+    from .reader import _moved
+    if all(c == "back" for c in cells):
+        return False
+    faces = sum(n != "back" for n in ex.names)
+    if faces >= 16 * tuning.LAYOUT_OFF_FACES and float(np.mean(v.fits)) < tuning.LAYOUT_OFF_FIT:
+        return True
+    return _moved(outline, v.outline) >= tuning.LAYOUT_OFF_MOVED
 
 
 # --- the whole lesson ----------------------------------------------------------------------
@@ -898,9 +922,9 @@ def _learn_photo(photo: Photo, cells: list, box: Box, quad: np.ndarray | None = 
     outline = find_layout(photo, backs) if quad is None else layout_from_corners(photo, quad)
     if outline is None:
         return Lesson(ok=False, box=box, error=_(NO_LAYOUT), not_found=True)
-    problem = check_layout(cells, box, photo, outline)
+    problem = check_layout(cells, box, photo, outline, found=quad is None)
     if problem:
-        return Lesson(ok=False, box=box, error=problem)
+        return Lesson(ok=False, box=box, error=problem[0], not_found=problem[1])
     sides: list = []
     tiles = cut_tiles(photo, outline, backs=backs, sides=sides)
     blank = blank_faces(tiles, cells)
