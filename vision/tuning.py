@@ -192,11 +192,12 @@ WRONG_LAYOUT_SIM = 0.7  # … read with at least this similarity (box photos: t0
 # its last row on a striped table) and 9367's t05 (1.35 off): 16 tiles learned as pictures of something
 # else (9607: 65 wrong cells of 320). The photo read with the box taught so far (learn.check_layout) says
 # so: the mean fit of its 16 cells with their stacks' looks (``Verdict.fits``) and how far the reading's
-# outline moved from the one found. Measured on the 78 dev sets of stops 54-60 (v54-v60; 204 face-up photos
-# read with a box already taught, /work/notes/s61/chk.py, outside the repository): layouts found under 0.4
-# of a cell off had a mean fit of 0.526 or more once the box knew two layouts' faces (0.441 with one), and
-# moved 0.405 at most; 9607's t03 0.167 and 9367's t05 0.385, and 9613's t03 moved 0.626 (the reading then
-# lay 0.08 of a cell from the truth). The bars were set between, once.
+# outline moved from the one found. Measured on the 78 dev sets of stops 54-60 (v54-v60; 312 face-up photos
+# read with a box already taught, /work/notes/s61/chk.py, outside the repository; the bars were set when 204
+# had been read, and the other 108 moved no figure below): layouts found under 0.4 of a cell off had a mean
+# fit of 0.526 or more once the box knew two layouts' faces (0.441 with one), and moved 0.405 at most;
+# 9607's t03 0.167 and 9367's t05 0.385, and 9613's t03 moved 0.626 (the reading then lay 0.08 of a cell
+# from the truth). The bars were set between, once.
 LAYOUT_OFF_FIT = 0.45     # a layout found whose cells' mean fit is under this is asked for by its corners …
 LAYOUT_OFF_FACES = 2      # … once the box knows the faces of this many layouts
 LAYOUT_OFF_MOVED = 0.5    # … or whose reading moved its outline this part of a cell or more
