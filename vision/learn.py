@@ -810,13 +810,13 @@ def off_layout(v, outline: Outline, ex, cells: list) -> bool:
     stacks' looks poorly (their mean fit under ``LAYOUT_OFF_FIT``, once the box knows the faces of
     ``LAYOUT_OFF_FACES`` layouts or more), or the reading found the tiles ``LAYOUT_OFF_MOVED`` of a cell
     or more from it (the reading refits its outline through where the tiles were found)."""
-    from .reader import _moved
+    from .reader import moved_by
     if all(c == "back" for c in cells):
         return False
     faces = sum(n != "back" for n in ex.names)
     if faces >= 16 * tuning.LAYOUT_OFF_FACES and float(np.mean(v.fits)) < tuning.LAYOUT_OFF_FIT:
         return True
-    return _moved(outline, v.outline) >= tuning.LAYOUT_OFF_MOVED
+    return moved_by(outline, v.outline) >= tuning.LAYOUT_OFF_MOVED
 
 
 # --- the whole lesson ----------------------------------------------------------------------

@@ -538,7 +538,7 @@ def read_outline(photo: Photo, outline: Outline, ex: Exemplars, refit: int = tun
             best, found = v, refit_outline(outline, cells, aligned)
     gained = before is None or best.score >= before + tuning.REFIT_GAIN
     if (refit and gained and found is not None and best.score < tuning.REFIT_BELOW
-            and _moved(outline, found) > tuning.REFIT_MOVE):
+            and moved_by(outline, found) > tuning.REFIT_MOVE):
         again = read_outline(photo, found, ex, refit - 1, best.score, turns)
         if again.score > best.score:
             return again
@@ -583,7 +583,7 @@ def read_tile(ex: Exemplars) -> float:
     return tuning.READ_TILE_GAPS if tuning.GAP_LINES_READ else tuning.READ_TILE
 
 
-def _moved(a: Outline, b: Outline) -> float:
+def moved_by(a: Outline, b: Outline) -> float:
     """How far ``b``'s corners lie from ``a``'s, as a part of a cell."""
     side = quad_side(a.corners) / 4
     return float(np.linalg.norm(a.corners - b.corners, axis=1).max()) / side
@@ -669,7 +669,7 @@ def nudged(photo: Photo, v: Verdict, ex: Exemplars) -> Verdict:
             if best is v and step < tuning.NUDGE_STEP:
                 return v   # no move gained at the first two steps
             step /= 2
-    return best if _moved(v.outline, best.outline) >= tuning.NUDGE_MOVE else v
+    return best if moved_by(v.outline, best.outline) >= tuning.NUDGE_MOVE else v
 
 
 def cell_side(outline: Outline) -> float:
