@@ -785,8 +785,8 @@ def cut_tiles(photo: Photo, outline: Outline, turn: int = 0, backs: bool = False
 def check_layout(cells: list, box: Box, photo: Photo, outline: Outline, found: bool = False) -> tuple[str, bool] | None:
     """Is it the layout asked for, where it was found? The photo read with the box as taught so far
     (the reader's stages): tiles the box already knows from another layout must not be read here
-    (the photo of another layout, taken again by mistake). ``found``: the layout was found, not
-    shown by its corners; it must also lie where the tiles the box knows put it (``off_layout``).
+    (the photo of another layout, taken again by mistake). ``found``: a face-up layout was found,
+    not shown by its corners; it must also lie where the tiles the box knows put it (``off_layout``).
     The problem: its message, and whether the layout's corners may be shown instead (``Lesson.not_found``)."""
     if not box.tiles():
         return None
@@ -799,20 +799,18 @@ def check_layout(cells: list, box: Box, photo: Photo, outline: Outline, found: b
     if len(known) >= tuning.WRONG_LAYOUT_CELLS:
         return _("This photo shows tiles already learned from another layout (%(n)d of them). Check that the "
                  "tiles lie as this layout of the plan shows, and take its photo again.", n=len(known)), False
-    if found and off_layout(v, outline, ex, cells):
+    if found and off_layout(v, outline, ex):
         return _(OFF_FOUND), True
     return None
 
 
-def off_layout(v, outline: Outline, ex, cells: list) -> bool:
+def off_layout(v, outline: Outline, ex) -> bool:
     """A face-up layout found (``outline``) that the tiles the box knows say is not where the tiles
     lie (``v``: the photo read through it with the box as taught so far, ``ex``): its cells fit their
     stacks' looks poorly (their mean fit under ``LAYOUT_OFF_FIT``, once the box knows the faces of
     ``LAYOUT_OFF_FACES`` layouts or more), or the reading found the tiles ``LAYOUT_OFF_MOVED`` of a cell
     or more from it (the reading refits its outline through where the tiles were found)."""
     from .reader import moved_by
-    if all(c == "back" for c in cells):
-        return False
     faces = sum(n != "back" for n in ex.names)
     if faces >= 16 * tuning.LAYOUT_OFF_FACES and float(np.mean(v.fits)) < tuning.LAYOUT_OFF_FIT:
         return True
@@ -922,7 +920,7 @@ def _learn_photo(photo: Photo, cells: list, box: Box, quad: np.ndarray | None = 
     outline = find_layout(photo, backs) if quad is None else layout_from_corners(photo, quad)
     if outline is None:
         return Lesson(ok=False, box=box, error=_(NO_LAYOUT), not_found=True)
-    problem = check_layout(cells, box, photo, outline, found=quad is None)
+    problem = check_layout(cells, box, photo, outline, found=quad is None and not backs)
     if problem:
         return Lesson(ok=False, box=box, error=problem[0], not_found=problem[1])
     sides: list = []
