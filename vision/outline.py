@@ -167,13 +167,16 @@ def table_distance(grid: np.ndarray, table: np.ndarray) -> np.ndarray:
         d2 = allf[s:s + TABLE_ROWS] @ across                      # squared distances, in place
         d2 += block_sq[s:s + TABLE_ROWS]
         d2 += table_sq
-        np.maximum(d2, 0, out=d2)
         # the 3rd nearest border block: a few planet blocks touching the border don't count (the
         # nearest taken away twice, then the nearest left: np.partition's kth, in less time)
         rows = np.arange(len(d2))
         for _ in range(kth):
             d2[rows, d2.argmin(axis=1)] = np.inf
         out[s:s + TABLE_ROWS] = d2.min(axis=1)
+    # rounding's negative squares taken as 0 after the choice, not before: a rank of values
+    # raised to 0 is the rank's value raised to 0 (the same floats, one pass over 3 blocks' worth
+    # of the rows, not over all 600 columns)
+    np.maximum(out, 0, out=out)
     return np.sqrt(out).reshape(gy, gx)
 
 

@@ -1584,7 +1584,7 @@ def cell_details(tiles: np.ndarray, mean: np.ndarray, tile_channels: np.ndarray 
     kept = {} if kept is None else kept
     if "gains" not in kept:
         kept["gains"] = gains(mean, tiles, tile_channels)[:, None, None, :]
-    return (_details(tiles, blur, kept)[:, cut, cut] * kept["gains"] - _mean_detail(mean, cut, blur)).astype(np.float32)
+    return (_details(tiles, blur, kept)[:, cut, cut] * kept["gains"] - _mean_detail(mean, cut, blur)).astype(np.float32, copy=False)
 
 
 def _details(imgs: np.ndarray, blur: float | None = None, kept: dict | None = None) -> np.ndarray:
@@ -1964,11 +1964,16 @@ def _windows(d: np.ndarray, m: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _box_sums(d: np.ndarray, m: int) -> np.ndarray:
-    """Sums over every m×m window of each of ``d`` (k, h, w, c), from its integral image."""
+    """Sums over every m×m window of each of ``d`` (k, h, w, c), from its integral image in double:
+    the k pictures as one picture of k·c channels, ``CV_CHANNELS`` at a time, one ``cv2.integral``
+    each (it takes each channel on its own: the same sums as numpy's two cumsums, which took 0.20
+    ms for box2's 16 cells against 0.07)."""
     k, h, w, c = d.shape
-    ii = np.zeros((k, h + 1, w + 1, c), np.float64)       # np.pad's values, without its cost
-    np.cumsum(d.astype(np.float64).cumsum(1), axis=2, out=ii[:, 1:, 1:])
-    return ii[:, m:, m:] - ii[:, :-m, m:] - ii[:, m:, :-m] + ii[:, :-m, :-m]
+    one = np.ascontiguousarray(d.transpose(1, 2, 0, 3)).reshape(h, w, k * c)
+    parts = [cv2.integral(np.ascontiguousarray(one[..., a:a + CV_CHANNELS]), sdepth=cv2.CV_64F).reshape(h + 1, w + 1, -1)
+             for a in range(0, k * c, CV_CHANNELS)]
+    ii = (parts[0] if len(parts) == 1 else np.concatenate(parts, axis=2)).reshape(h + 1, w + 1, k, c)
+    return (ii[m:, m:] - ii[:-m, m:] - ii[m:, :-m] + ii[:-m, :-m]).transpose(2, 0, 1, 3)
 
 
 _ROWS_FILTERS: dict = {}
