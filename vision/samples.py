@@ -441,19 +441,28 @@ def table_b(rng, h, w, kind: str) -> np.ndarray:
 
 
 def take_photo(rng, grid, w, h, *, hand=True, angle=0.0, tilt=0.0, fill=.6, bg="wood",
-               light=.4, blur=0.0, noise=3.0, tile=_tile_rgba, loose=1.0, truth: dict | None = None) -> np.ndarray:
+               light=.4, blur=0.0, noise=3.0, tile=_tile_rgba, loose=1.0, truth: dict | None = None,
+               neighbour: dict | None = None) -> np.ndarray:
     """A photo of ``grid`` laid on a table. ``truth``, if given, receives ``corners``: where the
     planet's 4×4 lattice lies in the (upright) photo — the outer corners of cells 0, 3, 15, 12 —
-    and ``gap``: the gap between tiles as a part of a tile's side."""
+    and ``gap``: the gap between tiles as a part of a tile's side. ``neighbour``: another
+    player's planet (a grid) lies beside it on the same table, as at a game's end (``neighbour_at``)."""
     t = int(np.clip(fill * min(w, h) / 4 * 1.1, 64, 512))
     plane, margin = lay_planet(rng, grid, t, hand, tile, loose)
     side = plane.shape[0]
     src = np.array([[margin, margin], [side - margin, margin], [side - margin, side - margin],
                     [margin, side - margin]], np.float32)
     dst = camera_quad(rng, w, h, side, angle, tilt, fill)
+    beside = None
+    if neighbour is not None:
+        dst, beside = neighbour_at(rng, w, h, src, dst)
     if truth is not None:
         truth["corners"] = [[round(float(x), 1), round(float(y), 1)] for x, y in dst]
         truth["gap"] = round(float((side - 2 * margin) / 4 / t - 1), 4)
+        if beside is not None:
+            truth["neighbour"] = {"cells": neighbour["cells"],
+                                  "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in
+                                              cv2.perspectiveTransform(src[None].astype(np.float64), beside)[0]]}
     H = cv2.getPerspectiveTransform(src, dst)
     # the table at a quarter of the pixels (at most ~1000 px wide), then scaled up: fast at
     # 12 MP, and as smooth at a phone's pixel scale as a phone photo's (a phone's lens and its
@@ -461,14 +470,19 @@ def take_photo(rng, grid, w, h, *, hand=True, angle=0.0, tilt=0.0, fill=.6, bg="
     k = max(2, max(w, h) // 1000)
     bg_img = table(rng, h // k, w // k, bg)
     bg_img = cv2.resize(bg_img, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32)
-    warped = cv2.warpPerspective(plane, H, (w, h), flags=cv2.INTER_LINEAR, borderValue=(0, 0, 0, 0))
-    alpha = warped[..., 3].astype(np.float32) / 255
-    # the tiles' own shadow on the table
-    sh = cv2.GaussianBlur(alpha, (0, 0), max(1.0, min(w, h) / 300))
-    off = int(min(w, h) / 250) + 1
-    sh = np.roll(sh, (off, off), axis=(0, 1))
-    bg_img *= (1 - .35 * sh)[..., None]
-    img = warped[..., :3].astype(np.float32) * alpha[..., None] + bg_img * (1 - alpha[..., None])
+    layers = [(plane, H)]
+    if beside is not None:   # the neighbour's planet first: the same tiles' size, the same camera
+        layers.insert(0, (lay_planet(rng, neighbour, t, hand, tile, loose)[0], beside))
+    img = bg_img
+    for layer, M in layers:
+        warped = cv2.warpPerspective(layer, M, (w, h), flags=cv2.INTER_LINEAR, borderValue=(0, 0, 0, 0))
+        alpha = warped[..., 3].astype(np.float32) / 255
+        # the tiles' own shadow on the table
+        sh = cv2.GaussianBlur(alpha, (0, 0), max(1.0, min(w, h) / 300))
+        off = int(min(w, h) / 250) + 1
+        sh = np.roll(sh, (off, off), axis=(0, 1))
+        img *= (1 - .35 * sh)[..., None]
+        img = warped[..., :3].astype(np.float32) * alpha[..., None] + img * (1 - alpha[..., None])
     img *= lighting(rng, h, w, light)[..., None]
     img *= rng.uniform(.9, 1.1, 3)[None, None, :]  # white balance
     phone = max(w, h) >= PHONE_SIDE
@@ -480,6 +494,24 @@ def take_photo(rng, grid, w, h, *, hand=True, angle=0.0, tilt=0.0, fill=.6, bg="
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
+def neighbour_at(rng, w: int, h: int, src: np.ndarray, dst: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where a planet aimed at lies with a neighbour's planet beside it: the player aims at their own
+    planet, so its middle lies within ``AIM`` of the frame's middle (a part of the frame's sides);
+    the neighbour's lies on the same table, ``NEIGHBOUR_GAP`` planet sides from it (middle to
+    middle) in any direction, seen through the same camera (partly or wholly in frame). Returns the
+    planet's corners and the neighbour's homography from the laid planet (``src``'s plane)."""
+    mid = dst.mean(axis=0)
+    aim = np.array([w / 2, h / 2]) + rng.uniform(-AIM, AIM, 2) * [w, h]
+    dst = (dst + (aim - mid)).astype(np.float32)
+    H = cv2.getPerspectiveTransform(src, dst)
+    a = rng.uniform(0, 2 * math.pi)
+    d = rng.uniform(*NEIGHBOUR_GAP) * float(src[1, 0] - src[0, 0])
+    T = np.array([[1, 0, d * math.cos(a)], [0, 1, d * math.sin(a)], [0, 0, 1]], np.float64)
+    return dst, H @ T
+
+
+AIM = 0.08                  # how far off the frame's middle a photographed planet's middle lies
+NEIGHBOUR_GAP = (1.1, 1.6)  # a neighbour's planet from the one photographed, middle to middle, in planet sides
 PHONE_SIDE = 2400   # a photo this wide or more is a phone's full-size photo
 SOFTNESS = 1.0      # a phone photo's softness (blur in px at 1600 wide)
 GRAIN = 0.3         # what a phone's noise reduction leaves of the sensor noise

@@ -852,6 +852,29 @@ def make_tests(out: Path, rng, variant: str, count: int, empty: int, small: int)
     return written
 
 
+def make_beside(out: Path, rng, variant: str, count: int) -> list[Path]:
+    """``bNN.jpg``: a planet photographed at the table's end of game, with a neighbour's planet
+    beside it on the same table, partly or wholly in frame (``samples.take_photo``'s
+    ``neighbour``); the player aims at their own, so it lies near the frame's middle. The truth
+    (``bNN.json``) is the planet aimed at; ``neighbour`` holds the other's cells and corners."""
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for i in range(count):
+        w, h = phone_size(rng, portrait=i % 3 == 0)
+        grid, other = random_planet(rng), random_planet(rng)
+        angle = float(rng.choice([0, 90, 180, 270])) + float(rng.uniform(-180, 180) if i % 3 == 0 else rng.uniform(-6, 6))
+        truth: dict = {}
+        photo = _photo(rng, grid, w, h, variant, truth, hand=True, angle=angle, tilt=float(rng.uniform(0, 20)),
+                       fill=float(rng.uniform(.28, .5)), bg=BACKGROUNDS[i % 5] if BACKGROUNDS[i % 5] != "noise" else "stone",
+                       light=float(rng.uniform(.1, .6)), blur=float(rng.choice([0, 0, .8, 1.5])) * (max(w, h) / 1600),
+                       noise=float(rng.uniform(1, 5)), neighbour=other)
+        path = out / f"b{i + 1:02d}.jpg"
+        save_jpeg(path, photo, int(rng.integers(60, 87 if variant == "D" else 75 if variant in "EFGHIJKLMNOPQ" else 93)))
+        (out / f"b{i + 1:02d}.json").write_text(json.dumps({**grid, **truth}) + "\n")
+        written.append(path)
+    return written
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m vision.samples_box")
     ap.add_argument("outdir")
@@ -860,10 +883,13 @@ def main(argv=None):
     ap.add_argument("--count", type=int, default=32)
     ap.add_argument("--empty", type=int, default=7)
     ap.add_argument("--small", type=int, default=0, help="how many 1280×960 photos (the rest: phone size)")
+    ap.add_argument("--beside", type=int, default=0,
+                    help="how many photos with a neighbour's planet beside the one photographed (test/bNN.jpg, made last)")
     a = ap.parse_args(argv)
     rng = np.random.default_rng(a.seed)
     out = Path(a.outdir)
-    for p in make_teaching(out / "teach", rng, a.variant) + make_tests(out / "test", rng, a.variant, a.count, a.empty, a.small):
+    for p in (make_teaching(out / "teach", rng, a.variant) + make_tests(out / "test", rng, a.variant, a.count, a.empty, a.small)
+              + make_beside(out / "test", rng, a.variant, a.beside)):
         print(p)
 
 
