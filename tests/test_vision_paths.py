@@ -712,3 +712,41 @@ def test_a_planet_the_first_masks_find_is_read_without_making_the_others(monkeyp
             assert reading.ok and all(compare(reading.cells, truth)[0]), p.name
             assert made[-1] == 1, p.name
     assert len(made) == len(photos(SAMPLES))
+
+
+def _box_sums_plain(d: np.ndarray, m: int) -> np.ndarray:
+    """Window sums as stages._box_sums made them before stop 62: numpy's cumsums, down then across."""
+    k, h, w, c = d.shape
+    ii = np.zeros((k, h + 1, w + 1, c), np.float64)
+    np.cumsum(d.astype(np.float64).cumsum(1), axis=2, out=ii[:, 1:, 1:])
+    return ii[:, m:, m:] - ii[:, :-m, m:] - ii[:, m:, :-m] + ii[:, :-m, :-m]
+
+
+def test_window_sums_from_one_integral_as_from_numpys_cumsums(box2_learned, monkeypatch):
+    """stages._box_sums (one cv2.integral over the cells as one picture, CV_CHANNELS channels at a
+    time) gives numpy's cumsums' sums to a few units in the last place of a double (the two add the
+    same numbers in another order: rows then columns, not columns then rows), on every set of cells
+    box2's photos are matched with (their details and squares), and on more cells than one picture
+    holds. No reading changes: every reading of the 344 seen photos was the same byte for byte
+    (``python -m vision.bench -q --readings``, stop 62)."""
+    from vision.recognize import recognize
+    seen = []
+    real = stages._box_sums
+
+    def kept(d, m):
+        seen.append((d.copy(), m))
+        return real(d, m)
+    monkeypatch.setattr(stages, "_box_sums", kept)
+    for p in sorted((SAMPLES / "box2" / "test").glob("p*.jpg"))[:4]:
+        recognize(p.read_bytes(), reference=box2_learned)
+    assert len(seen) >= 16
+    d, m = seen[0]
+    seen.append((np.concatenate([d] * (1 + stages.CV_CHANNELS // d.shape[0] // 3 + 1)), m))   # > CV_CHANNELS channels
+    assert seen[-1][0].shape[0] * 3 > stages.CV_CHANNELS
+    for d, m in seen:
+        got, plain = real(d, m), _box_sums_plain(d, m)
+        assert got.shape == plain.shape and got.dtype == np.float64
+        # each window's sum to 1e-12 of the largest sum of its picture (the float32 inputs' own
+        # resolution is 6e-8 of them)
+        scale = np.abs(plain).max(axis=(1, 2, 3), keepdims=True) + 1e-30
+        assert (np.abs(got - plain) / scale).max() < 1e-12
