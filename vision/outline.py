@@ -11,7 +11,7 @@ import numpy as np
 from . import tuning
 
 
-def _largest_blob(mask: np.ndarray, min_frac: float = 0.008):
+def _largest_blob(mask: np.ndarray, min_frac: float = 0.008, beside: list | None = None):
     # BBDT: the same labels as the default algorithm, in about half the time here (2184 masks of
     # the sample photos at 512 and 320 px, tests/test_vision_paths.py); the labels only, each
     # blob's area counted apart: OpenCV's stats (every blob's box and centroid too) cost 2-3x the
@@ -28,6 +28,13 @@ def _largest_blob(mask: np.ndarray, min_frac: float = 0.008):
     i = int(np.argmax(areas)) + 1
     if areas[i - 1] < min_frac * mask.size:
         return None
+    if beside is not None and n > 2:
+        # the next largest blob, when it is about as large: another planet on the table (``BESIDE_LOOK``)
+        largest, others = areas[i - 1], areas.copy()
+        others[i - 1] = 0
+        j = int(np.argmax(others)) + 1
+        if others[j - 1] >= tuning.BESIDE_BLOB * largest:
+            beside.append(cv2.compare(labels, j, cv2.CMP_EQ))
     return cv2.compare(labels, i, cv2.CMP_EQ)   # 255 on the blob, 0 elsewhere
 
 
@@ -41,12 +48,17 @@ def _order(quad: np.ndarray) -> np.ndarray:
     return np.roll(q, -start, axis=0)
 
 
-def _quads_from_mask(mask: np.ndarray, trim: float = 0.0) -> list:
+def _quads_from_mask(mask: np.ndarray, trim: float = 0.0, beside: list | None = None) -> list:
     """The outlines of the mask's largest blob (``_quads_of_contours``). ``trim``: the blob first
-    opened by a disc of this part of the square root of its area (``trimmed``)."""
-    blob = _largest_blob(mask)
+    opened by a disc of this part of the square root of its area (``trimmed``). ``beside``: where
+    the outlines of the next largest blob go, when it is nearly as large (``BESIDE_BLOB``: another
+    planet on the table, ``reader.read_photo``'s beside look)."""
+    seconds: list | None = [] if beside is not None and not trim else None
+    blob = _largest_blob(mask, beside=seconds)
     if blob is None:
         return []
+    for second in seconds or ():
+        beside.extend(_quads_of_contours(cv2.findContours(second, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]))
     if trim:
         blob = trimmed(blob, trim)
         if blob is None:

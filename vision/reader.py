@@ -36,7 +36,8 @@ from .stages import (STACKS, Aligned, Cells, Outline, Photo, align_cells, cell_d
                      decode_photo, exemplar_details, finer_region, fine_cells_at, fine_detail, fine_cells, fine_exemplar, match,
                      grid_outlines, matched_filters, moved_in_lattice, on_gap_lines, one_thread, outlines_in_turn, quad_side, tell_apart_all,
                      even_light, refit_outline, register_exemplars, stack_looks, tell_apart_each, turned_details,
-                     Slider, detail_sides, squares_aligned, trimmed_outlines, fit_outline, flattened_outlines, grown_candidates, kept_edges)
+                     Slider, detail_sides, squares_aligned, trimmed_outlines, fit_outline, flattened_outlines, grown_candidates, kept_edges,
+                     lattice_fits)
 
 
 @dataclass(frozen=True)
@@ -596,7 +597,8 @@ def read_photo(photo: Photo, ex: Exemplars) -> Verdict | None:
     ``CANDIDATES`` (``LATE_LOOK``), then the planet's own lattice of tiles (``GRID_LOOK``). Last, the
     masks' blobs with what hangs off them trimmed (``TRIM_LOOK``), also when the best is a planet
     read less than surely (``TRIM_UNSURE``). Still no planet: the outlines each look's cap left
-    unread, in the looks' order (``REST_LOOK``)."""
+    unread, in the looks' order (``REST_LOOK``). A planet read: another planet nearer the frame's
+    middle, when the masks found one (``BESIDE_LOOK``, ``_read_beside``)."""
     kept: dict = {}   # the photo's outlines and edge map, made once for both looks at them
     rest: list = []   # each look's outlines its cap left unread, in the looks' order
     best = _read_in_turn(photo, outlines_in_turn(photo, kept=kept), ex, None, tuning.READ_OUTLINES, rest)
@@ -612,7 +614,36 @@ def read_photo(photo: Photo, ex: Exemplars) -> Verdict | None:
         best = _read_in_turn(photo, itertools.chain.from_iterable(rest), ex, best, tuning.REST_OUTLINES)
     if tuning.GROW_LOOK and not is_planet(best, ex):
         best = _read_grown(photo, ex, best, kept)
+    if tuning.BESIDE_LOOK and is_planet(best, ex):
+        best = _read_beside(photo, ex, best, kept)
     return nudged(photo, best, ex) if best is not None else None
+
+
+def _read_beside(photo: Photo, ex: Exemplars, best: Verdict, kept: dict) -> Verdict:
+    """A planet read, and another planet on the table, nearer the frame's middle: the planet the
+    player aimed at. The outlines the masks found (``kept``: ``outlines_in_turn``'s, and
+    ``"beside"``: their next largest blobs') lying ``BESIDE_APART`` planet sides or more from the one
+    read, of ``BESIDE_SIZE`` its side and ``BESIDE_NEARER`` sides nearer the middle, are fitted and
+    read in the order of how well the lattice lies on the photo's edges before fitting (as
+    ``outlines_in_turn`` orders them; ``BESIDE_READS`` at most); the first that reads as a planet is
+    kept. None such (a photo of one planet): ``best``, nothing read."""
+    h, w = photo.image.shape[:2]
+    middle = np.array([w / 2, h / 2], np.float32)
+    side = quad_side(best.outline.corners)
+    at = best.outline.corners.mean(axis=0)
+    far = float(np.linalg.norm(at - middle))
+    places = [q for q in kept.get("quads", []) + kept.get("beside", [])
+              if np.linalg.norm(q.mean(axis=0) - at) >= tuning.BESIDE_APART * side
+              and tuning.BESIDE_SIZE[0] <= quad_side(q) / side <= tuning.BESIDE_SIZE[1]
+              and np.linalg.norm(q.mean(axis=0) - middle) <= far - tuning.BESIDE_NEARER * side]
+    if not places:
+        return best
+    edges = kept_edges(photo, kept)
+    for k in np.argsort(-lattice_fits(edges, np.stack(places)), kind="stable")[:tuning.BESIDE_READS]:
+        v = read_outline(photo, fit_outline(edges, places[k]), ex)
+        if is_planet(v, ex) and np.linalg.norm(v.outline.corners.mean(axis=0) - at) >= side / 2:
+            return v   # a planet, and not the one read again (an outline that moved back onto it)
+    return best
 
 
 def _read_grown(photo: Photo, ex: Exemplars, best: Verdict | None, kept: dict) -> Verdict | None:

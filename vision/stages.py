@@ -433,19 +433,29 @@ def candidate_quads(img: np.ndarray, upright: bool = False, trim: float = 0.0,
     if "masks" not in kept:
         kept["masks"] = _masks(at_find_side(img)[0])
     out: list[np.ndarray] = []
+    seconds: list | None = None if upright or trim else []   # the masks' next largest blobs' outlines
     for m in kept["masks"]:
-        for q in _quads_from_mask(m, trim):
+        for q in _quads_from_mask(m, trim, seconds):
             q = q / f
-            sides = [np.linalg.norm(q[i] - q[(i + 1) % 4]) for i in range(4)]
-            if min(sides) < tuning.MIN_PLANET * min(h, w):
-                continue
-            if max(sides) / max(1e-6, min(sides)) > tuning.MAX_ASPECT:
-                continue
-            if upright and not is_level(q):
-                continue
-            if all(np.abs(q - o).max() > 0.03 * min(sides) for o in out):
+            shortest = _planet_shaped(q, h, w, upright)
+            if shortest is not None and all(np.abs(q - o).max() > 0.03 * shortest for o in out):
                 out.append(q.astype(np.float32))
+    if seconds is not None:   # kept for the beside look (``reader.read_photo``)
+        kept["beside"] = [(q / f).astype(np.float32) for q in seconds if _planet_shaped(q / f, h, w, False) is not None]
     return out
+
+
+def _planet_shaped(q: np.ndarray, h: int, w: int, upright: bool) -> float | None:
+    """Whether ``q`` may be a planet in an ``h``×``w`` image (no side under ``MIN_PLANET`` of the
+    short side, sides alike: ``MAX_ASPECT``, level when ``upright``): its shortest side, or None."""
+    sides = [np.linalg.norm(q[i] - q[(i + 1) % 4]) for i in range(4)]
+    if min(sides) < tuning.MIN_PLANET * min(h, w):
+        return None
+    if max(sides) / max(1e-6, min(sides)) > tuning.MAX_ASPECT:
+        return None
+    if upright and not is_level(q):
+        return None
+    return min(sides)
 
 
 def is_level(quad: np.ndarray) -> bool:

@@ -904,6 +904,26 @@ GROW_DISC_SIDES = (1.0, 1.1, 1.2)   # the planet's side: this many of the disc's
 GROW_DISC_EDGE = 60                 # HoughCircles' Canny upper threshold (the grey stretched to 0-255)
 GROW_DISC_VOTES = 20                # … and its votes for a centre
 
+# The beside look (stop 62; reader._read_beside, outline._largest_blob's ``beside``). At a game's end
+# every planet lies on one table, and a photo of one may hold a neighbour's planet beside it. Dev set
+# 9663 (box2's art, variant A, 20 photos made by ``samples_box --beside``: the planet aimed at within
+# 8% of the frame's middle, a neighbour's 1.1-1.6 planet sides from it): the reader read the
+# neighbour's planet, surely, in 4 of 20 (b01, b05, b13, b15). In b01 and b05 no mask's largest blob
+# was the planet aimed at; in b15 its outline ranked first but the neighbour's read surer.
+# Once a planet is read, another outline apart from it, about as large and nearer the frame's middle
+# (the masks' outlines, and those of each mask's next largest blob when it is as large as
+# BESIDE_BLOB of the largest), is read, nearest the middle first; the first that reads as a planet is
+# the planet read: the player aims at their own. Set once on 9663: 19 of its 20 read the planet aimed
+# at (b13 not: every mask holds both planets as one blob, so no outline lies on it alone). Without the
+# nearer-the-middle bar, 5 photos that read the right planet read the neighbour's. The 344 seen photos
+# (one planet each) read byte for byte as before: none has another outline that passes these bars.
+BESIDE_LOOK = True
+BESIDE_BLOB = 0.4           # a mask's next largest blob this large against its largest: its outlines kept
+BESIDE_APART = 0.9          # an outline whose middle lies this many planet sides from the planet read
+BESIDE_SIZE = (0.7, 1.4)    # … whose side is this part of the planet read's
+BESIDE_NEARER = 0.25        # … and whose middle lies this many planet sides nearer the frame's middle
+BESIDE_READS = 3            # read at most, the lattice's best fit first
+
 
 # --- issue 8's gap-lines round (vision39): teaching and reading both cut on the gaps ---------------
 # stages.on_gap_lines: the lattice fitted to the measured coordinate only of each inner line's gap

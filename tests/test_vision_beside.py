@@ -1,0 +1,77 @@
+"""A neighbour's planet in the photo: the planet read is the one the player aimed at (issue 8,
+stop 62; ``reader._read_beside``, ``tuning.BESIDE_*``).
+
+At a game's end every planet lies on one table, and a photo of one may hold a neighbour's beside
+it. The reader used to read whichever outline it came to first, surely: in dev set 9663 (box2's
+art, ``python -m vision.samples_box DIR --seed 9663 --variant A --count 0 --empty 0 --beside 20``)
+it read the neighbour's planet in 4 of 20 photos, with every cell sure. The photos here are three
+of them: in b01 and b05 no mask's largest blob is the planet aimed at (the neighbour's is), in b15
+the aimed planet's outline ranks first but the neighbour's reads surer. The player aims at their own
+planet, so once a planet is read, a planet nearer the frame's middle is read instead. In b02 the
+planet aimed at is read first, and the neighbour's, wholly in frame, reads as a planet too."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from vision import reader, tuning
+from vision.bench import compare
+from vision.recognize import recognize
+
+DATA = Path(__file__).resolve().parent / "data" / "box2-beside"
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _truth(name: str) -> tuple[list, list]:
+    t = json.loads((DATA / f"{name}.json").read_text())
+    return [c for row in t["cells"] for c in row], [c for row in t["neighbour"]["cells"] for c in row]
+
+
+def _right(reading, cells: list) -> int:
+    return sum(compare(reading.cells, cells)[0])
+
+
+@pytest.mark.parametrize("name", ["b01", "b05", "b15"])
+def test_the_planet_aimed_at_is_read_not_the_neighbours(name, box2_learned):
+    aimed, neighbour = _truth(name)
+    reading = recognize((DATA / f"{name}.jpg").read_bytes(), reference=box2_learned)
+    assert reading.ok, reading.error
+    assert _right(reading, aimed) == 16
+    assert _right(reading, neighbour) < 8
+
+
+@pytest.mark.parametrize("name", ["b01", "b05", "b15"])
+def test_without_the_beside_look_the_neighbours_planet_is_read(name, box2_learned, monkeypatch):
+    """What the look mends: without it, each of these photos reads the neighbour's planet."""
+    monkeypatch.setattr(tuning, "BESIDE_LOOK", False)
+    aimed, neighbour = _truth(name)
+    reading = recognize((DATA / f"{name}.jpg").read_bytes(), reference=box2_learned)
+    assert reading.ok, reading.error
+    assert _right(reading, neighbour) >= 15 and _right(reading, aimed) < 8
+
+
+def test_the_planet_read_stays_when_it_is_the_one_in_the_middle(box2_learned):
+    """b02: the neighbour's planet lies in frame and reads as a planet, but farther from the middle."""
+    aimed, neighbour = _truth("b02")
+    reading = recognize((DATA / "b02.jpg").read_bytes(), reference=box2_learned)
+    assert reading.ok and _right(reading, aimed) == 16 and _right(reading, neighbour) < 8
+
+
+def test_a_photo_of_one_planet_reads_nothing_more(box2_learned, monkeypatch):
+    """box2's photos hold one planet each: the look finds no other place to read in any of them, so
+    they read as before and in the same time."""
+    reads = []
+    real = reader.read_outline
+
+    def counted(*args, **kwargs):
+        import inspect
+        if inspect.stack()[1].function == "_read_beside":
+            reads.append(1)
+        return real(*args, **kwargs)
+    monkeypatch.setattr(reader, "read_outline", counted)
+    photos = sorted((ROOT / "sample_photos" / "box2" / "test").glob("p*.jpg"))[:12]
+    for p in photos:
+        assert recognize(p.read_bytes(), reference=box2_learned).ok
+    assert reads == []
