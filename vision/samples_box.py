@@ -1,11 +1,13 @@
 """Photos of the second box (``vision/boxart.py``): its six teaching photos and test photos.
 
-``python -m vision.samples_box OUTDIR [--seed N] [--variant A|B|...|Q] [--count N] [--empty N] [--small N]``
+``python -m vision.samples_box OUTDIR [--seed N] [--variant A|B|...|Q] [--count N] [--empty N] [--small N] [--beside N]``
 writes ``OUTDIR/teach/tNN.jpg`` + ``.json`` (the box plan's six layouts, ``vision.plan``:
 upright, a few degrees turned and tilted, as a person teaching the box takes them) and
 ``OUTDIR/test/pNN.jpg`` + ``.json`` (legal planets under every condition of ``vision.samples``:
 any angle, tilt up to 30°, loose tiles, shadows, blur, JPEG 60–92, phone sizes 7–12 MP) and
-``OUTDIR/test/nNN.jpg`` (no planet: ``{"planet": null}``).
+``OUTDIR/test/nNN.jpg`` (no planet: ``{"planet": null}``), and with ``--beside`` ``OUTDIR/test/bNN.jpg``
+(a planet with a neighbour's planet beside it on the table, ``make_beside``; made last, so a set
+made without them is the same).
 
 Variants B to H are held-out material — B: ``sample_photos/box2-heldout`` (seed 7), C:
 ``sample_photos/box2-heldout2`` (seed 23), D: ``sample_photos/box2-heldout3`` (seed 41, made
