@@ -441,7 +441,7 @@ def candidate_quads(img: np.ndarray, upright: bool = False, trim: float = 0.0,
             if shortest is not None and all(np.abs(q - o).max() > 0.03 * shortest for o in out):
                 out.append(q.astype(np.float32))
     if seconds is not None:   # kept for the beside look (``reader.read_photo``)
-        kept["beside"] = [(q / f).astype(np.float32) for q in seconds if _planet_shaped(q / f, h, w, False) is not None]
+        kept["beside"] = [q.astype(np.float32) for q in (q / f for q in seconds) if _planet_shaped(q, h, w, False) is not None]
     return out
 
 
@@ -1446,11 +1446,11 @@ CV_CHANNELS = 128   # the most channels OpenCV 5 blurs in one picture (CV_CN_MAX
 
 
 def _one_picture(imgs: np.ndarray) -> np.ndarray:
-    """Pictures (k, n, n, c) as one picture of k·c channels (n, n, k·c): OpenCV's blurs and
-    ``wide_blur`` take each channel on its own, with the same kernel and border, so one call
-    does all k (``_pictures`` turns it back)."""
-    k, n, _, c = imgs.shape
-    return np.ascontiguousarray(imgs.transpose(1, 2, 0, 3)).reshape(n, n, k * c)
+    """Pictures (k, h, w, c) as one picture of k·c channels (h, w, k·c): OpenCV's blurs, integrals
+    and ``wide_blur`` take each channel on its own, with the same kernel and border, so one call
+    does all k (``_pictures`` turns square ones back)."""
+    k, h, w, c = imgs.shape
+    return np.ascontiguousarray(imgs.transpose(1, 2, 0, 3)).reshape(h, w, k * c)
 
 
 def _pictures(one: np.ndarray, c: int) -> np.ndarray:
@@ -1981,7 +1981,7 @@ def _box_sums(d: np.ndarray, m: int) -> np.ndarray:
     the last place of a double (tests/test_vision_paths.py), and no reading of the 344 seen photos
     changes."""
     k, h, w, c = d.shape
-    one = np.ascontiguousarray(d.transpose(1, 2, 0, 3)).reshape(h, w, k * c)
+    one = _one_picture(d)
     parts = [cv2.integral(np.ascontiguousarray(one[..., a:a + CV_CHANNELS]), sdepth=cv2.CV_64F).reshape(h + 1, w + 1, -1)
              for a in range(0, k * c, CV_CHANNELS)]
     ii = (parts[0] if len(parts) == 1 else np.concatenate(parts, axis=2)).reshape(h + 1, w + 1, k, c)
