@@ -916,7 +916,7 @@ GROW_DISC_VOTES = 20                # … and its votes for a centre
 # the planet read: the player aims at their own. Set once on 9663: 19 of its 20 read the planet aimed
 # at (b13 not: every mask holds both planets as one blob, so no outline lies on it alone). Without the
 # nearer-the-middle bar, 5 photos that read the right planet read the neighbour's. The 344 seen photos
-# (one planet each) read byte for byte as before: none has another outline that passes these bars.
+# (one planet or none in each) read byte for byte as before: none has another outline that passes these bars.
 BESIDE_LOOK = True
 BESIDE_BLOB = 0.4           # a mask's next largest blob this large against its largest: its outlines kept
 BESIDE_APART = 0.9          # an outline whose middle lies this many planet sides from the planet read
