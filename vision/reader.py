@@ -37,7 +37,7 @@ from .stages import (STACKS, Aligned, Cells, Outline, Photo, align_cells, cell_d
                      grid_outlines, matched_filters, moved_in_lattice, on_gap_lines, one_thread, outlines_in_turn, quad_side, tell_apart_all,
                      even_light, refit_outline, register_exemplars, stack_looks, tell_apart_each, turned_details,
                      Slider, detail_sides, squares_aligned, trimmed_outlines, fit_outline, flattened_outlines, grown_candidates, kept_edges,
-                     lattice_fits)
+                     fitted_in_turn)
 
 
 @dataclass(frozen=True)
@@ -624,9 +624,9 @@ def _read_beside(photo: Photo, ex: Exemplars, best: Verdict, kept: dict) -> Verd
     player aimed at. The outlines the masks found (``kept``: ``outlines_in_turn``'s, and
     ``"beside"``: their next largest blobs') lying ``BESIDE_APART`` planet sides or more from the one
     read, of ``BESIDE_SIZE`` its side and ``BESIDE_NEARER`` sides nearer the middle, are fitted and
-    read in the order of how well the lattice lies on the photo's edges before fitting (as
-    ``outlines_in_turn`` orders them; ``BESIDE_READS`` at most); the first that reads as a planet is
-    kept. None such (a photo of one planet): ``best``, nothing read."""
+    read in the order of how well the lattice lies on the photo's edges before fitting
+    (``stages.fitted_in_turn``, as ``outlines_in_turn``'s; ``BESIDE_READS`` at most); the first that
+    reads as a planet is kept. None such (a photo of one planet): ``best``, nothing read."""
     h, w = photo.image.shape[:2]
     middle = np.array([w / 2, h / 2], np.float32)
     side = quad_side(best.outline.corners)
@@ -636,11 +636,8 @@ def _read_beside(photo: Photo, ex: Exemplars, best: Verdict, kept: dict) -> Verd
               if np.linalg.norm(q.mean(axis=0) - at) >= tuning.BESIDE_APART * side
               and tuning.BESIDE_SIZE[0] <= quad_side(q) / side <= tuning.BESIDE_SIZE[1]
               and np.linalg.norm(q.mean(axis=0) - middle) <= far - tuning.BESIDE_NEARER * side]
-    if not places:
-        return best
-    edges = kept_edges(photo, kept)
-    for k in np.argsort(-lattice_fits(edges, np.stack(places)), kind="stable")[:tuning.BESIDE_READS]:
-        v = read_outline(photo, fit_outline(edges, places[k]), ex)
+    for outline in itertools.islice(fitted_in_turn(photo, places, kept), tuning.BESIDE_READS):
+        v = read_outline(photo, outline, ex)
         if is_planet(v, ex) and np.linalg.norm(v.outline.corners.mean(axis=0) - at) >= side / 2:
             return v   # a planet, and not the one read again (an outline that moved back onto it)
     return best

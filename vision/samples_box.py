@@ -764,6 +764,11 @@ def make_teaching(out: Path, rng, variant: str, truths: list | None = None) -> l
     return written
 
 
+def _test_quality(rng, variant: str) -> int:
+    """A test photo's JPEG quality (60 up): phone-size variants D to Q kept small."""
+    return int(rng.integers(60, 87 if variant == "D" else 75 if variant in "EFGHIJKLMNOPQ" else 93))
+
+
 def make_tests(out: Path, rng, variant: str, count: int, empty: int, small: int) -> list[Path]:
     """Phone photos (``samples.PHONE_SIZES``); the first ``small`` are 1280×960 instead."""
     out.mkdir(parents=True, exist_ok=True)
@@ -779,7 +784,7 @@ def make_tests(out: Path, rng, variant: str, count: int, empty: int, small: int)
                        fill=fill, bg=BACKGROUNDS[i % 5] if BACKGROUNDS[i % 5] != "noise" else "stone",
                        light=float(rng.uniform(.1, .7)), blur=float(rng.choice([0, 0, .8, 1.5, 2.5])) * (max(w, h) / 1600),
                        noise=float(rng.uniform(1, 6)))
-        q = int(rng.integers(60, 87 if variant == "D" else 75 if variant in "EFGHIJKLMNOPQ" else 93))  # D, E: phone size, kept small
+        q = _test_quality(rng, variant)
         path = out / f"p{i + 1:02d}.jpg"
         if variant == "Q":  # sent on through a messaging app: scaled down, upright, recompressed
             photo = _messaging(rng, photo, truth)
@@ -871,7 +876,7 @@ def make_beside(out: Path, rng, variant: str, count: int) -> list[Path]:
                        light=float(rng.uniform(.1, .6)), blur=float(rng.choice([0, 0, .8, 1.5])) * (max(w, h) / 1600),
                        noise=float(rng.uniform(1, 5)), neighbour=other)
         path = out / f"b{i + 1:02d}.jpg"
-        save_jpeg(path, photo, int(rng.integers(60, 87 if variant == "D" else 75 if variant in "EFGHIJKLMNOPQ" else 93)))
+        save_jpeg(path, photo, _test_quality(rng, variant))
         (out / f"b{i + 1:02d}.json").write_text(json.dumps({**grid, **truth}) + "\n")
         written.append(path)
     return written

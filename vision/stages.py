@@ -482,7 +482,7 @@ def outlines_in_turn(photo: Photo, later: bool = False, kept: dict | None = None
     values, made once; ``reader.read_photo``)."""
     kept = {} if kept is None else kept
     quads = _masks_quads(photo, kept)
-    yield from _fitted_in_turn(photo, quads[tuning.CANDIDATES:] if later else quads[:tuning.CANDIDATES], kept)
+    yield from fitted_in_turn(photo, quads[tuning.CANDIDATES:] if later else quads[:tuning.CANDIDATES], kept)
 
 
 def _masks_quads(photo: Photo, kept: dict) -> list[np.ndarray]:
@@ -507,7 +507,7 @@ def flattened_outlines(photo: Photo, kept: dict | None = None) -> Iterator[Outli
     return outlines_in_turn(flattened(photo), kept=kept.setdefault("flat", {}))
 
 
-def _fitted_in_turn(photo: Photo, quads: list, kept: dict) -> Iterator[Outline]:
+def fitted_in_turn(photo: Photo, quads: list, kept: dict) -> Iterator[Outline]:
     """``quads`` each fitted when asked for, in the order of how well the lattice lies on the
     photo's edges before fitting (the edge map made once, in ``kept``)."""
     if not quads:
@@ -527,7 +527,7 @@ def trimmed_outlines(photo: Photo, kept: dict | None = None) -> Iterator[Outline
         own = _masks_quads(photo, kept)
         kept["trimmed"] = [q for q in candidate_quads(photo.image, trim=tuning.TRIM_OPEN, kept=kept)
                            if all(np.abs(q - o).max() > 0.03 * quad_side(q) for o in own)]
-    yield from _fitted_in_turn(photo, kept["trimmed"], kept)
+    yield from fitted_in_turn(photo, kept["trimmed"], kept)
 
 
 def grid_outlines(photo: Photo, kept: dict | None = None) -> Iterator[Outline]:

@@ -912,7 +912,7 @@ GROW_DISC_VOTES = 20                # … and its votes for a centre
 # was the planet aimed at; in b15 its outline ranked first but the neighbour's read surer.
 # Once a planet is read, another outline apart from it, about as large and nearer the frame's middle
 # (the masks' outlines, and those of each mask's next largest blob when it is as large as
-# BESIDE_BLOB of the largest), is read, nearest the middle first; the first that reads as a planet is
+# BESIDE_BLOB of the largest), is read, the lattice's best fit first; the first that reads as a planet is
 # the planet read: the player aims at their own. Set once on 9663: 19 of its 20 read the planet aimed
 # at (b13 not: every mask holds both planets as one blob, so no outline lies on it alone). Without the
 # nearer-the-middle bar, 5 photos that read the right planet read the neighbour's. The 344 seen photos
