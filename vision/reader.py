@@ -32,7 +32,7 @@ from scorer.i18n import _
 from .facedown import in_threes
 from .layout import STACK_AT
 from .searched import Picture as SearchPicture, detail as search_detail, searched
-from .stages import (STACKS, Aligned, Cells, Outline, Photo, align_cells, cell_detail, chroma, cut_cells, zoomed_tile,
+from .stages import (STACKS, Aligned, beside_places, Cells, Outline, Photo, align_cells, cell_detail, chroma, cut_cells, zoomed_tile,
                      decode_photo, exemplar_details, finer_region, fine_cells_at, fine_detail, fine_cells, fine_exemplar, match,
                      grid_outlines, matched_filters, moved_in_lattice, on_gap_lines, one_thread, outlines_in_turn, quad_side, tell_apart_all,
                      even_light, refit_outline, register_exemplars, stack_looks, tell_apart_each, turned_details,
@@ -622,20 +622,14 @@ def read_photo(photo: Photo, ex: Exemplars) -> Verdict | None:
 def _read_beside(photo: Photo, ex: Exemplars, best: Verdict, kept: dict) -> Verdict:
     """A planet read, and another planet on the table, nearer the frame's middle: the planet the
     player aimed at. The outlines the masks found (``kept``: ``outlines_in_turn``'s, and
-    ``"beside"``: their next largest blobs') lying ``BESIDE_APART`` planet sides or more from the one
-    read, of ``BESIDE_SIZE`` its side and ``BESIDE_NEARER`` sides nearer the middle, are fitted and
+    ``"beside"``: their next largest blobs') that pass ``stages.beside_places``' bars are fitted and
     read in the order of how well the lattice lies on the photo's edges before fitting
     (``stages.fitted_in_turn``, as ``outlines_in_turn``'s; ``BESIDE_READS`` at most); the first that
     reads as a planet is kept. None such (a photo of one planet): ``best``, nothing read."""
     h, w = photo.image.shape[:2]
-    middle = np.array([w / 2, h / 2], np.float32)
     side = quad_side(best.outline.corners)
     at = best.outline.corners.mean(axis=0)
-    far = float(np.linalg.norm(at - middle))
-    places = [q for q in kept.get("quads", []) + kept.get("beside", [])
-              if np.linalg.norm(q.mean(axis=0) - at) >= tuning.BESIDE_APART * side
-              and tuning.BESIDE_SIZE[0] <= quad_side(q) / side <= tuning.BESIDE_SIZE[1]
-              and np.linalg.norm(q.mean(axis=0) - middle) <= far - tuning.BESIDE_NEARER * side]
+    places = beside_places(kept.get("quads", []) + kept.get("beside", []), best.outline.corners, h, w)
     for outline in itertools.islice(fitted_in_turn(photo, places, kept), tuning.BESIDE_READS):
         v = read_outline(photo, outline, ex)
         if is_planet(v, ex) and np.linalg.norm(v.outline.corners.mean(axis=0) - at) >= side / 2:

@@ -148,6 +148,22 @@ def quad_side(quad) -> float:
     return float(np.sqrt(max(1.0, cv2.contourArea(np.asarray(quad, np.float32)))))
 
 
+def beside_places(quads, read, h: int, w: int) -> list:
+    """Of the outlines ``quads``, those where another planet than the one read (outline ``read``)
+    may lie, nearer the middle of an ``h``×``w`` photo (in the same pixels): their middles lie
+    ``BESIDE_APART`` planet sides or more from it, their sides are ``BESIDE_SIZE`` of its side, and
+    they lie ``BESIDE_NEARER`` sides nearer the middle. The beside look's bars (the player aims at
+    their own planet), the same for the box reader and the shipped art's."""
+    middle = np.array([w / 2, h / 2], np.float32)
+    side = quad_side(read)
+    at = np.asarray(read, np.float32).mean(axis=0)
+    far = float(np.linalg.norm(at - middle))
+    return [q for q in quads
+            if np.linalg.norm(q.mean(axis=0) - at) >= tuning.BESIDE_APART * side
+            and tuning.BESIDE_SIZE[0] <= quad_side(q) / side <= tuning.BESIDE_SIZE[1]
+            and np.linalg.norm(q.mean(axis=0) - middle) <= far - tuning.BESIDE_NEARER * side]
+
+
 def shortest_side(quad) -> float:
     """The shortest of an outline's four sides, in its pixels."""
     q = np.asarray(quad, np.float64).reshape(4, 2)
