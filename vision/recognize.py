@@ -42,7 +42,7 @@ from .reading import NO_PLANET, TOO_SMALL, Reading, likely_tiles
 from scorer.i18n import _ as translate
 from .outline import _order, _quads_from_mask, mask_groups  # noqa: F401
 from .index import CELL, HI, describe_coarse, describe_turns, get_index, similarity
-from .stages import Slider, one_thread, slide, wide_blur
+from .stages import Slider, beside_places, one_thread, quad_side, slide, wide_blur
 
 from .tuning import (BACK_NEAR, CELL_MATCH, DOUBT, GOOD, MARGIN, MARGIN_DOUBT, PLANET_CELLS, PLANET_MIN,
                      READS, READS_FIRST, REREAD_MOVE, SCALES, SEARCH, SHIPPED_SIDE, WORK, FINE_BELOW, GROWN, TRIES,
@@ -420,6 +420,32 @@ def _read_candidates(pyr, quads: list, f: float, index, seen: dict, most: int = 
             continue
         if best is None or res["score"] > best["score"]:
             best = res
+    return best
+
+
+def _is_planet(res: dict | None) -> bool:
+    """Does a reading look like a planet: its cells' mean match ``PLANET_MIN`` or more, and
+    ``PLANET_CELLS`` cells or more matching ``CELL_MATCH``?"""
+    return (res is not None and res["score"] >= PLANET_MIN
+            and int((np.asarray(res["sims"]) >= CELL_MATCH).sum()) >= PLANET_CELLS)
+
+
+def _read_beside(pyr, quads: list, f: float, index, seen: dict, best: dict) -> dict:
+    """A planet read, and another planet on the table, nearer the frame's middle: the planet the
+    player aimed at (the box reader's beside look, ``reader._read_beside``). The outlines ``quads``
+    (work pixels, ``f`` of ``pyr[0]``'s: every mask's made so far and their next largest blobs')
+    that pass ``stages.beside_places``' bars against the planet read are read as candidates are
+    (``_read_candidates``, ``BESIDE_READS`` families at most); a planet read there, and not the
+    one already read (an outline that moved back onto it), is the planet read. None such (a photo
+    of one planet): ``best``, nothing read."""
+    h, w = pyr[0].shape[:2]
+    read = np.asarray(best["quad"], np.float32) * f   # in work pixels, as ``quads``
+    places = beside_places(quads, read, h * f, w * f)
+    if not places:
+        return best
+    other = _read_candidates(pyr, places, f, index, seen, tuning.BESIDE_READS)
+    if _is_planet(other) and np.linalg.norm((np.asarray(other["quad"], np.float32) * f).mean(axis=0) - read.mean(axis=0)) >= quad_side(read) / 2:
+        return other
     return best
 
 
@@ -878,20 +904,22 @@ def _recognize(data: bytes, reference_dir, t0: float) -> Reading:
     # the whole frame too: a planet drawn by ``render`` (or cropped to it) fills the image
     frame = np.array([[0, 0], [ww - 1, 0], [ww - 1, wh - 1], [0, wh - 1]], np.float32)
     quads: list = []
+    seconds: list = []   # the masks' next largest blobs' outlines, for the beside look
     seen: dict = {}
     best = None
     for most, masks in zip((READS_FIRST, READS), mask_groups(work)):
         for m in masks:
-            for q in _quads_from_mask(m):
+            for q in _quads_from_mask(m, beside=seconds):
                 side = np.sqrt(max(1.0, cv2.contourArea(q.astype(np.float32))))
                 if all(np.abs(q - o).max() > 0.03 * side for o in quads):
                     quads.append(q)
         best = _read_candidates(pyr, quads + [frame], f, index, seen, most)
         if best is not None and best["score"] >= GOOD:
             break
-    if (best is None or best["score"] < PLANET_MIN
-            or int((np.asarray(best["sims"]) >= CELL_MATCH).sum()) < PLANET_CELLS):
+    if not _is_planet(best):
         return done(Reading(ok=False, error=translate(NO_PLANET), score=best["score"] if best else 0.0))
+    if tuning.BESIDE_LOOK:
+        best = _read_beside(pyr, quads + seconds, f, index, seen, best)
     # a small planet read poorly in a photo decoded reduced: read it again from a finer decode
     # (and tell same-looking tiles apart by their ids there; a good reading keeps either id of
     # twins, issue 8, and costs no second decode)
