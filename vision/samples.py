@@ -497,21 +497,37 @@ def take_photo(rng, grid, w, h, *, hand=True, angle=0.0, tilt=0.0, fill=.6, bg="
 def neighbour_at(rng, w: int, h: int, src: np.ndarray, dst: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Where a planet aimed at lies with a neighbour's planet beside it: the player aims at their own
     planet, so its middle lies within ``AIM`` of the frame's middle (a part of the frame's sides);
-    the neighbour's lies on the same table, ``NEIGHBOUR_GAP`` planet sides from it (middle to
-    middle) in any direction, seen through the same camera (partly or wholly in frame). Returns the
-    planet's corners and the neighbour's homography from the laid planet (``src``'s plane)."""
+    the neighbour's lies on the same table, turned any way (it faces its own player), in any
+    direction, ``NEIGHBOUR_GAP`` planet sides farther than where the two would touch (two planets
+    never overlap), seen through the same camera (partly or wholly in frame). Returns the planet's
+    corners and the neighbour's homography from the laid planet (``src``'s plane)."""
     mid = dst.mean(axis=0)
     aim = np.array([w / 2, h / 2]) + rng.uniform(-AIM, AIM, 2) * [w, h]
     dst = (dst + (aim - mid)).astype(np.float32)
     H = cv2.getPerspectiveTransform(src, dst)
-    a = rng.uniform(0, 2 * math.pi)
-    d = rng.uniform(*NEIGHBOUR_GAP) * float(src[1, 0] - src[0, 0])
-    T = np.array([[1, 0, d * math.cos(a)], [0, 1, d * math.sin(a)], [0, 0, 1]], np.float64)
-    return dst, H @ T
+    a, turn = rng.uniform(0, 2 * math.pi, 2)
+    side = float(src[1, 0] - src[0, 0])
+    c = src.mean(axis=0).astype(np.float64)
+    way = np.array([math.cos(a), math.sin(a)])
+    R = np.array([[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]])
+
+    def placed(d: float) -> np.ndarray:   # the neighbour's move: turned about its middle, then d along ``way``
+        T = np.eye(3)
+        T[:2, :2] = R
+        T[:2, 2] = c + d * way - R @ c
+        return T
+
+    def overlap(d: float) -> bool:
+        corners = cv2.perspectiveTransform(src[None].astype(np.float64), placed(d))[0].astype(np.float32)
+        return cv2.intersectConvexConvex(src.astype(np.float32), corners)[0] > 0
+    lo, hi = 0.0, 1.5 * side   # 1.5 sides apart, two squares never touch (√2 at most)
+    for _ in range(30):
+        lo, hi = (lo, (lo + hi) / 2) if not overlap((lo + hi) / 2) else ((lo + hi) / 2, hi)
+    return dst, H @ placed(hi + rng.uniform(*NEIGHBOUR_GAP) * side)
 
 
-AIM = 0.08                  # how far off the frame's middle a photographed planet's middle lies
-NEIGHBOUR_GAP = (1.1, 1.6)  # a neighbour's planet from the one photographed, middle to middle, in planet sides
+AIM = 0.08                   # how far off the frame's middle a photographed planet's middle lies
+NEIGHBOUR_GAP = (0.03, 0.6)  # a neighbour's planet this many planet sides farther than where it would touch the one photographed
 PHONE_SIDE = 2400   # a photo this wide or more is a phone's full-size photo
 SOFTNESS = 1.0      # a phone photo's softness (blur in px at 1600 wide)
 GRAIN = 0.3         # what a phone's noise reduction leaves of the sensor noise
