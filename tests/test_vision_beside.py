@@ -4,9 +4,10 @@ stop 62; ``reader._read_beside``, ``tuning.BESIDE_*``).
 At a game's end every planet lies on one table, and a photo of one may hold a neighbour's beside
 it. The reader used to read whichever outline it came to first, surely: in dev set 9663 (box2's
 art, ``python -m vision.samples_box DIR --seed 9663 --variant A --count 0 --empty 0 --beside 20``)
-it read the neighbour's planet in 4 of 20 photos, with every cell sure. The photos here are three
+it read the neighbour's planet in 4 of 20 photos, with every cell sure. The photos here are all four
 of them: in b01 and b05 no mask's largest blob is the planet aimed at (the neighbour's is), in b15
-the aimed planet's outline ranks first but the neighbour's reads surer. The player aims at their own
+the aimed planet's outline ranks first but the neighbour's reads surer, in b13 the two planets
+touch and every mask holds both as one blob. The player aims at their own
 planet, so once a planet is read, a planet nearer the frame's middle is read instead. In b02 the
 planet aimed at is read first, and the neighbour's, wholly in frame, reads as a planet too.
 
@@ -42,7 +43,7 @@ def _right(reading, cells: list) -> int:
     return sum(compare(reading.cells, cells)[0])
 
 
-@pytest.mark.parametrize("name", ["b01", "b05", "b15"])
+@pytest.mark.parametrize("name", ["b01", "b05", "b13", "b15"])
 def test_the_planet_aimed_at_is_read_not_the_neighbours(name, box2_learned):
     aimed, neighbour = _truth(name)
     reading = recognize((DATA / f"{name}.jpg").read_bytes(), reference=box2_learned)
@@ -51,7 +52,7 @@ def test_the_planet_aimed_at_is_read_not_the_neighbours(name, box2_learned):
     assert _right(reading, neighbour) < 8
 
 
-@pytest.mark.parametrize("name", ["b01", "b05", "b15"])
+@pytest.mark.parametrize("name", ["b01", "b05", "b13", "b15"])
 def test_without_the_beside_look_the_neighbours_planet_is_read(name, box2_learned, monkeypatch):
     """What the look mends: without it, each of these photos reads the neighbour's planet."""
     monkeypatch.setattr(tuning, "BESIDE_LOOK", False)
@@ -59,6 +60,16 @@ def test_without_the_beside_look_the_neighbours_planet_is_read(name, box2_learne
     reading = recognize((DATA / f"{name}.jpg").read_bytes(), reference=box2_learned)
     assert reading.ok, reading.error
     assert _right(reading, neighbour) >= 15 and _right(reading, aimed) < 8
+
+
+def test_a_planet_joined_to_the_neighbours_needs_the_blob_less_the_planet_read(box2_learned, monkeypatch):
+    """b13: the two planets touch, every mask holds both as one blob, and no outline of a mask lies
+    on the planet aimed at alone: only the blob less the neighbour's planet read does
+    (``stages.joined_rest``)."""
+    monkeypatch.setattr(tuning, "BESIDE_JOINED", None)
+    aimed, neighbour = _truth("b13")
+    reading = recognize((DATA / "b13.jpg").read_bytes(), reference=box2_learned)
+    assert reading.ok and _right(reading, neighbour) >= 15 and _right(reading, aimed) < 8
 
 
 def test_the_planet_read_stays_when_it_is_the_one_in_the_middle(box2_learned):

@@ -35,7 +35,7 @@ import numpy as np
 from . import tuning
 from .imageio import decode
 from .layout import STACK_AT, TURNS
-from .outline import _masks, _quads_from_mask, grid_quads, tile_squares
+from .outline import _largest_blob, _masks, _quads_from_mask, _quads_of_contours, grid_quads, tile_squares, trimmed
 
 STACKS = ("character", "center", "uphill", "downhill")
 
@@ -162,6 +162,32 @@ def beside_places(quads, read, h: int, w: int) -> list:
             if np.linalg.norm(q.mean(axis=0) - at) >= tuning.BESIDE_APART * side
             and tuning.BESIDE_SIZE[0] <= quad_side(q) / side <= tuning.BESIDE_SIZE[1]
             and np.linalg.norm(q.mean(axis=0) - middle) <= far - tuning.BESIDE_NEARER * side]
+
+
+def joined_rest(photo: Photo, kept: dict, read) -> list[np.ndarray]:
+    """Where a planet joined to the one read (outline ``read``, photo pixels) may lie: the masks'
+    largest blobs (``kept["masks"]``, ``candidate_quads``') holding ``BESIDE_JOINED`` of its area
+    (two planets as one blob: they touch on the table), less the planet read (its outline grown
+    ``BESIDE_GROW`` about its middle) and trimmed (``TRIM_OPEN``, ``outline.trimmed``: what the grown
+    outline left of its rim goes). Their outlines, in photo pixels (none when no mask's blob is that
+    large: a photo of one planet)."""
+    f = find_scale(photo.image)
+    q = np.asarray(read, np.float32) * f
+    area = cv2.contourArea(q)
+    grown = np.round((q - q.mean(axis=0)) * tuning.BESIDE_GROW + q.mean(axis=0)).astype(np.int32)
+    out: list[np.ndarray] = []
+    for m in kept.get("masks", []):
+        if cv2.countNonZero(m) < tuning.BESIDE_JOINED[0] * area:   # no blob of it is so large
+            continue
+        blob = _largest_blob(m)
+        if blob is None or not (tuning.BESIDE_JOINED[0] * area <= cv2.countNonZero(blob) <= tuning.BESIDE_JOINED[1] * area):
+            continue
+        cv2.fillConvexPoly(blob, grown, 0)
+        rest = trimmed(blob, tuning.TRIM_OPEN)
+        if rest is not None:
+            out += [(o / f).astype(np.float32) for o in
+                    _quads_of_contours(cv2.findContours(rest, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0])]
+    return out
 
 
 def shortest_side(quad) -> float:

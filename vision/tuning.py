@@ -923,6 +923,16 @@ BESIDE_APART = 0.9          # an outline whose middle lies this many planet side
 BESIDE_SIZE = (0.7, 1.4)    # … whose side is this part of the planet read's
 BESIDE_NEARER = 0.25        # … and whose middle lies this many planet sides nearer the frame's middle
 BESIDE_READS = 3            # read at most, the lattice's best fit first
+# Two planets that touch (stop 63): every mask may hold both as one blob, with no outline on the
+# planet aimed at alone (9663's b13). The places read also come from each mask's largest blob that
+# holds BESIDE_JOINED of the planet read's area, less the planet read's outline grown BESIDE_GROW
+# about its middle, trimmed (TRIM_OPEN): stages.joined_rest. Set once on b13 alone (/tmp script,
+# stop 63), with the generator's corners standing for the planet read: 4 of its 6 masks' largest blobs
+# held 1.8-2.6 planets (the others 0.9, and 12.4: the table). The rest of those 4, not trimmed, lay
+# 2.4-5.0 cells off the planet aimed at with the outline not grown, 3 still 3.7-4.6 off grown 1.1 (a
+# rim of the neighbour's joins them), all 0.2-0.8 off grown 1.2; opening 0.15-0.3 alone split no blob.
+BESIDE_JOINED = (1.6, 3.2)  # a mask's blob this many of the planet read's area: two planets joined
+BESIDE_GROW = 1.2           # … less the planet read's outline grown this much about its middle
 
 
 # --- issue 8's gap-lines round (vision39): teaching and reading both cut on the gaps ---------------
