@@ -18,14 +18,16 @@ planet in 7, every cell sure. It now takes the same look with the same bars
 wide: in s02 a mask's outline lies on the planet aimed at, in s09 only a mask's next largest blob does."""
 from __future__ import annotations
 
+import importlib
 import json
 from pathlib import Path
 
+import cv2
+import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
-import importlib
-
-from vision import reader, tuning
+from vision import reader, samples, tuning
 from vision.bench import compare
 from vision.recognize import recognize
 
@@ -129,3 +131,24 @@ def test_with_the_shipped_art_a_photo_of_one_planet_reads_nothing_more(monkeypat
     photos = sorted((ROOT / "sample_photos").glob("p*.jpg"))
     assert all(recognize(p.read_bytes()).ok for p in photos)
     assert len(looks) == len(photos) and not any(looks)
+
+
+# --- the generator's neighbour (samples.neighbour_at) -------------------------------------------
+
+@settings(max_examples=100, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), side=st.floats(100, 900), portrait=st.booleans())
+def test_a_neighbours_planet_never_overlaps_the_planet_aimed_at(seed, side, portrait):
+    """Tiles on a table cannot overlap: the neighbour's planet lies NEIGHBOUR_GAP sides farther than
+    where the two would touch (along the way it was moved, so its edges may lie nearer, never
+    farther), and the planet aimed at has its middle within AIM of the frame's."""
+    w, h = (2250, 3000) if portrait else (3000, 2250)
+    src = np.array([[50, 50], [50 + side, 50], [50 + side, 50 + side], [50, 50 + side]], np.float32)
+    dst, beside = samples.neighbour_at(np.random.default_rng(seed), w, h, src, src.copy())
+    planet = cv2.perspectiveTransform(src[None].astype(np.float64), cv2.getPerspectiveTransform(src, dst))[0]
+    neighbour = cv2.perspectiveTransform(src[None].astype(np.float64), beside)[0]
+    assert cv2.intersectConvexConvex(planet.astype(np.float32), neighbour.astype(np.float32))[0] == 0
+    edge = np.linspace(0, 1, 100)[:, None]
+    rim = [np.concatenate([q[i] + (q[(i + 1) % 4] - q[i]) * edge for i in range(4)]) for q in (planet, neighbour)]
+    gap = float(np.min(np.linalg.norm(rim[0][:, None] - rim[1][None], axis=2))) / side
+    assert 0 < gap <= samples.NEIGHBOUR_GAP[1] + 0.01
+    assert np.all(np.abs(planet.mean(axis=0) - [w / 2, h / 2]) <= np.array([w, h]) * samples.AIM + 1e-3)
