@@ -32,7 +32,7 @@ from scorer.i18n import _
 from .facedown import in_threes
 from .layout import STACK_AT
 from .searched import Picture as SearchPicture, detail as search_detail, searched
-from .stages import (STACKS, Aligned, beside_places, joined_rest, Cells, Outline, Photo, align_cells, cell_detail, chroma, cut_cells, zoomed_tile,
+from .stages import (STACKS, Aligned, beside_places, elsewhere, joined_rest, Cells, Outline, Photo, align_cells, cell_detail, chroma, cut_cells, zoomed_tile,
                      decode_photo, exemplar_details, finer_region, fine_cells_at, fine_detail, fine_cells, fine_exemplar, match,
                      grid_outlines, matched_filters, moved_in_lattice, on_gap_lines, one_thread, outlines_in_turn, quad_side, tell_apart_all,
                      even_light, refit_outline, register_exemplars, stack_looks, tell_apart_each, turned_details,
@@ -628,16 +628,14 @@ def _read_beside(photo: Photo, ex: Exemplars, best: Verdict, kept: dict) -> Verd
     (``stages.fitted_in_turn``, as ``outlines_in_turn``'s; ``BESIDE_READS`` at most); the first that
     reads as a planet is kept. None such (a photo of one planet): ``best``, nothing read."""
     h, w = photo.image.shape[:2]
-    side = quad_side(best.outline.corners)
-    at = best.outline.corners.mean(axis=0)
     found = kept.get("quads", []) + kept.get("beside", [])
     if tuning.BESIDE_JOINED:
         found = found + joined_rest(photo, kept, best.outline.corners)
     places = beside_places(found, best.outline.corners, h, w)
     for outline in itertools.islice(fitted_in_turn(photo, places, kept), tuning.BESIDE_READS):
         v = read_outline(photo, outline, ex)
-        if is_planet(v, ex) and np.linalg.norm(v.outline.corners.mean(axis=0) - at) >= side / 2:
-            return v   # a planet, and not the one read again (an outline that moved back onto it)
+        if is_planet(v, ex) and elsewhere(v.outline.corners, best.outline.corners):
+            return v
     return best
 
 

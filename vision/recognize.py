@@ -42,7 +42,7 @@ from .reading import NO_PLANET, TOO_SMALL, Reading, likely_tiles
 from scorer.i18n import _ as translate
 from .outline import _order, _quads_from_mask, mask_groups  # noqa: F401
 from .index import CELL, HI, describe_coarse, describe_turns, get_index, similarity
-from .stages import Slider, beside_places, one_thread, quad_side, slide, wide_blur
+from .stages import Slider, beside_places, elsewhere, one_thread, slide, wide_blur
 
 from .tuning import (BACK_NEAR, CELL_MATCH, DOUBT, GOOD, MARGIN, MARGIN_DOUBT, PLANET_CELLS, PLANET_MIN,
                      READS, READS_FIRST, REREAD_MOVE, SCALES, SEARCH, SHIPPED_SIDE, WORK, FINE_BELOW, GROWN, TRIES,
@@ -444,7 +444,7 @@ def _read_beside(pyr, quads: list, f: float, index, seen: dict, best: dict) -> d
     if not places:
         return best
     other = _read_candidates(pyr, places, f, index, seen, tuning.BESIDE_READS)
-    if _is_planet(other) and np.linalg.norm((np.asarray(other["quad"], np.float32) * f).mean(axis=0) - read.mean(axis=0)) >= quad_side(read) / 2:
+    if _is_planet(other) and elsewhere(np.asarray(other["quad"], np.float32) * f, read):
         return other
     return best
 

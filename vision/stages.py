@@ -164,6 +164,14 @@ def beside_places(quads, read, h: int, w: int) -> list:
             and np.linalg.norm(q.mean(axis=0) - middle) <= far - tuning.BESIDE_NEARER * side]
 
 
+def elsewhere(quad, read) -> bool:
+    """Does the outline ``quad`` lie elsewhere than ``read`` (the same pixels): its middle half a
+    planet side or more from ``read``'s? (A place the beside look read may move back onto the planet
+    already read when fitted.)"""
+    q, r = np.asarray(quad, np.float32), np.asarray(read, np.float32)
+    return bool(np.linalg.norm(q.mean(axis=0) - r.mean(axis=0)) >= quad_side(r) / 2)
+
+
 def joined_rest(photo: Photo, kept: dict, read) -> list[np.ndarray]:
     """Where a planet joined to the one read (outline ``read``, photo pixels) may lie: the masks'
     largest blobs (``kept["masks"]``, ``candidate_quads``') holding ``BESIDE_JOINED`` of its area
