@@ -48,13 +48,17 @@ def _order(quad: np.ndarray) -> np.ndarray:
     return np.roll(q, -start, axis=0)
 
 
-def _quads_from_mask(mask: np.ndarray, trim: float = 0.0, beside: list | None = None) -> list:
+def _quads_from_mask(mask: np.ndarray, trim: float = 0.0, beside: list | None = None,
+                     blobs: list | None = None) -> list:
     """The outlines of the mask's largest blob (``_quads_of_contours``). ``trim``: the blob first
     opened by a disc of this part of the square root of its area (``trimmed``). ``beside``: where
     the outlines of the next largest blob go, when it is nearly as large (``BESIDE_BLOB``: another
-    planet on the table, ``reader.read_photo``'s beside look)."""
+    planet on the table, ``reader.read_photo``'s beside look). ``blobs``: where the largest blob
+    goes, as found (not trimmed; None: none), for the beside look's joined planets."""
     seconds: list | None = [] if beside is not None and not trim else None
     blob = _largest_blob(mask, beside=seconds)
+    if blobs is not None:
+        blobs.append(blob)
     if blob is None:
         return []
     for second in seconds or ():

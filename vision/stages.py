@@ -35,7 +35,7 @@ import numpy as np
 from . import tuning
 from .imageio import decode
 from .layout import STACK_AT, TURNS
-from .outline import _largest_blob, _masks, _quads_from_mask, _quads_of_contours, grid_quads, tile_squares, trimmed
+from .outline import _masks, _quads_from_mask, _quads_of_contours, grid_quads, tile_squares, trimmed
 
 STACKS = ("character", "center", "uphill", "downhill")
 
@@ -174,7 +174,7 @@ def elsewhere(quad, read) -> bool:
 
 def joined_rest(photo: Photo, kept: dict, read) -> list[np.ndarray]:
     """Where a planet joined to the one read (outline ``read``, photo pixels) may lie: the masks'
-    largest blobs (``kept["masks"]``, ``candidate_quads``') holding ``BESIDE_JOINED`` of its area
+    largest blobs (``kept["blobs"]``, kept by ``candidate_quads``) holding ``BESIDE_JOINED`` of its area
     (two planets as one blob: they touch on the table), less the planet read (its outline grown
     ``BESIDE_GROW`` about its middle) and trimmed (``TRIM_OPEN``, ``outline.trimmed``: what the grown
     outline left of its rim goes). Their outlines, in photo pixels (none when no mask's blob is that
@@ -184,12 +184,10 @@ def joined_rest(photo: Photo, kept: dict, read) -> list[np.ndarray]:
     area = cv2.contourArea(q)
     grown = np.round((q - q.mean(axis=0)) * tuning.BESIDE_GROW + q.mean(axis=0)).astype(np.int32)
     out: list[np.ndarray] = []
-    for m in kept.get("masks", []):
-        if cv2.countNonZero(m) < tuning.BESIDE_JOINED[0] * area:   # no blob of it is so large
-            continue
-        blob = _largest_blob(m)
+    for blob in kept.get("blobs") or ():
         if blob is None or not (tuning.BESIDE_JOINED[0] * area <= cv2.countNonZero(blob) <= tuning.BESIDE_JOINED[1] * area):
             continue
+        blob = blob.copy()   # the kept blob stays as found
         cv2.fillConvexPoly(blob, grown, 0)
         rest = trimmed(blob, tuning.TRIM_OPEN)
         if rest is not None:
@@ -484,14 +482,16 @@ def candidate_quads(img: np.ndarray, upright: bool = False, trim: float = 0.0,
         kept["masks"] = _masks(at_find_side(img)[0])
     out: list[np.ndarray] = []
     seconds: list | None = None if upright or trim else []   # the masks' next largest blobs' outlines
+    blobs: list | None = None if seconds is None else []     # … and their largest blobs
     for m in kept["masks"]:
-        for q in _quads_from_mask(m, trim, seconds):
+        for q in _quads_from_mask(m, trim, seconds, blobs):
             q = q / f
             shortest = _planet_shaped(q, h, w, upright)
             if shortest is not None and all(np.abs(q - o).max() > 0.03 * shortest for o in out):
                 out.append(q.astype(np.float32))
     if seconds is not None:   # kept for the beside look (``reader.read_photo``)
         kept["beside"] = [q.astype(np.float32) for q in (q / f for q in seconds) if _planet_shaped(q, h, w, False) is not None]
+        kept["blobs"] = blobs
     return out
 
 
