@@ -917,6 +917,8 @@ GROW_DISC_VOTES = 20                # … and its votes for a centre
 # at (b13 not: every mask holds both planets as one blob, so no outline lies on it alone). Without the
 # nearer-the-middle bar, 5 photos that read the right planet read the neighbour's. The 344 seen photos
 # (one planet or none in each) read byte for byte as before: none has another outline that passes these bars.
+# Stop 63: the shipped art's reader (recognize._read_beside) takes the same bars (stages.beside_places)
+# over its own masks' outlines; nothing here was set on the shipped art.
 BESIDE_LOOK = True
 BESIDE_BLOB = 0.4           # a mask's next largest blob this large against its largest: its outlines kept
 BESIDE_APART = 0.9          # an outline whose middle lies this many planet sides from the planet read
