@@ -47,6 +47,15 @@ def test_scan_page_has_a_camera_button(client):
     assert 'name="csrf_token"' in html
 
 
+def test_scan_page_says_the_planet_in_the_middle_is_read(client):
+    """Both readers read the planet nearer the frame's middle when a neighbour's shows too
+    (tests/test_vision_beside.py): the player is told before the photo, in each language."""
+    for lang, words in (("en", "Keep yours in the middle"), ("fr", "Gardez la vôtre au milieu"),
+                        ("zh-TW", "讓你的星球在畫面中央")):
+        html = client.get("/scan", headers={"Accept-Language": lang}).get_data(as_text=True)
+        assert words in html, lang
+
+
 def test_upload_without_csrf_token_is_400(client):
     r = upload(client, first_planet_photo().read_bytes())
     assert r.status_code == 400
