@@ -35,7 +35,7 @@ import numpy as np
 from . import tuning
 from .imageio import decode
 from .layout import STACK_AT, TURNS
-from .outline import _masks, _quads_from_mask, _quads_of_contours, grid_quads, tile_squares, trimmed
+from .outline import _masks, _quads_from_mask, blob_quads, grid_quads, tile_squares, trimmed
 
 STACKS = ("character", "center", "uphill", "downhill")
 
@@ -148,7 +148,7 @@ def quad_side(quad) -> float:
     return float(np.sqrt(max(1.0, cv2.contourArea(np.asarray(quad, np.float32)))))
 
 
-def beside_places(quads, read, h: int, w: int) -> list:
+def beside_places(quads, read, h: float, w: float) -> list:
     """Of the outlines ``quads``, those where another planet than the one read (outline ``read``)
     may lie, nearer the middle of an ``h``×``w`` photo (in the same pixels): their middles lie
     ``BESIDE_APART`` planet sides or more from it, their sides are ``BESIDE_SIZE`` of its side, and
@@ -191,8 +191,7 @@ def joined_rest(photo: Photo, kept: dict, read) -> list[np.ndarray]:
         cv2.fillConvexPoly(blob, grown, 0)
         rest = trimmed(blob, tuning.TRIM_OPEN)
         if rest is not None:
-            out += [(o / f).astype(np.float32) for o in
-                    _quads_of_contours(cv2.findContours(rest, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0])]
+            out += [(o / f).astype(np.float32) for o in blob_quads(rest)]
     return out
 
 
