@@ -131,6 +131,7 @@ def run(folder: Path, verbose: bool = False, reference=None, reader=None, repeat
     empties = refused = planets_refused = 0
     wrong_not_doubtful = right_doubtful = 0
     wrong_likely = 0   # wrong cells whose true tile is among the reading's likely ones (the picker's first)
+    wrong_first = 0    # … and is the first of them
     wrong = 0
     times, ratios_big, ratios = [], [], []
     failures = []
@@ -190,6 +191,7 @@ def run(folder: Path, verbose: bool = False, reference=None, reader=None, repeat
             if not ok:
                 wrong += 1
                 wrong_likely += any(content_key(t) == content_key(true) for t in likely)
+                wrong_first += bool(likely) and content_key(likely[0]) == content_key(true)
                 if not doubt:
                     wrong_not_doubtful += 1
         if all(right):
@@ -203,7 +205,7 @@ def run(folder: Path, verbose: bool = False, reference=None, reader=None, repeat
         "cells_total": cells_total, "cells_right": cells_right, "ids_right": ids_right, "planets": planets,
         "planets_exact": planets_exact, "planets_scored": planets_scored, "empties": empties,
         "refused": refused, "planets_refused": planets_refused, "wrong": wrong, "wrong_not_doubtful": wrong_not_doubtful, "right_doubtful": right_doubtful,
-        "wrong_likely": wrong_likely,
+        "wrong_likely": wrong_likely, "wrong_first": wrong_first,
         "times": times, "ratios_big": ratios_big, "ratios": ratios, "failures": failures,
     }
 
@@ -359,8 +361,8 @@ def summary(name: str, r: dict, learn_s: float | None) -> str:
     return (f"{name:<13} cells {r['cells_right']}/{r['cells_total']} = {cells:.1f}%  "
             f"exact {r['planets_exact']}/{r['planets']}  scored {r['planets_scored']}/{r['planets']}  "
             f"refused {r['refused']}/{r['empties']}  wrong-not-doubtful {r['wrong_not_doubtful']}/{r['wrong']}  "
-            f"right-but-doubtful {r['right_doubtful']}/{r['cells_right']}  wrong-but-likely {r['wrong_likely']}/{r['wrong']}  "
-            f"median {ms:.0f} ms  "
+            f"right-but-doubtful {r['right_doubtful']}/{r['cells_right']}  wrong-but-likely {r['wrong_likely']}/{r['wrong']} "
+            f"(first {r['wrong_first']})  median {ms:.0f} ms  "
             f"{ratio:.1f}x decode  learning {'-' if learn_s is None else f'{learn_s:.1f} s'}")
 
 
@@ -382,7 +384,8 @@ def report(folder: Path, verbose: bool = False, reference=None, quiet: bool = Fa
     print(f"planets scored exactly:       {r['planets_scored']}/{r['planets']} = {pct(r['planets_scored'], r['planets'])}")
     print(f"no-planet photos refused:     {r['refused']}/{r['empties']} = {pct(r['refused'], r['empties'])}")
     print(f"wrong cells not doubtful:     {r['wrong_not_doubtful']}/{r['wrong']}")
-    print(f"wrong cells, the right tile among the picker's first (likely): {r['wrong_likely']}/{r['wrong']}")
+    print(f"wrong cells, the right tile among the picker's first (likely): {r['wrong_likely']}/{r['wrong']}"
+          f" (the first of them: {r['wrong_first']})")
     missed = floors_missed(r)
     print("issue 8 floors:               " + ("all met" if not missed else "MISSED: " + "; ".join(missed)))
     if r["cells_right"]:
