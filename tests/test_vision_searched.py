@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from vision import reader, searched, tuning
-from vision.bench import compare, learn_box, load_truth, rotations
+from vision.bench import compare, content_key, learn_box, load_truth, rotations
 
 ROOT = Path(__file__).resolve().parent.parent
 LINE_ART = Path(__file__).resolve().parent / "data" / "box2-f9304E-line-art"
@@ -200,3 +200,36 @@ def test_blocks_are_weighed_by_what_they_show(heldout4_learned, monkeypatch):
     monkeypatch.setattr(tuning, "SEARCH_BLOCKS_BY_SPREAD", False)
     right, wrong, sure_wrong = _read(heldout4_learned, path)
     assert (right, sure_wrong) == (13, []), wrong
+
+
+def _truth_places(box: Path, photo: Path) -> tuple[object, list]:
+    """``photo`` read with the box learned into ``box``: the reading, and per wrong cell where its
+    true tile lies among the picker's likely tiles (0: first; None: not among them)."""
+    reading = reader.read_box(photo.read_bytes(), reader.exemplars_in(box))
+    assert reading.ok
+    truth = load_truth(photo.with_suffix(".json"))
+    right, k = compare(reading.cells, truth)
+    at = rotations(list(range(16)))[k]            # the reading's square for each square of the truth
+    places = []
+    for q in range(16):
+        if not right[q]:
+            likely = [content_key(t) for t in reading.likely[at[q]]]
+            places.append(likely.index(content_key(truth[q])) if content_key(truth[q]) in likely else None)
+    return reading, places
+
+
+@pytest.mark.parametrize("photo, before, after", [("p13", [3, 1], [0, 0]), ("p18", [7, 7, None], [0, 7, None])])
+def test_the_picker_shows_first_the_tile_the_search_ranks_best(heldout8_learned, monkeypatch, photo, before, after):
+    """Where the search look compared a doubtful cell with its likeliest tiles, the tile it ranks
+    best (other than the one read) leads the picker's likely tiles, the match's order the rest
+    (``SEARCH_PICKER_FIRST``, stop 64): two photos of box2-heldout8 whose wrong cells' right tiles
+    lay 4th and 2nd, and 8th (out of the picker's first row of 4), now lie first. The reading's
+    tiles and doubt are the same either way."""
+    path = HELDOUT8 / "test" / f"{photo}.jpg"
+    monkeypatch.setattr(tuning, "SEARCH_PICKER_FIRST", 0)
+    off, places = _truth_places(heldout8_learned, path)
+    assert places == before
+    monkeypatch.setattr(tuning, "SEARCH_PICKER_FIRST", 1)
+    on, places = _truth_places(heldout8_learned, path)
+    assert places == after
+    assert (on.cells, on.doubtful, on.confidences) == (off.cells, off.doubtful, off.confidences)

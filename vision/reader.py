@@ -81,6 +81,9 @@ class Verdict:
     fine: Cells | None = field(default=None, compare=False, repr=False)       # the cells at FINE_PX, once cut
     fine_kept: dict = field(default_factory=dict, compare=False, repr=False)   # cell -> (fine, _fine_cell), once made
     cells: Cells | None = field(default=None, compare=False, repr=False)      # the cells the tiles were found in
+    # cell -> the rows the search look compared there, best first (``look_searched``): what the
+    # picker shows first (``likely_of``)
+    searched: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def score(self) -> float:
@@ -490,18 +493,21 @@ def look_searched(v: Verdict, ex: Exemplars, photo: Photo | None, conf: np.ndarr
     beat = tuning.SEARCH_BLOCKS_BEAT if tuning.SEARCH_BY_BLOCKS else tuning.SEARCH_BEAT
     rows, runners = list(v.rows), list(v.runners)
     sims, margins = v.sims.copy(), v.margins.copy()
+    ranked = {}
     for q in qs:
         a = rows[q]
         tiles = _likeliest(ex, v.order[q], STACK_AT[q], a, tuning.SEARCH_TILES, taken=rows)
         if len(tiles) < 2:
             continue
         got = searched(search_detail(cells.windows[q]), [_search_picture(ex, j) for j in tiles])
+        if tuning.SEARCH_PICKER_FIRST:
+            ranked[q] = tuple(tiles[i] for i in np.argsort(-got, kind="stable"))
         k = int(np.argmax(got))
         if k == 0 or got[k] <= got[0] + beat:
             continue
         rows[q], runners[q] = tiles[k], a
         sims[q], margins[q] = v.base[q, tiles[k]], -abs(float(margins[q]))
-    return replace(v, rows=tuple(rows), runners=tuple(runners), sims=sims, margins=margins)
+    return replace(v, rows=tuple(rows), runners=tuple(runners), sims=sims, margins=margins, searched=ranked)
 
 
 def face_down_in_threes(v: Verdict, ex: Exemplars) -> Verdict:
@@ -920,10 +926,20 @@ def _doubts(v: Verdict, ex: Exemplars) -> tuple[np.ndarray, np.ndarray]:
 
 def likely_of(v: Verdict, ex: Exemplars) -> list:
     """Per cell, the next likeliest tiles after the one read (``reading.likely_tiles``), by what
-    orders the tiles (``Verdict.order``) among those its stack allows."""
+    orders the tiles (``Verdict.order``) among those its stack allows; where the search look
+    compared the cell with its likeliest tiles (``Verdict.searched``), the ``SEARCH_PICKER_FIRST``
+    it ranked best (other than the tile read) first: it tells the likeliest tile apart better than
+    the match that chose them, which orders the rest."""
     order = v.order if v.order is not None else v.base
-    candidates = [[(ex.names[j], float(order[q, j])) for j in ex.rows_of[STACK_AT[q]] if order[q, j] > -1]
-                  for q in range(16)] if order is not None else [[] for _ in range(16)]
+    if order is None:
+        return [[] for _ in range(16)]
+    candidates = []
+    for q in range(16):
+        own = ex.contents[v.rows[q]]
+        first = [j for j in v.searched.get(q, ()) if ex.contents[j] != own][:tuning.SEARCH_PICKER_FIRST]
+        rows = first + sorted((j for j in ex.rows_of[STACK_AT[q]] if order[q, j] > -1 and j not in first),
+                              key=lambda j: -order[q, j])
+        candidates.append([(ex.names[j], -float(i)) for i, j in enumerate(rows)])   # in that order
     return likely_tiles(candidates, [ex.names[r] for r in v.rows], _content)
 
 

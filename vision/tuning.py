@@ -1375,6 +1375,16 @@ SEARCH_BLOCKS = 4
 SEARCH_WHOLE_PART = 0.5
 SEARCH_BLOCKS_BEAT = 0.01
 SEARCH_BLOCK_SHIFT = 4 / 128
+# The picker's likely tiles of a cell the search look compared (reader.likely_of; stop 64): the
+# SEARCH_PICKER_FIRST tiles it ranked best (other than the tile read) first, the rest by what orders
+# the tiles (0: all so, as before). No reading's tiles or doubt changes. Set on the 13 seen sets'
+# 126 wrong cells (/work/notes/s64/fusion.py on `vision.bench --readings` before and after), the right
+# tile first / in the picker's first row (of 4) / among its first 2: the match's order alone 39 / 70
+# / 55; the search's whole ranking first 47 / 68 / 56; its best 1 first 49 / 71 / 63; its best 2 47 /
+# 71 / 56; its best 3 47 / 74 / 56; the two interleaved 48 / 74 / 61; their ranks added 41 / 70 / 56.
+# The search ranks its best tile better than the match does (stop 54: 72-89% against 68-70% of face
+# cells first) and the rest no better: its best alone is taken.
+SEARCH_PICKER_FIRST = 1
 # Each block weighted by its picture's spread (True) or all alike (stop 60: settled on dev sets).
 # Read photo by photo both ways under the half-and-half score (/work/notes/s59/wscan.py, boxes
 # learned as the bench learns them; 45 dev sets: fresh 9321-9331, 9361-9368, 9380-9383 and
