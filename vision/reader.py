@@ -935,10 +935,9 @@ def likely_of(v: Verdict, ex: Exemplars) -> list:
         return [[] for _ in range(16)]
     candidates = []
     for q in range(16):
-        own = ex.contents[v.rows[q]]
+        own, at = ex.contents[v.rows[q]], order[q].tolist()   # the same values as Python floats
         first = [j for j in v.searched.get(q, ()) if ex.contents[j] != own][:tuning.SEARCH_PICKER_FIRST]
-        rows = first + sorted((j for j in ex.rows_of[STACK_AT[q]] if order[q, j] > -1 and j not in first),
-                              key=lambda j: -order[q, j])
+        rows = first + sorted((j for j in ex.rows_of[STACK_AT[q]] if at[j] > -1 and j not in first), key=lambda j: -at[j])
         candidates.append([(ex.names[j], -float(i)) for i, j in enumerate(rows)])   # in that order
     return likely_tiles(candidates, [ex.names[r] for r in v.rows], _content)
 
