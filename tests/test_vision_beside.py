@@ -152,3 +152,28 @@ def test_a_neighbours_planet_never_overlaps_the_planet_aimed_at(seed, side, port
     gap = float(np.min(np.linalg.norm(rim[0][:, None] - rim[1][None], axis=2))) / side
     assert 0 < gap <= samples.NEIGHBOUR_GAP[1] + 0.01
     assert np.all(np.abs(planet.mean(axis=0) - [w / 2, h / 2]) <= np.array([w, h]) * samples.AIM + 1e-3)
+
+
+# --- the generator's camera (samples.camera_quad's lens) ----------------------------------------
+
+def _keystone(fill: float, lens: float | None, tilt: float = 30.0) -> float:
+    """How much nearer the camera one side of a planet seen at ``tilt`` is than the opposite
+    one: its longest side over its shortest, as the generator lays it in a 3000×2250 photo."""
+    quad = samples.camera_quad(np.random.default_rng(3), 3000, 2250, 1000, 0.0, tilt, fill, lens)
+    sides = [float(np.linalg.norm(quad[i] - quad[(i + 1) % 4])) for i in range(4)]
+    return max(sides) / min(sides)
+
+
+def test_through_a_phones_lens_a_small_planet_is_seen_from_farther_away():
+    """A phone photographs a planet filling a quarter of its frame from farther away than one
+    filling most of it, so the small planet shows less perspective at the same tilt (and a
+    neighbour's planet, seen through the same camera, is less enlarged). Without a lens the camera
+    stands 2 planet sides away whatever the fill, as every committed set was made: the same
+    perspective at any fill, that of a phone's main camera at a fill of a half."""
+    old = [_keystone(f, None) for f in (0.3, 0.5, 0.9)]
+    phone = [_keystone(f, samples.PHONE_LENS) for f in (0.3, 0.5, 0.9)]
+    assert max(old) - min(old) < 1e-6
+    assert phone[0] < phone[1] < phone[2]
+    assert phone[1] == pytest.approx(old[1], abs=0.005)
+    assert _keystone(0.9, samples.PHONE_LENS, tilt=0.0) == pytest.approx(1.0, abs=1e-6)   # facing the camera: square
+

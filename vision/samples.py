@@ -160,9 +160,13 @@ def lay_planet(rng, grid: dict, t: int, hand: bool, tile=_tile_rgba, loose: floa
     return plane, margin
 
 
-def camera_quad(rng, w, h, side_px, angle, tilt, fill):
+def camera_quad(rng, w, h, side_px, angle, tilt, fill, lens=None):
     """Where the planet's square lands in the photo: rotation ``angle`` (degrees), camera tilt,
-    scaled so the planet spans ``fill`` of the frame's short side."""
+    scaled so the planet spans ``fill`` of the frame's short side. ``lens``: the camera's view
+    across the frame's short side (degrees); the camera stands where that lens sees the planet
+    fill ``fill`` of it (``camera_distance``), so a small planet is seen from farther away, with
+    less perspective, as a phone sees it. None: 2 planet sides away whatever the fill (the
+    committed sample sets were made so; a 53° lens, a phone's main camera, at a fill of 0.5)."""
     s = 1.0
     pts = np.array([[-s, -s], [s, -s], [s, s], [-s, s]], np.float64)
     th = math.radians(angle)
@@ -174,7 +178,7 @@ def camera_quad(rng, w, h, side_px, angle, tilt, fill):
     K = np.array([[0, -ax[2], ax[1]], [ax[2], 0, -ax[0]], [-ax[1], ax[0], 0]])
     R3 = np.eye(3) + math.sin(ph) * K + (1 - math.cos(ph)) * K @ K
     P = np.c_[pts, np.zeros(4)] @ R3.T
-    P[:, 2] += 4.0
+    P[:, 2] += camera_distance(fill, lens)
     uv = P[:, :2] / P[:, 2:3]
     uv -= uv.mean(axis=0)
     ext = (uv.max(axis=0) - uv.min(axis=0)).max()
@@ -185,6 +189,18 @@ def camera_quad(rng, w, h, side_px, angle, tilt, fill):
     cx = w / 2 - (lo[0] + hi[0]) / 2 + rng.uniform(-.8, .8) * max(0, room_x - 4)
     cy = h / 2 - (lo[1] + hi[1]) / 2 + rng.uniform(-.8, .8) * max(0, room_y - 4)
     return (uv + [cx, cy]).astype(np.float32)
+
+
+def camera_distance(fill: float, lens: float | None) -> float:
+    """How far the camera stands from the planet's middle, in half planet sides: 4 (2 sides)
+    without ``lens``; else where a lens of view ``lens`` (degrees across the frame's short side)
+    sees a planet facing it fill ``fill`` of that side (fill = 1 / (distance · tan(lens / 2)))."""
+    if lens is None:
+        return 4.0
+    return 1.0 / (fill * math.tan(math.radians(lens) / 2))
+
+
+PHONE_LENS = 53.0   # a phone's main camera (26 mm equivalent) across a 4:3 photo's short side, degrees
 
 
 def lighting(rng, h, w, strength):
@@ -442,8 +458,8 @@ def table_b(rng, h, w, kind: str) -> np.ndarray:
 
 def take_photo(rng, grid, w, h, *, hand=True, angle=0.0, tilt=0.0, fill=.6, bg="wood",
                light=.4, blur=0.0, noise=3.0, tile=_tile_rgba, loose=1.0, truth: dict | None = None,
-               neighbour: dict | None = None) -> np.ndarray:
-    """A photo of ``grid`` laid on a table. ``truth``, if given, receives ``corners``: where the
+               neighbour: dict | None = None, lens: float | None = None) -> np.ndarray:
+    """A photo of ``grid`` laid on a table, through a camera of view ``lens`` (``camera_quad``). ``truth``, if given, receives ``corners``: where the
     planet's 4×4 lattice lies in the (upright) photo — the outer corners of cells 0, 3, 15, 12 —
     and ``gap``: the gap between tiles as a part of a tile's side. ``neighbour``: another
     player's planet (a grid) lies beside it on the same table, as at a game's end (``neighbour_at``)."""
@@ -452,7 +468,7 @@ def take_photo(rng, grid, w, h, *, hand=True, angle=0.0, tilt=0.0, fill=.6, bg="
     side = plane.shape[0]
     src = np.array([[margin, margin], [side - margin, margin], [side - margin, side - margin],
                     [margin, side - margin]], np.float32)
-    dst = camera_quad(rng, w, h, side, angle, tilt, fill)
+    dst = camera_quad(rng, w, h, side, angle, tilt, fill, lens)
     beside = None
     if neighbour is not None:
         dst, beside = neighbour_at(rng, w, h, src, dst)
@@ -622,9 +638,9 @@ def save_jpeg(path: Path, bgr: np.ndarray, quality: int, orientation: int = 1) -
 BACKGROUNDS = ("wood", "cloth", "felt", "noise", "stone")
 
 
-def make_samples(outdir, seed=1, count=32, empty=6, small=0) -> list[Path]:
+def make_samples(outdir, seed=1, count=32, empty=6, small=0, lens=None) -> list[Path]:
     """Phone photos (7–12 MP, some stored sideways with an EXIF tag); the first ``small`` are
-    1600×1200 instead (a photo sent through a chat app)."""
+    1600×1200 instead (a photo sent through a chat app). ``lens``: ``camera_quad``'s."""
     rng = np.random.default_rng(seed)
     out = Path(outdir)
     out.mkdir(parents=True, exist_ok=True)
@@ -642,7 +658,7 @@ def make_samples(outdir, seed=1, count=32, empty=6, small=0) -> list[Path]:
         photo = take_photo(
             rng, grid, w, h, hand=(i % 5 != 4), angle=angle, tilt=tilt, fill=fill,
             bg="stone" if bg == "noise" and max(w, h) >= PHONE_SIDE else bg, light=float(rng.uniform(.1, .7)),
-            blur=float(rng.choice([0, 0, .8, 1.5, 2.5])) * (w / 1600), noise=float(rng.uniform(1, 6)))
+            blur=float(rng.choice([0, 0, .8, 1.5, 2.5])) * (w / 1600), noise=float(rng.uniform(1, 6)), lens=lens)
         q = int(rng.integers(60, 93))
         orient = int(rng.choice([6, 8, 3])) if max(w, h) >= PHONE_SIDE and i % 4 == 0 else 1
         path = out / f"p{i + 1:02d}.jpg"
@@ -667,6 +683,14 @@ def phone_empty(rng, w: int, h: int, kind: str) -> np.ndarray:
     return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
+def add_lens_argument(ap) -> None:
+    """The generators' ``--lens`` (``camera_quad``'s ``lens``)."""
+    ap.add_argument("--lens", type=float, default=None,
+                    help=f"the camera's view across the photo's short side, degrees (a phone's main camera: "
+                         f"{PHONE_LENS:g}); the camera stands where it sees the planet fill its part of the "
+                         f"frame. Without it: 2 planet sides away whatever the fill, as the committed sets were made")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m vision.samples")
     ap.add_argument("outdir")
@@ -674,8 +698,9 @@ def main(argv=None):
     ap.add_argument("--count", type=int, default=32)
     ap.add_argument("--empty", type=int, default=6)
     ap.add_argument("--small", type=int, default=0, help="how many 1600×1200 photos (the rest: phone size)")
+    add_lens_argument(ap)
     a = ap.parse_args(argv)
-    for p in make_samples(a.outdir, a.seed, a.count, a.empty, a.small):
+    for p in make_samples(a.outdir, a.seed, a.count, a.empty, a.small, a.lens):
         print(p)
 
 

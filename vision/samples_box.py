@@ -130,7 +130,7 @@ import numpy as np
 
 from .boxart import card_alpha, tile_as_laid
 from .plan import teaching_plan
-from .samples import BACKGROUNDS, line_kernel, phone_empty, phone_size, random_planet, save_jpeg, take_photo
+from .samples import BACKGROUNDS, add_lens_argument, line_kernel, phone_empty, phone_size, random_planet, save_jpeg, take_photo
 
 
 def tile_source(variant: str):
@@ -739,7 +739,7 @@ def _photo(rng, grid, w, h, variant, truth=None, teach=False, **kw):
     return photo
 
 
-def make_teaching(out: Path, rng, variant: str, truths: list | None = None) -> list[Path]:
+def make_teaching(out: Path, rng, variant: str, truths: list | None = None, lens: float | None = None) -> list[Path]:
     """The six teaching photos, each with its grid and where its layout lies (``take_photo``'s
     ``truth``: ``corners``, ``gap``) in ``tNN.json``; ``truths``, if given, receives each truth
     too (the photos are the same either way)."""
@@ -752,7 +752,7 @@ def make_teaching(out: Path, rng, variant: str, truths: list | None = None) -> l
         photo = _photo(rng, grid, w, h, variant, truth, teach=True, hand=True, angle=float(rng.uniform(-4, 4)),
                        tilt=float(rng.uniform(0, 8)), fill=float(rng.uniform(.6, .85)),
                        bg=BACKGROUNDS[i % 3], light=float(rng.uniform(.1, .35)), blur=0.0,
-                       noise=float(rng.uniform(1, 3)), loose=.35)
+                       noise=float(rng.uniform(1, 3)), loose=.35, lens=lens)
         path = out / f"t{i + 1:02d}.jpg"
         save_jpeg(path, photo, 84 if variant == "D" else 70 if variant in "EFGHIJKLMNOPQ" else 88)
         # the grid and where its lattice lies (``corners``: the outer corners of cells 0, 3, 15, 12,
@@ -769,7 +769,7 @@ def _test_quality(rng, variant: str) -> int:
     return int(rng.integers(60, 87 if variant == "D" else 75 if variant in "EFGHIJKLMNOPQ" else 93))
 
 
-def make_tests(out: Path, rng, variant: str, count: int, empty: int, small: int) -> list[Path]:
+def make_tests(out: Path, rng, variant: str, count: int, empty: int, small: int, lens: float | None = None) -> list[Path]:
     """Phone photos (``samples.PHONE_SIZES``); the first ``small`` are 1280×960 instead."""
     out.mkdir(parents=True, exist_ok=True)
     written = []
@@ -783,7 +783,7 @@ def make_tests(out: Path, rng, variant: str, count: int, empty: int, small: int)
                        tilt=float(rng.uniform(0, 30)) if i % 2 == 0 else float(rng.uniform(0, 10)),
                        fill=fill, bg=BACKGROUNDS[i % 5] if BACKGROUNDS[i % 5] != "noise" else "stone",
                        light=float(rng.uniform(.1, .7)), blur=float(rng.choice([0, 0, .8, 1.5, 2.5])) * (max(w, h) / 1600),
-                       noise=float(rng.uniform(1, 6)))
+                       noise=float(rng.uniform(1, 6)), lens=lens)
         q = _test_quality(rng, variant)
         path = out / f"p{i + 1:02d}.jpg"
         if variant == "Q":  # sent on through a messaging app: scaled down, upright, recompressed
@@ -859,7 +859,7 @@ def make_tests(out: Path, rng, variant: str, count: int, empty: int, small: int)
     return written
 
 
-def make_beside(out: Path, rng, variant: str, count: int) -> list[Path]:
+def make_beside(out: Path, rng, variant: str, count: int, lens: float | None = None) -> list[Path]:
     """``bNN.jpg``: a planet photographed at the table's end of game, with a neighbour's planet
     beside it on the same table, partly or wholly in frame (``samples.take_photo``'s
     ``neighbour``); the player aims at their own, so it lies near the frame's middle. The truth
@@ -874,7 +874,7 @@ def make_beside(out: Path, rng, variant: str, count: int) -> list[Path]:
         photo = _photo(rng, grid, w, h, variant, truth, hand=True, angle=angle, tilt=float(rng.uniform(0, 20)),
                        fill=float(rng.uniform(.28, .5)), bg=BACKGROUNDS[i % 5] if BACKGROUNDS[i % 5] != "noise" else "stone",
                        light=float(rng.uniform(.1, .6)), blur=float(rng.choice([0, 0, .8, 1.5])) * (max(w, h) / 1600),
-                       noise=float(rng.uniform(1, 5)), neighbour=other)
+                       noise=float(rng.uniform(1, 5)), neighbour=other, lens=lens)
         path = out / f"b{i + 1:02d}.jpg"
         save_jpeg(path, photo, _test_quality(rng, variant))
         (out / f"b{i + 1:02d}.json").write_text(json.dumps({**grid, **truth}) + "\n")
@@ -892,11 +892,13 @@ def main(argv=None):
     ap.add_argument("--small", type=int, default=0, help="how many 1280×960 photos (the rest: phone size)")
     ap.add_argument("--beside", type=int, default=0,
                     help="how many photos with a neighbour's planet beside the one photographed (test/bNN.jpg, made last)")
+    add_lens_argument(ap)
     a = ap.parse_args(argv)
     rng = np.random.default_rng(a.seed)
     out = Path(a.outdir)
-    for p in (make_teaching(out / "teach", rng, a.variant) + make_tests(out / "test", rng, a.variant, a.count, a.empty, a.small)
-              + make_beside(out / "test", rng, a.variant, a.beside)):
+    for p in (make_teaching(out / "teach", rng, a.variant, lens=a.lens)
+              + make_tests(out / "test", rng, a.variant, a.count, a.empty, a.small, lens=a.lens)
+              + make_beside(out / "test", rng, a.variant, a.beside, lens=a.lens)):
         print(p)
 
 
