@@ -28,7 +28,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from vision import reader, samples, tuning
-from vision.bench import compare
+from vision.bench import compare, rotations
 from vision.recognize import recognize
 
 DATA = Path(__file__).resolve().parent / "data" / "box2-beside"
@@ -93,10 +93,59 @@ def test_a_photo_of_one_planet_reads_nothing_more(box2_learned, monkeypatch):
             reads.append(1)
         return real(*args, **kwargs)
     monkeypatch.setattr(reader, "read_outline", counted)
+    painted = []
+    real_painted = reader.painted_over
+    monkeypatch.setattr(reader, "painted_over", lambda *a: painted.append(1) or real_painted(*a))
     photos = sorted((ROOT / "sample_photos" / "box2" / "test").glob("p*.jpg"))[:12]
     for p in photos:
         assert recognize(p.read_bytes(), reference=box2_learned).ok
-    assert reads == []
+    assert reads == [] and painted == []
+
+
+# --- through a phone's lens at up to 30° (stop 65: d9695A, ``/work/notes/s65/bb.py``) -----------------
+# Photos made as ``samples_box.make_beside`` makes its bNN but under issue 8's full conditions: the
+# camera tilted up to 30° (make_beside: 20°), the planet a quarter to 0.55 of the short side, through
+# a phone's main camera (``samples.PHONE_LENS``). Three of dev set 9695's 30 (box2's art), scaled to
+# 1600 px: in 9695-b18 the neighbour, nearer the camera, is 1.6 times the planet aimed at and read
+# first; in 9695-b02 no outline the masks found on the planet aimed at reads as a planet (it lies in
+# a shadow: only the photo with its slow light taken out finds it); in 9695-b26 one reads, poorly.
+PHONE = ["9695-b02", "9695-b18", "9695-b26"]
+
+
+def _aimed_read(reading, aimed: list) -> tuple[int, int]:
+    """Cells of the planet aimed at read right, and those read wrong but not marked doubtful."""
+    right, k = compare(reading.cells, aimed)
+    doubtful = rotations(reading.doubtful)[k]
+    return sum(right), sum(1 for ok, d in zip(right, doubtful) if not ok and not d)
+
+
+@pytest.mark.parametrize("name", PHONE)
+def test_through_a_phones_lens_the_planet_aimed_at_is_read(name, box2_learned):
+    aimed, neighbour = _truth(name)
+    reading = recognize((DATA / f"{name}.jpg").read_bytes(), reference=box2_learned)
+    assert reading.ok, reading.error
+    right, wrong_sure = _aimed_read(reading, aimed)
+    assert right >= 15 and wrong_sure == 0
+    assert _right(reading, neighbour) < 8
+
+
+def test_a_neighbour_half_again_as_large_is_looked_past(box2_learned, monkeypatch):
+    """9695-b18: with stop 62's size bar (a place 0.7-1.4 of the planet read) the planet aimed at,
+    0.63 of the neighbour's side, is no place, and the neighbour's planet is read."""
+    monkeypatch.setattr(tuning, "BESIDE_SIZE", (0.7, 1.4))
+    aimed, neighbour = _truth("9695-b18")
+    reading = recognize((DATA / "9695-b18.jpg").read_bytes(), reference=box2_learned)
+    assert reading.ok and _right(reading, neighbour) >= 12 and _right(reading, aimed) < 8
+
+
+@pytest.mark.parametrize("name", ["9695-b02", "9695-b26"])
+def test_without_the_painted_photo_the_planet_aimed_at_is_not_read(name, box2_learned, monkeypatch):
+    """What reading the photo again with the planet read painted over mends: in 9695-b02 the
+    neighbour's planet is read, in 9695-b26 the planet aimed at poorly."""
+    monkeypatch.setattr(tuning, "BESIDE_PAINTED", False)
+    aimed, _ = _truth(name)
+    reading = recognize((DATA / f"{name}.jpg").read_bytes(), reference=box2_learned)
+    assert reading.ok and _right(reading, aimed) <= 10
 
 
 # --- the shipped art (recognize._read_beside) ---------------------------------------------------
@@ -176,4 +225,5 @@ def test_through_a_phones_lens_a_small_planet_is_seen_from_farther_away():
     assert phone[0] < phone[1] < phone[2]
     assert phone[1] == pytest.approx(old[1], abs=0.005)
     assert _keystone(0.9, samples.PHONE_LENS, tilt=0.0) == pytest.approx(1.0, abs=1e-6)   # facing the camera: square
+
 

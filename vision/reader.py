@@ -37,7 +37,7 @@ from .stages import (STACKS, Aligned, beside_places, elsewhere, joined_rest, Cel
                      grid_outlines, matched_filters, moved_in_lattice, on_gap_lines, one_thread, outlines_in_turn, quad_side, tell_apart_all,
                      even_light, refit_outline, register_exemplars, stack_looks, tell_apart_each, turned_details,
                      Slider, detail_sides, squares_aligned, trimmed_outlines, fit_outline, flattened_outlines, grown_candidates, kept_edges,
-                     fitted_in_turn)
+                     fitted_in_turn, painted_over)
 
 
 @dataclass(frozen=True)
@@ -596,7 +596,7 @@ def moved_by(a: Outline, b: Outline) -> float:
     return float(np.linalg.norm(a.corners - b.corners, axis=1).max()) / side
 
 
-def read_photo(photo: Photo, ex: Exemplars) -> Verdict | None:
+def read_photo(photo: Photo, ex: Exemplars, beside: bool = True) -> Verdict | None:
     """The best reading over the candidate outlines, read one by one until one reads as surely
     as a planet does (None: no outline at all). None read as a planet: the photo with its slow
     light taken out (``FLAT_LOOK``), then the outlines the masks found after the first
@@ -604,7 +604,7 @@ def read_photo(photo: Photo, ex: Exemplars) -> Verdict | None:
     masks' blobs with what hangs off them trimmed (``TRIM_LOOK``), also when the best is a planet
     read less than surely (``TRIM_UNSURE``). Still no planet: the outlines each look's cap left
     unread, in the looks' order (``REST_LOOK``). A planet read: another planet nearer the frame's
-    middle, when the masks found one (``BESIDE_LOOK``, ``_read_beside``)."""
+    middle, when the masks found one (``BESIDE_LOOK``, ``_read_beside``; ``beside`` False: not looked for)."""
     kept: dict = {}   # the photo's outlines and edge map, made once for both looks at them
     rest: list = []   # each look's outlines its cap left unread, in the looks' order
     best = _read_in_turn(photo, outlines_in_turn(photo, kept=kept), ex, None, tuning.READ_OUTLINES, rest)
@@ -620,7 +620,7 @@ def read_photo(photo: Photo, ex: Exemplars) -> Verdict | None:
         best = _read_in_turn(photo, itertools.chain.from_iterable(rest), ex, best, tuning.REST_OUTLINES)
     if tuning.GROW_LOOK and not is_planet(best, ex):
         best = _read_grown(photo, ex, best, kept)
-    if tuning.BESIDE_LOOK and is_planet(best, ex):
+    if beside and tuning.BESIDE_LOOK and is_planet(best, ex):
         best = _read_beside(photo, ex, best, kept)
     return nudged(photo, best, ex) if best is not None else None
 
@@ -631,18 +631,31 @@ def _read_beside(photo: Photo, ex: Exemplars, best: Verdict, kept: dict) -> Verd
     ``"beside"``: their next largest blobs'), and where a planet joined to the one read may lie
     (``BESIDE_JOINED``: ``stages.joined_rest``), that pass ``stages.beside_places``' bars are fitted and
     read in the order of how well the lattice lies on the photo's edges before fitting
-    (``stages.fitted_in_turn``, as ``outlines_in_turn``'s; ``BESIDE_READS`` at most); the first that
-    reads as a planet is kept. None such (a photo of one planet): ``best``, nothing read."""
+    (``stages.fitted_in_turn``, as ``outlines_in_turn``'s; ``BESIDE_READS`` at most); the best that
+    reads as a planet is kept, the first that reads surely (``READ_SURE``) at once. None reads
+    surely (``BESIDE_PAINTED``): the photo read again whole (``read_photo``) with the planet read
+    painted over as the table (``stages.painted_over``), as if it were a photo of the planet aimed
+    at alone; its planet, when it lies at one of those places and reads better, is kept. No place
+    (a photo of one planet): ``best``, nothing read."""
     h, w = photo.image.shape[:2]
     found = kept.get("quads", []) + kept.get("beside", [])
     if tuning.BESIDE_JOINED:
         found = found + joined_rest(photo, kept, best.outline.corners)
     places = beside_places(found, best.outline.corners, h, w)
+    chosen = None
     for outline in itertools.islice(fitted_in_turn(photo, places, kept), tuning.BESIDE_READS):
         v = read_outline(photo, outline, ex)
-        if is_planet(v, ex) and elsewhere(v.outline.corners, best.outline.corners):
-            return v
-    return best
+        if is_planet(v, ex) and elsewhere(v.outline.corners, best.outline.corners) \
+                and (chosen is None or v.score > chosen.score):
+            chosen = v
+            if v.score >= tuning.READ_SURE:
+                return v
+    if tuning.BESIDE_PAINTED and places:
+        alone = read_photo(painted_over(photo, best.outline.corners, tuning.BESIDE_PAINT_GROW), ex, beside=False)
+        if alone is not None and is_planet(alone, ex) and (chosen is None or alone.score > chosen.score) \
+                and any(not elsewhere(alone.outline.corners, q) for q in places):
+            chosen = alone
+    return best if chosen is None else chosen
 
 
 def _read_grown(photo: Photo, ex: Exemplars, best: Verdict | None, kept: dict) -> Verdict | None:
