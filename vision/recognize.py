@@ -916,6 +916,12 @@ def _recognize(data: bytes, reference_dir, t0: float) -> Reading:
         best = _read_candidates(pyr, quads + [frame], f, index, seen, most)
         if best is not None and best["score"] >= GOOD:
             break
+    if tuning.BESIDE_LOOK and tuning.BESIDE_SECONDS and not _is_planet(best) and seconds:
+        # none reads as a planet: where a neighbour's planet, nearer the camera and cut by the
+        # frame's edge, is every mask's largest blob, the planet aimed at is its next largest
+        other = _read_candidates(pyr, seconds, f, index, seen, tuning.BESIDE_READS)
+        if _is_planet(other):
+            best = other
     if not _is_planet(best):
         return done(Reading(ok=False, error=translate(NO_PLANET), score=best["score"] if best else 0.0))
     if tuning.BESIDE_LOOK:
