@@ -859,11 +859,14 @@ def make_tests(out: Path, rng, variant: str, count: int, empty: int, small: int,
     return written
 
 
-def make_beside(out: Path, rng, variant: str, count: int, lens: float | None = None) -> list[Path]:
+def make_beside(out: Path, rng, variant: str, count: int, lens: float | None = None, tilt: float = 20.0,
+                fill: tuple = (0.28, 0.5)) -> list[Path]:
     """``bNN.jpg``: a planet photographed at the table's end of game, with a neighbour's planet
     beside it on the same table, partly or wholly in frame (``samples.take_photo``'s
     ``neighbour``); the player aims at their own, so it lies near the frame's middle. The truth
-    (``bNN.json``) is the planet aimed at; ``neighbour`` holds the other's cells and corners."""
+    (``bNN.json``) is the planet aimed at; ``neighbour`` holds the other's cells and corners. The
+    camera tilted up to ``tilt`` degrees, the planet ``fill`` (low, high) of the short side (issue
+    8's full conditions: 30, 0.25 up; stop 62's sets were made at 20, 0.28-0.5)."""
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for i in range(count):
@@ -871,8 +874,8 @@ def make_beside(out: Path, rng, variant: str, count: int, lens: float | None = N
         grid, other = random_planet(rng), random_planet(rng)
         angle = float(rng.choice([0, 90, 180, 270])) + float(rng.uniform(-180, 180) if i % 3 == 0 else rng.uniform(-6, 6))
         truth: dict = {}
-        photo = _photo(rng, grid, w, h, variant, truth, hand=True, angle=angle, tilt=float(rng.uniform(0, 20)),
-                       fill=float(rng.uniform(.28, .5)), bg=BACKGROUNDS[i % 5] if BACKGROUNDS[i % 5] != "noise" else "stone",
+        photo = _photo(rng, grid, w, h, variant, truth, hand=True, angle=angle, tilt=float(rng.uniform(0, tilt)),
+                       fill=float(rng.uniform(*fill)), bg=BACKGROUNDS[i % 5] if BACKGROUNDS[i % 5] != "noise" else "stone",
                        light=float(rng.uniform(.1, .6)), blur=float(rng.choice([0, 0, .8, 1.5])) * (max(w, h) / 1600),
                        noise=float(rng.uniform(1, 5)), neighbour=other, lens=lens)
         path = out / f"b{i + 1:02d}.jpg"
@@ -892,13 +895,18 @@ def main(argv=None):
     ap.add_argument("--small", type=int, default=0, help="how many 1280×960 photos (the rest: phone size)")
     ap.add_argument("--beside", type=int, default=0,
                     help="how many photos with a neighbour's planet beside the one photographed (test/bNN.jpg, made last)")
+    ap.add_argument("--beside-tilt", type=float, default=20.0,
+                    help="the camera's tilt in the photos with a neighbour's planet: up to this many degrees")
+    ap.add_argument("--beside-fill", default="0.28,0.5",
+                    help="… the planet aimed at this part of the short side: LOW,HIGH")
     add_lens_argument(ap)
     a = ap.parse_args(argv)
     rng = np.random.default_rng(a.seed)
     out = Path(a.outdir)
     for p in (make_teaching(out / "teach", rng, a.variant, lens=a.lens)
               + make_tests(out / "test", rng, a.variant, a.count, a.empty, a.small, lens=a.lens)
-              + make_beside(out / "test", rng, a.variant, a.beside, lens=a.lens)):
+              + make_beside(out / "test", rng, a.variant, a.beside, lens=a.lens, tilt=a.beside_tilt,
+                            fill=tuple(float(x) for x in a.beside_fill.split(",")))):
         print(p)
 
 
