@@ -131,11 +131,33 @@ def test_through_a_phones_lens_the_planet_aimed_at_is_read(name, box2_learned):
 
 def test_a_neighbour_half_again_as_large_is_looked_past(box2_learned, monkeypatch):
     """9695-b18: with stop 62's size bar (a place 0.7-1.4 of the planet read) the planet aimed at,
-    0.63 of the neighbour's side, is no place, and the neighbour's planet is read."""
-    monkeypatch.setattr(tuning, "BESIDE_SIZE", (0.7, 1.4))
+    0.63 of the neighbour's side, is no place, and the neighbour's planet is read (the frame cuts
+    it, so the photo is read again with it painted over, which finds the planet aimed at too: that
+    is left out here: ``BESIDE_EDGE`` 1, a whole short side beyond the frame)."""
+    monkeypatch.setattr(tuning, "BESIDE_EDGE", 1.0)
     aimed, neighbour = _truth("9695-b18")
     reading = recognize((DATA / "9695-b18.jpg").read_bytes(), reference=box2_learned)
+    assert reading.ok and _right(reading, aimed) == 16
+    monkeypatch.setattr(tuning, "BESIDE_SIZE", (0.7, 1.4))
+    reading = recognize((DATA / "9695-b18.jpg").read_bytes(), reference=box2_learned)
     assert reading.ok and _right(reading, neighbour) >= 12 and _right(reading, aimed) < 8
+
+
+def test_a_planet_the_frame_cuts_is_not_the_one_aimed_at(box2_learned, monkeypatch):
+    """9699-b17 (a set made for this stop's evidence, ``samples_box --seed 9699 --variant A --count 0
+    --empty 0 --beside 20 --lens 53 --beside-tilt 30 --beside-fill 0.25,0.55``, read once, then looked
+    at): the neighbour's planet, cut by the frame's edge, reads as a planet, and no outline the masks
+    found lies on the planet aimed at (a green planet on green gingham), so there is no place to read.
+    The player frames their own planet whole: the frame cutting the planet read sends the photo to
+    be read again with it painted over. Without that (``BESIDE_EDGE`` 1, as far beyond the frame as no corner lies) the
+    neighbour's planet is read, six wrong cells sure."""
+    aimed, neighbour = _truth("9699-b17")
+    data = (DATA / "9699-b17.jpg").read_bytes()
+    reading = recognize(data, reference=box2_learned)
+    assert reading.ok and _aimed_read(reading, aimed) == (16, 0)
+    monkeypatch.setattr(tuning, "BESIDE_EDGE", 1.0)
+    reading = recognize(data, reference=box2_learned)
+    assert reading.ok and _right(reading, neighbour) >= 12
 
 
 @pytest.mark.parametrize("name", ["9695-b02", "9695-b26"])

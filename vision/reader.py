@@ -37,7 +37,7 @@ from .stages import (STACKS, Aligned, beside_places, elsewhere, joined_rest, Cel
                      grid_outlines, matched_filters, moved_in_lattice, on_gap_lines, one_thread, outlines_in_turn, quad_side, tell_apart_all,
                      even_light, refit_outline, register_exemplars, stack_looks, tell_apart_each, turned_details,
                      Slider, detail_sides, squares_aligned, trimmed_outlines, fit_outline, flattened_outlines, grown_candidates, kept_edges,
-                     fitted_in_turn, painted_over)
+                     fitted_in_turn, painted_over, cut_by_frame)
 
 
 @dataclass(frozen=True)
@@ -633,9 +633,11 @@ def _read_beside(photo: Photo, ex: Exemplars, best: Verdict, kept: dict) -> Verd
     read in the order of how well the lattice lies on the photo's edges before fitting
     (``stages.fitted_in_turn``, as ``outlines_in_turn``'s; ``BESIDE_READS`` at most); the best that
     reads as a planet is kept, the first that reads surely (``READ_SURE``) at once. None reads
-    surely (``BESIDE_PAINTED``): the photo read again whole (``read_photo``) with the planet read
-    painted over as the table (``stages.painted_over``), as if it were a photo of the planet aimed
-    at alone; its planet, when it lies at one of those places and reads better, is kept. No place
+    surely (``BESIDE_PAINTED``), or none is found and the frame cuts the planet read (``stages.cut_by_frame``:
+    the player frames their own planet whole): the photo read again whole (``read_photo``) with the
+    planet read painted over as the table (``stages.painted_over``), as if it were a photo of the
+    planet aimed at alone; its planet, when it lies at one of those places (or, the planet read cut,
+    elsewhere and wholly in frame) and reads better, is kept. No place and a planet wholly in frame
     (a photo of one planet): ``best``, nothing read."""
     h, w = photo.image.shape[:2]
     found = kept.get("quads", []) + kept.get("beside", [])
@@ -650,10 +652,13 @@ def _read_beside(photo: Photo, ex: Exemplars, best: Verdict, kept: dict) -> Verd
             chosen = v
             if v.score >= tuning.READ_SURE:
                 return v
-    if tuning.BESIDE_PAINTED and places:
+    cut = cut_by_frame(best.outline.corners, h, w)
+    if tuning.BESIDE_PAINTED and (places or cut):
         alone = read_photo(painted_over(photo, best.outline.corners, tuning.BESIDE_PAINT_GROW), ex, beside=False)
         if alone is not None and is_planet(alone, ex) and (chosen is None or alone.score > chosen.score) \
-                and any(not elsewhere(alone.outline.corners, q) for q in places):
+                and (any(not elsewhere(alone.outline.corners, q) for q in places)
+                     or (cut and elsewhere(alone.outline.corners, best.outline.corners)
+                         and not cut_by_frame(alone.outline.corners, h, w))):
             chosen = alone
     return best if chosen is None else chosen
 

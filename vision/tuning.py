@@ -932,6 +932,17 @@ GROW_DISC_VOTES = 20                # … and its votes for a centre
 # the first sure one at once, not the first planet (b26). BESIDE_SECONDS (the shipped art's reader,
 # which has no look after its masks'): dev set 9692 (/work/notes/s65/sb.py, HARSH, the phone's lens) s09
 # and s30 were refused, a larger neighbour cut by the frame's edge every mask's largest blob.
+# BESIDE_EDGE, BESIDE_CUT_OFF (after this stop's fresh sets 9699-9702 were read once: 9699's b17, now
+# dev): the neighbour's planet, cut by the frame, was read and no outline lay on the planet aimed at (a
+# green planet on green gingham), so no place: a planet read whose corner lies beyond the frame and
+# whose middle lies off the frame's middle is not the one the player framed, and the photo is read
+# again with it painted over. b17's lies 0.064 of the short side beyond and 0.45 off the middle; the
+# neighbours read in 9695 lay 0.38-0.55 off. Over the 344 seen photos (one planet each, or none) the
+# painted photo is read in 11 (places nearer the middle that read as no planet; their planets 0.28-0.39
+# off the middle, the generator placing a planet anywhere in the frame) and read nothing: every
+# reading byte for byte as before, 1.2-3.3 s more for each of those 11 (/tmp/paint_where.py). With a
+# corner 0.01 inside the frame counted as cut, heldout7's p05 (a planet filling the frame, 0.05 off
+# the middle) was read again too: hence a corner beyond the frame, off the middle.
 BESIDE_LOOK = True
 BESIDE_BLOB = 0.4           # a mask's next largest blob this large against its largest: its outlines kept
 BESIDE_APART = 0.9          # an outline whose middle lies this many planet sides from the planet read
@@ -940,6 +951,8 @@ BESIDE_NEARER = 0.25        # … and whose middle lies this many planet sides n
 BESIDE_READS = 3            # read at most, the lattice's best fit first
 BESIDE_PAINTED = True       # none reads surely: the photo read again with the planet read painted over
 BESIDE_PAINT_GROW = 1.1     # … its outline grown this much about its middle
+BESIDE_EDGE = 0.01          # … or a corner of the planet read lies this part of the short side beyond the frame
+BESIDE_CUT_OFF = 0.25       # … and its middle this part of the short side off the frame's middle
 BESIDE_SECONDS = True       # the shipped art's reader: none reads as a planet, the masks' next largest blobs read
 # Two planets that touch (stop 63): every mask may hold both as one blob, with no outline on the
 # planet aimed at alone (9663's b13). The places read also come from each mask's largest blob that
