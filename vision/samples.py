@@ -459,9 +459,10 @@ def table_b(rng, h, w, kind: str) -> np.ndarray:
 def take_photo(rng, grid, w, h, *, hand=True, angle=0.0, tilt=0.0, fill=.6, bg="wood",
                light=.4, blur=0.0, noise=3.0, tile=_tile_rgba, loose=1.0, truth: dict | None = None,
                neighbour: dict | None = None, lens: float | None = None) -> np.ndarray:
-    """A photo of ``grid`` laid on a table, through a camera of view ``lens`` (``camera_quad``). ``truth``, if given, receives ``corners``: where the
-    planet's 4×4 lattice lies in the (upright) photo — the outer corners of cells 0, 3, 15, 12 —
-    and ``gap``: the gap between tiles as a part of a tile's side. ``neighbour``: another
+    """A photo of ``grid`` laid on a table, through a camera of view ``lens`` (``camera_quad``).
+    ``truth``, if given, receives ``corners``: where the planet's 4×4 lattice lies in the
+    (upright) photo — the outer corners of cells 0, 3, 15, 12 — and ``gap``: the gap between
+    tiles as a part of a tile's side. ``neighbour``: another
     player's planet (a grid) lies beside it on the same table, as at a game's end (``neighbour_at``)."""
     t = int(np.clip(fill * min(w, h) / 4 * 1.1, 64, 512))
     plane, margin = lay_planet(rng, grid, t, hand, tile, loose)
