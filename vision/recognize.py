@@ -854,6 +854,47 @@ def _reading_corners(res: dict, reduce: float) -> list:
     return (np.roll(np.asarray(res["quad"], np.float64), -res["k"], axis=0) * reduce).tolist()
 
 
+def _work_of(pyr: list) -> tuple[np.ndarray, float]:
+    """The work image the outlines are found in (its long side ``WORK`` at most, from the coarsest
+    pyramid level that is still as large) and its scale against ``pyr[0]``."""
+    h, w = pyr[0].shape[:2]
+    src = next((lv for lv in reversed(pyr) if max(lv.shape[:2]) >= WORK), pyr[0])
+    f = WORK / max(h, w)
+    work = cv2.resize(src, (max(1, round(w * f)), max(1, round(h * f))), interpolation=cv2.INTER_AREA) if f < 1 else pyr[0]
+    return work, min(f, 1.0)
+
+
+def _planet_in(pyr: list, work: np.ndarray, f: float, index) -> tuple[dict | None, list, list, dict]:
+    """The best reading of the planet's candidate outlines in the work image ``work`` (``f`` of
+    ``pyr[0]``), from the cheaper masks first: when those give a ``GOOD`` reading the others are
+    never made; else every mask's, ranked and read as if made at once (what was scored or read
+    already is reused: ``seen``). None reads as a planet (``BESIDE_SECONDS``): the masks' next
+    largest blobs'. Return it, the outlines found, the next largest blobs' and ``seen``."""
+    wh, ww = work.shape[:2]
+    # the whole frame too: a planet drawn by ``render`` (or cropped to it) fills the image
+    frame = np.array([[0, 0], [ww - 1, 0], [ww - 1, wh - 1], [0, wh - 1]], np.float32)
+    quads: list = []
+    seconds: list = []   # the masks' next largest blobs' outlines, for the beside look
+    seen: dict = {}
+    best = None
+    for most, masks in zip((READS_FIRST, READS), mask_groups(work)):
+        for m in masks:
+            for q in _quads_from_mask(m, beside=seconds):
+                side = np.sqrt(max(1.0, cv2.contourArea(q.astype(np.float32))))
+                if all(np.abs(q - o).max() > 0.03 * side for o in quads):
+                    quads.append(q)
+        best = _read_candidates(pyr, quads + [frame], f, index, seen, most)
+        if best is not None and best["score"] >= GOOD:
+            break
+    if tuning.BESIDE_LOOK and tuning.BESIDE_SECONDS and not _is_planet(best) and seconds:
+        # none reads as a planet: where a neighbour's planet, nearer the camera and cut by the
+        # frame's edge, is every mask's largest blob, the planet aimed at is its next largest
+        other = _read_candidates(pyr, seconds, f, index, seen, tuning.BESIDE_READS)
+        if _is_planet(other):
+            best = other
+    return best, quads, seconds, seen
+
+
 def recognize(data: bytes, reference_dir=None, *, reference=None) -> Reading:
     """Read the planet in a photo (the file's bytes), with the shipped art or with the box
     learned into the folder ``reference``. Never raises: the Reading says ``ok=False`` with a
@@ -889,39 +930,12 @@ def _recognize(data: bytes, reference_dir, t0: float) -> Reading:
     if min(h, w) < 64:
         return done(Reading(ok=False, error=translate(TOO_SMALL)))
     pyr = _pyramid(img)
-    src = next((lv for lv in reversed(pyr) if max(lv.shape[:2]) >= WORK), pyr[0])
-    f = WORK / max(h, w)
-    work = cv2.resize(src, (max(1, round(w * f)), max(1, round(h * f))), interpolation=cv2.INTER_AREA) if f < 1 else img
-    f = min(f, 1.0)
+    work, f = _work_of(pyr)
     # a black-and-white photo is compared with black-and-white references
     sat = cv2.cvtColor(work, cv2.COLOR_BGR2HSV)[..., 1]
     gray = _greyish(sat)
     index = get_index(reference_dir, gray=gray)
-    # the planet's candidate outlines, from the cheaper masks first: when those give a GOOD reading
-    # the others are never made; else every mask's, ranked and read as if made at once (what was
-    # scored or read already is reused: ``seen``)
-    wh, ww = work.shape[:2]
-    # the whole frame too: a planet drawn by ``render`` (or cropped to it) fills the image
-    frame = np.array([[0, 0], [ww - 1, 0], [ww - 1, wh - 1], [0, wh - 1]], np.float32)
-    quads: list = []
-    seconds: list = []   # the masks' next largest blobs' outlines, for the beside look
-    seen: dict = {}
-    best = None
-    for most, masks in zip((READS_FIRST, READS), mask_groups(work)):
-        for m in masks:
-            for q in _quads_from_mask(m, beside=seconds):
-                side = np.sqrt(max(1.0, cv2.contourArea(q.astype(np.float32))))
-                if all(np.abs(q - o).max() > 0.03 * side for o in quads):
-                    quads.append(q)
-        best = _read_candidates(pyr, quads + [frame], f, index, seen, most)
-        if best is not None and best["score"] >= GOOD:
-            break
-    if tuning.BESIDE_LOOK and tuning.BESIDE_SECONDS and not _is_planet(best) and seconds:
-        # none reads as a planet: where a neighbour's planet, nearer the camera and cut by the
-        # frame's edge, is every mask's largest blob, the planet aimed at is its next largest
-        other = _read_candidates(pyr, seconds, f, index, seen, tuning.BESIDE_READS)
-        if _is_planet(other):
-            best = other
+    best, quads, seconds, seen = _planet_in(pyr, work, f, index)
     if not _is_planet(best):
         return done(Reading(ok=False, error=translate(NO_PLANET), score=best["score"] if best else 0.0))
     if tuning.BESIDE_LOOK:

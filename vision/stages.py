@@ -207,20 +207,25 @@ def joined_rest(photo: Photo, kept: dict, read) -> list[np.ndarray]:
 
 
 def painted_over(photo: Photo, quad, grow: float) -> Photo:
-    """The photo with the outline ``quad`` (its pixels), grown ``grow`` about its middle, painted
-    over in the table's colour beside it (the median of a band as wide again about it): a planet
-    read gone from the photo, as if it had never lain there."""
+    """The photo with the outline ``quad`` (its pixels) painted over (``painted``)."""
+    return Photo(painted(photo.image, quad, grow), photo.scale, photo.origin)
+
+
+def painted(image: np.ndarray, quad, grow: float) -> np.ndarray:
+    """A copy of ``image`` with the outline ``quad`` (its pixels), grown ``grow`` about its middle,
+    painted over in the table's colour beside it (the median of a band as wide again about it): a
+    planet read gone from the photo, as if it had never lain there."""
     q = np.asarray(quad, np.float32)
     mid = q.mean(axis=0)
-    h, w = photo.image.shape[:2]
+    h, w = image.shape[:2]
     inner, outer = np.zeros((h, w), np.uint8), np.zeros((h, w), np.uint8)
     cv2.fillConvexPoly(inner, np.round((q - mid) * grow + mid).astype(np.int32), 1)
     cv2.fillConvexPoly(outer, np.round((q - mid) * (2 * grow - 1) + mid).astype(np.int32), 1)
     band = (outer > 0) & (inner == 0)
-    image = photo.image.copy()
+    out = image.copy()
     if band.any():
-        image[inner > 0] = np.median(photo.image[band], axis=0).astype(np.uint8)
-    return Photo(image, photo.scale, photo.origin)
+        out[inner > 0] = np.median(image[band], axis=0).astype(np.uint8)
+    return out
 
 
 def shortest_side(quad) -> float:
