@@ -166,13 +166,20 @@ def beside_places(quads, read, h: float, w: float) -> list:
 
 def cut_by_frame(quad, h: float, w: float) -> bool:
     """Does the frame of an ``h``×``w`` photo cut the outline ``quad`` (a corner ``BESIDE_EDGE`` of
-    the short side beyond its edge, or more), which lies off its middle (``BESIDE_CUT_OFF`` of the
-    short side or more)? A planet the player did not frame: they frame their own whole, about the
-    middle (a planet filling the frame lies about its middle, a corner perhaps a little beyond)."""
+    the short side beyond its edge, or more), which lies off its middle (``off_middle``)? A planet
+    the player did not frame: they frame their own whole, about the middle (a planet filling the
+    frame lies about its middle, a corner perhaps a little beyond)."""
     q = np.asarray(quad, np.float32)
     margin = min(float(q[:, 0].min()), float(q[:, 1].min()), w - 1 - float(q[:, 0].max()), h - 1 - float(q[:, 1].max()))
+    return margin < -tuning.BESIDE_EDGE * min(h, w) and off_middle(q, h, w)
+
+
+def off_middle(quad, h: float, w: float) -> bool:
+    """Does the outline ``quad``'s middle lie ``BESIDE_CUT_OFF`` of the short side of an ``h``×``w``
+    photo, or more, off the frame's middle (where the player aims)?"""
+    q = np.asarray(quad, np.float32)
     off = float(np.linalg.norm(q.mean(axis=0) - np.array([w / 2, h / 2], np.float32)))
-    return margin < -tuning.BESIDE_EDGE * min(h, w) and off >= tuning.BESIDE_CUT_OFF * min(h, w)
+    return off >= tuning.BESIDE_CUT_OFF * min(h, w)
 
 
 def elsewhere(quad, read) -> bool:
