@@ -42,7 +42,8 @@ from .reading import NO_PLANET, TOO_SMALL, Reading, likely_tiles
 from scorer.i18n import _ as translate
 from .outline import _order, _quads_from_mask, mask_groups  # noqa: F401
 from .index import CELL, HI, describe_coarse, describe_turns, get_index, similarity
-from .stages import Slider, beside_places, elsewhere, one_thread, slide, wide_blur
+from .stages import (Slider, beside_places, cut_by_frame, elsewhere, off_middle, one_thread, painted,
+                     slide, wide_blur)
 
 from .tuning import (BACK_NEAR, CELL_MATCH, DOUBT, GOOD, MARGIN, MARGIN_DOUBT, PLANET_CELLS, PLANET_MIN,
                      READS, READS_FIRST, REREAD_MOVE, SCALES, SEARCH, SHIPPED_SIDE, WORK, FINE_BELOW, GROWN, TRIES,
@@ -430,22 +431,42 @@ def _is_planet(res: dict | None) -> bool:
             and int((np.asarray(res["sims"]) >= CELL_MATCH).sum()) >= PLANET_CELLS)
 
 
-def _read_beside(pyr, quads: list, f: float, index, seen: dict, best: dict) -> dict:
+def _read_beside(pyr, work: np.ndarray, quads: list, f: float, index, seen: dict, best: dict) -> dict:
     """A planet read, and another planet on the table, nearer the frame's middle: the planet the
     player aimed at (the box reader's beside look, ``reader._read_beside``). The outlines ``quads``
-    (work pixels, ``f`` of ``pyr[0]``'s: every mask's made so far and their next largest blobs')
-    that pass ``stages.beside_places``' bars against the planet read are read as candidates are
-    (``_read_candidates``, ``BESIDE_READS`` families at most); a planet read there, and not the
-    one already read (an outline that moved back onto it), is the planet read. None such (a photo
-    of one planet): ``best``, nothing read."""
+    (in the work image ``work``'s pixels, ``f`` of ``pyr[0]``'s: every mask's made so far and their
+    next largest blobs') that pass ``stages.beside_places``' bars against the planet read are read
+    as candidates are (``_read_candidates``, ``BESIDE_READS`` families at most); a planet read there, and not the
+    one already read (an outline that moved back onto it), is the planet read. None such, and the
+    planet read off the frame's middle (``stages.off_middle``: the player aims at their own;
+    ``BESIDE_OFF_PAINTED``): the work image masked again with the planet read painted over as the
+    table (``stages.painted``), its outlines that pass the same bars read from the painted photo; a
+    planet read there wholly in frame is the planet read. The planet read about the middle (a photo
+    of one planet, or the player's own): ``best``."""
     h, w = pyr[0].shape[:2]
     read = np.asarray(best["quad"], np.float32) * f   # in work pixels, as ``quads``
     places = beside_places(quads, read, h * f, w * f)
+    if places:
+        other = _read_candidates(pyr, places, f, index, seen, tuning.BESIDE_READS)
+        if _is_planet(other) and elsewhere(np.asarray(other["quad"], np.float32) * f, read):
+            return other
+    if not (tuning.BESIDE_PAINTED and tuning.BESIDE_OFF_PAINTED and off_middle(read, h * f, w * f)):
+        return best
+    # the photo with the planet read painted over: the masks see the table without it, and may find
+    # the planet aimed at alone (a checked cloth, or a planet on a table of its colours, joins it to
+    # the table while the planet read stands out)
+    found: list = []
+    more: list = []
+    for masks in mask_groups(painted(work, read, tuning.BESIDE_PAINT_GROW)):
+        _outlines_of(masks, found, more)
+    places = beside_places(found + more, read, h * f, w * f)
     if not places:
         return best
-    other = _read_candidates(pyr, places, f, index, seen, tuning.BESIDE_READS)
-    if _is_planet(other) and elsewhere(np.asarray(other["quad"], np.float32) * f, read):
-        return other
+    alone_pyr = _pyramid(painted(pyr[0], best["quad"], tuning.BESIDE_PAINT_GROW))
+    alone = _read_candidates(alone_pyr, places, f, index, {}, tuning.BESIDE_READS)
+    if (_is_planet(alone) and elsewhere(np.asarray(alone["quad"], np.float32) * f, read)
+            and not cut_by_frame(np.asarray(alone["quad"], np.float32) * f, h * f, w * f)):
+        return alone
     return best
 
 
@@ -864,6 +885,16 @@ def _work_of(pyr: list) -> tuple[np.ndarray, float]:
     return work, min(f, 1.0)
 
 
+def _outlines_of(masks: list, quads: list, seconds: list) -> None:
+    """The outlines of each mask's largest blob added to ``quads`` (in the work image's pixels; none
+    within 3% of a side of one already there), those of its next largest to ``seconds``."""
+    for m in masks:
+        for q in _quads_from_mask(m, beside=seconds):
+            side = np.sqrt(max(1.0, cv2.contourArea(q.astype(np.float32))))
+            if all(np.abs(q - o).max() > 0.03 * side for o in quads):
+                quads.append(q)
+
+
 def _planet_in(pyr: list, work: np.ndarray, f: float, index) -> tuple[dict | None, list, list, dict]:
     """The best reading of the planet's candidate outlines in the work image ``work`` (``f`` of
     ``pyr[0]``), from the cheaper masks first: when those give a ``GOOD`` reading the others are
@@ -878,11 +909,7 @@ def _planet_in(pyr: list, work: np.ndarray, f: float, index) -> tuple[dict | Non
     seen: dict = {}
     best = None
     for most, masks in zip((READS_FIRST, READS), mask_groups(work)):
-        for m in masks:
-            for q in _quads_from_mask(m, beside=seconds):
-                side = np.sqrt(max(1.0, cv2.contourArea(q.astype(np.float32))))
-                if all(np.abs(q - o).max() > 0.03 * side for o in quads):
-                    quads.append(q)
+        _outlines_of(masks, quads, seconds)
         best = _read_candidates(pyr, quads + [frame], f, index, seen, most)
         if best is not None and best["score"] >= GOOD:
             break
@@ -939,7 +966,7 @@ def _recognize(data: bytes, reference_dir, t0: float) -> Reading:
     if not _is_planet(best):
         return done(Reading(ok=False, error=translate(NO_PLANET), score=best["score"] if best else 0.0))
     if tuning.BESIDE_LOOK:
-        best = _read_beside(pyr, quads + seconds, f, index, seen, best)
+        best = _read_beside(pyr, work, quads + seconds, f, index, seen, best)
     # a small planet read poorly in a photo decoded reduced: read it again from a finer decode
     # (and tell same-looking tiles apart by their ids there; a good reading keeps either id of
     # twins, issue 8, and costs no second decode)

@@ -943,6 +943,19 @@ GROW_DISC_VOTES = 20                # … and its votes for a centre
 # reading byte for byte as before, 1.2-3.3 s more for each of those 11 (/tmp/paint_where.py). With a
 # corner 0.01 inside the frame counted as cut, heldout7's p05 (a planet filling the frame, 0.05 off
 # the middle) was read again too: hence a corner beyond the frame, off the middle.
+# Stop 66: the shipped art's reader (recognize._read_beside) had neither the painted photo nor the cut
+# rule; in fresh set 9708 (read once at stop 65, then looked at: dev) s24 read the neighbour's planet,
+# wholly in frame and 0.34 of the short side off the middle, every cell sure: no outline the masks found
+# lay on the planet aimed at (it lies on a checked cloth), so no place and no cut. Dev sets 9709 and
+# 9714 (made this stop, read with stop 65's code) held one such photo each (s37; s25, whose places read
+# as no planet). Now, when no place reads as a planet and the planet read lies BESIDE_CUT_OFF or more
+# off the frame's middle (stages.off_middle, BESIDE_OFF_PAINTED; 9708's s24 0.34), the work image is
+# masked again with the planet read painted over; its outlines that pass beside_places' bars are read
+# from the painted photo, and a planet there wholly in frame is the planet read. Masking the painted
+# work image first costs about 20 ms (both mask groups; the texture mask's group alone, 11 ms, read
+# 9709's s37 with a sure wrong cell); the shipped samples' one-planet photos lie off the middle in 8 of
+# 16 and read as before. The box reader reads its painted photo whole (every look) and only at places
+# or a cut, as before: stop 65's fresh box sets (9704-9707, 80 photos) read no neighbour's planet.
 BESIDE_LOOK = True
 BESIDE_BLOB = 0.4           # a mask's next largest blob this large against its largest: its outlines kept
 BESIDE_APART = 0.9          # an outline whose middle lies this many planet sides from the planet read
@@ -954,6 +967,7 @@ BESIDE_PAINT_GROW = 1.1     # … its outline grown this much about its middle
 BESIDE_EDGE = 0.01          # … or a corner of the planet read lies this part of the short side beyond the frame
 BESIDE_CUT_OFF = 0.25       # … and its middle this part of the short side off the frame's middle
 BESIDE_SECONDS = True       # the shipped art's reader: none reads as a planet, the masks' next largest blobs read
+BESIDE_OFF_PAINTED = True   # … and a planet read off the frame's middle (BESIDE_CUT_OFF): read again with it painted over
 # Two planets that touch (stop 63): every mask may hold both as one blob, with no outline on the
 # planet aimed at alone (9663's b13). The places read also come from each mask's largest blob that
 # holds BESIDE_JOINED of the planet read's area, less the planet read's outline grown BESIDE_GROW
