@@ -952,10 +952,12 @@ GROW_DISC_VOTES = 20                # … and its votes for a centre
 # off the frame's middle (stages.off_middle, BESIDE_OFF_PAINTED; 9708's s24 0.34), the work image is
 # masked again with the planet read painted over; its outlines that pass beside_places' bars are read
 # from the painted photo, and a planet there wholly in frame is the planet read. Masking the painted
-# work image first costs about 20 ms (both mask groups; the texture mask's group alone, 11 ms, read
-# 9709's s37 with a sure wrong cell); the shipped samples' one-planet photos lie off the middle in 8 of
-# 16 and read as before. The box reader reads its painted photo whole (every look) and only at places
-# or a cut, as before: stop 65's fresh box sets (9704-9707, 80 photos) read no neighbour's planet.
+# work image first costs about 20 ms (both mask groups; the texture mask's group alone, 11 ms, left a
+# sure wrong cell in 9709, none with both); the shipped samples' one-planet photos lie off the middle in
+# 8 of 16 and read as before. The box reader reads its painted photo whole (every look) and only at
+# places or a cut, as before: stop 65's fresh box sets (9704-9707, 80 photos) read no neighbour's
+# planet, this stop's (9721-9724, 80) one (9724's b18: the planet aimed at, in the dark, reads as no
+# planet even painted; 13 of the 16 cells read are doubtful).
 BESIDE_LOOK = True
 BESIDE_BLOB = 0.4           # a mask's next largest blob this large against its largest: its outlines kept
 BESIDE_APART = 0.9          # an outline whose middle lies this many planet sides from the planet read
