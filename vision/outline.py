@@ -79,14 +79,15 @@ def blob_quads(blob: np.ndarray) -> list:
     return _quads_of_contours(cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0])
 
 
-def trimmed(blob: np.ndarray, trim: float) -> np.ndarray | None:
+def trimmed(blob: np.ndarray, trim: float, beside: list | None = None) -> np.ndarray | None:
     """A blob with what hangs off it taken away: opened by a disc of ``trim`` times the square
     root of its area, and the largest blob left (None: nothing left). A planet whose blob a strip
     of the table joins (a shadow, a fold or a stripe of cloth unlike the photo's border) keeps its
-    square body: a strip narrower than the disc goes."""
+    square body: a strip narrower than the disc goes. ``beside``: where the next largest blob left
+    goes, when it is nearly as large (``BESIDE_BLOB``: two planets the strip joined)."""
     k = max(3, int(trim * np.sqrt(cv2.countNonZero(blob)))) | 1
     opened = cv2.morphologyEx(blob, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    return _largest_blob(opened)
+    return _largest_blob(opened, beside=beside)
 
 
 def _quads_of_contours(cnts) -> list:

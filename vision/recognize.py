@@ -885,11 +885,12 @@ def _work_of(pyr: list) -> tuple[np.ndarray, float]:
     return work, min(f, 1.0)
 
 
-def _outlines_of(masks: list, quads: list, seconds: list) -> None:
+def _outlines_of(masks: list, quads: list, seconds: list, blobs: list | None = None) -> None:
     """The outlines of each mask's largest blob added to ``quads`` (in the work image's pixels; none
-    within 3% of a side of one already there), those of its next largest to ``seconds``."""
+    within 3% of a side of one already there), those of its next largest to ``seconds``; ``blobs``:
+    where each mask's largest blob goes (None: none)."""
     for m in masks:
-        for q in _quads_from_mask(m, beside=seconds):
+        for q in _quads_from_mask(m, beside=seconds, blobs=blobs):
             side = np.sqrt(max(1.0, cv2.contourArea(q.astype(np.float32))))
             if all(np.abs(q - o).max() > 0.03 * side for o in quads):
                 quads.append(q)
