@@ -682,6 +682,8 @@ def test_outlines_of_every_mask_are_read_as_if_made_at_once_when_the_first_masks
     # a photo where no round reads as a planet (n01) then has the masks' next largest blobs read
     # (stop 65, BESIDE_SECONDS): a third read after the two rounds, which is not what is tested here
     monkeypatch.setattr(tuning, "BESIDE_SECONDS", False)
+    # … and then its masks' largest blobs trimmed (stop 67, SHIPPED_TRIM): another read after them
+    monkeypatch.setattr(tuning, "SHIPPED_TRIM", False)
     # a planet read off the frame's middle (p07) then has the photo masked again with it painted over
     # (stop 66, BESIDE_OFF_PAINTED): a look after the rounds, tested in tests/test_vision_beside.py
     monkeypatch.setattr(tuning, "BESIDE_OFF_PAINTED", False)

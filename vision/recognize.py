@@ -40,7 +40,7 @@ from .imageio import UnusableImage, decode
 from .reader import assign as _assign
 from .reading import NO_PLANET, TOO_SMALL, Reading, likely_tiles
 from scorer.i18n import _ as translate
-from .outline import _order, _quads_from_mask, mask_groups  # noqa: F401
+from .outline import _order, _quads_from_mask, blob_quads, mask_groups, trimmed  # noqa: F401
 from .index import CELL, HI, describe_coarse, describe_turns, get_index, similarity
 from .stages import (Slider, beside_places, cut_by_frame, elsewhere, off_middle, one_thread, painted,
                      slide, wide_blur)
@@ -901,16 +901,18 @@ def _planet_in(pyr: list, work: np.ndarray, f: float, index) -> tuple[dict | Non
     ``pyr[0]``), from the cheaper masks first: when those give a ``GOOD`` reading the others are
     never made; else every mask's, ranked and read as if made at once (what was scored or read
     already is reused: ``seen``). None reads as a planet (``BESIDE_SECONDS``): the masks' next
-    largest blobs'. Return it, the outlines found, the next largest blobs' and ``seen``."""
+    largest blobs'. Still none (``SHIPPED_TRIM``): the masks' largest blobs trimmed
+    (``_read_trimmed``). Return it, the outlines found, the next largest blobs' and ``seen``."""
     wh, ww = work.shape[:2]
     # the whole frame too: a planet drawn by ``render`` (or cropped to it) fills the image
     frame = np.array([[0, 0], [ww - 1, 0], [ww - 1, wh - 1], [0, wh - 1]], np.float32)
     quads: list = []
     seconds: list = []   # the masks' next largest blobs' outlines, for the beside look
+    blobs: list = []     # the masks' largest blobs, for the trimmed look
     seen: dict = {}
     best = None
     for most, masks in zip((READS_FIRST, READS), mask_groups(work)):
-        _outlines_of(masks, quads, seconds)
+        _outlines_of(masks, quads, seconds, blobs)
         best = _read_candidates(pyr, quads + [frame], f, index, seen, most)
         if best is not None and best["score"] >= GOOD:
             break
@@ -920,7 +922,35 @@ def _planet_in(pyr: list, work: np.ndarray, f: float, index) -> tuple[dict | Non
         other = _read_candidates(pyr, seconds, f, index, seen, tuning.BESIDE_READS)
         if _is_planet(other):
             best = other
+    if tuning.SHIPPED_TRIM and not _is_planet(best):
+        best = _read_trimmed(pyr, f, index, seen, blobs, quads + seconds, best)
     return best, quads, seconds, seen
+
+
+def _read_trimmed(pyr: list, f: float, index, seen: dict, blobs: list, found: list, best: dict | None) -> dict | None:
+    """None of the outlines ``found`` (in the work image's pixels, ``f`` of ``pyr[0]``'s) reads as a
+    planet: each of the masks' largest ``blobs`` with what hangs off it taken away
+    (``outline.trimmed``, ``TRIM_OPEN``: a strip of the table, or the planet beside, it touches) and its
+    two largest pieces' outlines read (``BESIDE_READS`` families at most). A planet read there is the
+    planet read unless an outline found, or a piece, lies where another planet may (``beside_places``:
+    nearer the frame's middle, the player's own planet, which then reads as none): ``best`` then."""
+    pieces: list = []
+    for blob in blobs:
+        if blob is None:
+            continue
+        more: list = []
+        piece = trimmed(blob, tuning.TRIM_OPEN, beside=more)
+        for b in ([] if piece is None else [piece]) + more:
+            pieces += blob_quads(b)
+    if not pieces:
+        return best
+    other = _read_candidates(pyr, pieces, f, index, seen, tuning.BESIDE_READS)
+    if not _is_planet(other):
+        return best
+    h, w = pyr[0].shape[:2]
+    if beside_places(found + pieces, np.asarray(other["quad"], np.float32) * f, h * f, w * f):
+        return best
+    return other
 
 
 def recognize(data: bytes, reference_dir=None, *, reference=None) -> Reading:
