@@ -321,3 +321,18 @@ def test_with_the_shipped_art_a_trimmed_piece_off_the_middle_is_not_taken(name, 
     reading = recognize((SHIPPED / f"{name}.jpg").read_bytes())
     assert reading.ok and _right(reading, neighbour) == 16 and _right(reading, aimed) < 8
     assert sum(not d for d in reading.doubtful) >= 12
+
+
+@pytest.mark.parametrize("name", ["9725-s38", "9736-s22"])
+def test_with_the_shipped_art_two_planets_that_touch_are_parted_by_a_wider_trim(name, monkeypatch):
+    """Sets 9725 and 9736 (made as stop 67's fresh sets, then looked at: dev; scaled to 1600 px): the
+    planet aimed at touches the neighbour's along part of a side, so every mask holds both as one
+    blob, and a disc of 0.15 of the blob's size opens nothing between them: the photo was refused.
+    The wider discs of ``SHIPPED_TRIM_OPENS`` part them, and the piece of the planet aimed at reads
+    whole."""
+    aimed, neighbour = _truth(name, SHIPPED)
+    reading = recognize((SHIPPED / f"{name}.jpg").read_bytes())
+    assert reading.ok, reading.error
+    assert _right(reading, aimed) == 16 and _right(reading, neighbour) < 8
+    monkeypatch.setattr(tuning, "SHIPPED_TRIM_OPENS", (0.15,))
+    assert not recognize((SHIPPED / f"{name}.jpg").read_bytes()).ok

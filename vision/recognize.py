@@ -930,18 +930,21 @@ def _planet_in(pyr: list, work: np.ndarray, f: float, index) -> tuple[dict | Non
 def _read_trimmed(pyr: list, f: float, index, seen: dict, blobs: list, found: list, best: dict | None) -> dict | None:
     """None of the outlines ``found`` (in the work image's pixels, ``f`` of ``pyr[0]``'s) reads as a
     planet: each of the masks' largest ``blobs`` with what hangs off it taken away
-    (``outline.trimmed``, ``TRIM_OPEN``: a strip of the table, or the planet beside, it touches) and its
-    two largest pieces' outlines read (``BESIDE_READS`` families at most). A planet read there is the
-    planet read unless an outline found, or a piece, lies where another planet may (``beside_places``:
-    nearer the frame's middle, the player's own planet, which then reads as none): ``best`` then."""
+    (``outline.trimmed``, by each disc of ``SHIPPED_TRIM_OPENS``: a strip of the table, or the planet
+    beside, it touches; the wider discs part two planets that touch along more of a side) and its two
+    largest pieces' outlines read, all at once (``BESIDE_READS`` families at most). A planet read there
+    is the planet read unless an outline found, or a piece, lies where another planet may
+    (``beside_places``: nearer the frame's middle, the player's own planet, which then reads as none):
+    ``best`` then."""
     pieces: list = []
     for blob in blobs:
         if blob is None:
             continue
-        more: list = []
-        piece = trimmed(blob, tuning.TRIM_OPEN, beside=more)
-        for b in ([] if piece is None else [piece]) + more:
-            pieces += blob_quads(b)
+        for trim in tuning.SHIPPED_TRIM_OPENS:
+            more: list = []
+            piece = trimmed(blob, trim, beside=more)
+            for b in ([] if piece is None else [piece]) + more:
+                pieces += blob_quads(b)
     if not pieces:
         return best
     other = _read_candidates(pyr, pieces, f, index, seen, tuning.BESIDE_READS)

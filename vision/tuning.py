@@ -975,7 +975,14 @@ GROW_DISC_VOTES = 20                # … and its votes for a centre
 # reading of the shipped samples and dev sets 9692, 9703, 9708, 9709, 9714, 9715 and 9716 (300) is byte
 # for byte as before (/work/notes/s66/shipdump.py). It runs only where nothing reads as a planet: the
 # no-planet photos pay for it. Figures on fresh sets: vision/README.md, "Trimmed pieces with the
-# shipped art".
+# shipped art". Then SHIPPED_TRIM_OPENS: fresh sets 9725-9740 (640 photos, read once with the look
+# above: 24 -> 11 refused) were looked at (dev since); in all 11 refusals left, and 8 more on the dev
+# sets above, the pieces read no planet: the two planets touch along part of a side, which a disc of
+# 0.15 does not part (/work/notes/s67/trimwhy.py). Each blob opened by discs of 0.15, 0.3 and 0.45 too
+# and all their pieces read at once (/work/notes/s67/opens.py): 19 -> 12 refused, 7 planets aimed at
+# read 16/16, no neighbour's, no wrong cell sure (0.15 and 0.3: 5; adding 0.6, or reading 6 families
+# instead of BESIDE_READS' 3: the same 7). Over 940 dev readings 13 changed: those 7, 9733's s36 (13 ->
+# 16 right), and 5 read trimmed already whose cells or doubt moved (each 16/16 either way).
 BESIDE_LOOK = True
 BESIDE_BLOB = 0.4           # a mask's next largest blob this large against its largest: its outlines kept
 BESIDE_APART = 0.9          # an outline whose middle lies this many planet sides from the planet read
@@ -988,7 +995,8 @@ BESIDE_EDGE = 0.01          # … or a corner of the planet read lies this part 
 BESIDE_CUT_OFF = 0.25       # … and its middle this part of the short side off the frame's middle
 BESIDE_SECONDS = True       # the shipped art's reader: none reads as a planet, the masks' next largest blobs read
 BESIDE_OFF_PAINTED = True   # … and a planet read off the frame's middle (BESIDE_CUT_OFF): read again with it painted over
-SHIPPED_TRIM = True         # the shipped art's reader, still none: the masks' largest blobs trimmed (TRIM_OPEN), none nearer the middle
+SHIPPED_TRIM = True         # the shipped art's reader, still none: the masks' largest blobs trimmed, none nearer the middle
+SHIPPED_TRIM_OPENS = (0.15, 0.3, 0.45)   # … by each of these discs (parts of the square root of the blob's area)
 # Two planets that touch (stop 63): every mask may hold both as one blob, with no outline on the
 # planet aimed at alone (9663's b13). The places read also come from each mask's largest blob that
 # holds BESIDE_JOINED of the planet read's area, less the planet read's outline grown BESIDE_GROW
