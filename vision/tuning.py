@@ -976,9 +976,9 @@ GROW_DISC_VOTES = 20                # … and its votes for a centre
 # for byte as before (/work/notes/s66/shipdump.py). It runs only where nothing reads as a planet: the
 # no-planet photos pay for it. Figures on fresh sets: vision/README.md, "Trimmed pieces with the
 # shipped art". Then SHIPPED_TRIM_OPENS: fresh sets 9725-9740 (640 photos, read once with the look
-# above: 24 -> 11 refused) were looked at (dev since); in all 11 refusals left, and 8 more on the dev
-# sets above, the pieces read no planet: the two planets touch along part of a side, which a disc of
-# 0.15 does not part (/work/notes/s67/trimwhy.py). Each blob opened by discs of 0.15, 0.3 and 0.45 too
+# above: 24 -> 11 refused) were looked at (dev since); in all 11 refusals left, and in 6 of the 8 on
+# the dev sets above (the other 2 are the bar's), the pieces read no planet: the two planets touch along
+# part of a side, which a disc of 0.15 does not part (/work/notes/s67/trimwhy.py). Each blob opened by discs of 0.15, 0.3 and 0.45 too
 # and all their pieces read at once (/work/notes/s67/opens.py): 19 -> 12 refused, 7 planets aimed at
 # read 16/16, no neighbour's, no wrong cell sure (0.15 and 0.3: 5; adding 0.6, or reading 6 families
 # instead of BESIDE_READS' 3: the same 7). Over 940 dev readings 13 changed: those 7, 9733's s36 (13 ->
