@@ -32,18 +32,24 @@ setup: $(VENV)/.installed
 
 setup-test: $(VENV)/.installed-test
 
+# A fresh machine often runs apt itself at boot (unattended upgrades): wait for its locks (up to
+# 10 minutes) rather than fail. `install` waits through DPkg::Lock::Timeout; `update` does not
+# honour it, so it is retried.
+APT_INSTALL = for try in $$(seq 60); do $$SUDO apt-get update -qq && break; sleep 10; done; \
+	DEBIAN_FRONTEND=noninteractive $$SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -qq
+
 # Browser tests drive Debian's Chromium (Playwright's own browser download is not used).
 chromium:
 	@if ! command -v chromium >/dev/null 2>&1; then \
 		echo "Installing Debian's chromium (needs root) ..."; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium fonts-dejavu-core fonts-wqy-microhei >/dev/null; \
+		$(APT_INSTALL) chromium fonts-dejavu-core fonts-wqy-microhei >/dev/null; \
 	fi
 	@# Chinese pages (and the results picture) need a CJK font, as every phone has.
 	@if ! fc-list 2>/dev/null | grep -qi "wqy\|noto sans cjk"; then \
 		echo "Installing a Chinese font (needs root) ..."; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq fonts-wqy-microhei >/dev/null; \
+		$(APT_INSTALL) fonts-wqy-microhei >/dev/null; \
 	fi
 
 run: setup
