@@ -63,17 +63,63 @@ def test_a_reader_that_ignores_the_photo_misses_the_floors(small_set, kind):
 def test_the_command_prints_totals_and_names_no_photo(small_set, monkeypatch, capsys):
     made = []
 
-    def copy(folder, seed, variant, count, empty):
-        made.append((seed, variant, count, empty))
+    def copy(folder, seed, variant, count, empty, beside, art):
+        made.append((seed, variant, count, empty, beside, art))
         shutil.copytree(small_set, folder, dirs_exist_ok=True)
         return folder
     monkeypatch.setattr(fresh, "make_set", copy)
     code = fresh.main(["--seeds", f"{SEED}", "--count", "2", "--empty", "1"])
     out = capsys.readouterr().out
-    assert made == [(SEED, "A", 2, 1)]
+    assert made == [(SEED, "A", 2, 1, 0, "box")]
     assert f"seed {SEED}" in out and "together" in out and "cells " in out and "/32" in out
     met = "floors met" in out.splitlines()[1]
     assert f"sets meeting issue 8's floors: {int(met)}/1" in out
     assert code == (0 if met else 1)
     for name in ("p01", "p02", "n01", "t01"):
         assert name not in out
+
+
+@pytest.fixture(scope="module")
+def shipped_beside(tmp_path_factory):
+    """The shipped art's set of seed 61 with one planet, one with a neighbour's planet, none without."""
+    return fresh.make_set(tmp_path_factory.mktemp("fresh") / "shipped", SEED, "A", 1, 0, beside=1, art="shipped")
+
+
+def test_a_shipped_set_with_a_neighbour_is_the_generators_own(shipped_beside, tmp_path):
+    assert not (shipped_beside / "teach").exists()
+    assert sorted(p.name for p in (shipped_beside / "test").glob("*.jpg")) == ["p01.jpg", "s01.jpg"]
+    truth = json.loads((shipped_beside / "test" / "s01.json").read_text())
+    assert len(truth["corners"]) == 4 and len(truth["neighbour"]["corners"]) == 4
+    assert truth["neighbour"]["cells"] != truth["cells"]
+    # the photos with a neighbour are made last: the same seed without them makes the rest byte for byte
+    from vision import samples
+    samples.make_samples(tmp_path, SEED, 1, 0)
+    assert (tmp_path / "p01.jpg").read_bytes() == (shipped_beside / "test" / "p01.jpg").read_bytes()
+
+
+def test_the_neighbours_planet_read_is_counted(shipped_beside):
+    test = shipped_beside / "test"
+
+    def planet_of(name, key=None):
+        t = json.loads((test / f"{name}.json").read_text())
+        return [c for row in (t[key] if key else t)["cells"] for c in row]
+
+    def reader_of(cells_of_photo):
+        def read(data, reference=None):
+            cells = cells_of_photo(data)
+            return Reading(ok=True, cells=cells, doubtful=[False] * 16, confidences=[1.0] * 16)
+        return read
+    photo_s01 = (test / "s01.jpg").read_bytes()
+    aimed = fresh.read_set(shipped_beside, reader=reader_of(
+        lambda data: planet_of("s01") if data == photo_s01 else planet_of("p01")))
+    assert aimed["neighbour_read"] == 0 and aimed["cells_right"] == 32, aimed
+    neighbour = fresh.read_set(shipped_beside, reader=reader_of(
+        lambda data: planet_of("s01", "neighbour") if data == photo_s01 else planet_of("p01")))
+    assert neighbour["neighbour_read"] == 1 and neighbour["wrong_not_doubtful"] > 0, neighbour
+    assert "neighbour's planet read 1" in fresh.line("seed", neighbour)
+
+
+def test_the_shipped_art_reads_a_shipped_set_with_nothing_learned(shipped_beside):
+    t = fresh.read_set(shipped_beside)
+    assert (t["planets"], t["cells_total"], t["not_learned"]) == (2, 32, 0), t
+    assert t["neighbour_read"] == 0 and t["wrong_not_doubtful"] == 0 and t["cells_right"] >= 28, t

@@ -74,6 +74,13 @@ def load_truth(path: Path):
     return [c for row in t["cells"] for c in row]
 
 
+def load_neighbour(path: Path):
+    """The cells of the neighbour's planet beside the one photographed (a truth's ``neighbour``,
+    ``samples.make_beside``), None when the photo holds none."""
+    other = json.loads(path.read_text()).get("neighbour")
+    return None if not other else [c for row in other["cells"] for c in row]
+
+
 def photos(folder: Path):
     out = []
     for p in sorted(folder.iterdir()):
@@ -133,6 +140,7 @@ def run(folder: Path, verbose: bool = False, reference=None, reader=None, repeat
     wrong_likely = 0   # wrong cells whose true tile is among the reading's likely ones (the picker's first)
     wrong_first = 0    # … and is the first of them
     wrong = 0
+    neighbour_read = 0   # photos with a neighbour's planet whose reading is nearer the neighbour's
     times, ratios_big, ratios = [], [], []
     failures = []
     for p in photos(folder):
@@ -178,6 +186,10 @@ def run(folder: Path, verbose: bool = False, reference=None, reader=None, repeat
             failures.append(f"{p.name}: refused: {reading.error}")
             continue
         right, k = compare(reading.cells, truth)
+        neighbour = load_neighbour(p.with_suffix(".json"))
+        if neighbour is not None and sum(compare(reading.cells, neighbour)[0]) > sum(right):
+            neighbour_read += 1
+            failures.append(f"{p.name}: the neighbour's planet read")
         cells_total += 16
         cells_right += sum(right)
         ids_right += sum(a == b for a, b in zip(rotations(reading.cells)[k], truth))
@@ -205,7 +217,7 @@ def run(folder: Path, verbose: bool = False, reference=None, reader=None, repeat
         "cells_total": cells_total, "cells_right": cells_right, "ids_right": ids_right, "planets": planets,
         "planets_exact": planets_exact, "planets_scored": planets_scored, "empties": empties,
         "refused": refused, "planets_refused": planets_refused, "wrong": wrong, "wrong_not_doubtful": wrong_not_doubtful, "right_doubtful": right_doubtful,
-        "wrong_likely": wrong_likely, "wrong_first": wrong_first,
+        "wrong_likely": wrong_likely, "wrong_first": wrong_first, "neighbour_read": neighbour_read,
         "times": times, "ratios_big": ratios_big, "ratios": ratios, "failures": failures,
     }
 

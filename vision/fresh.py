@@ -7,6 +7,14 @@ printed, never a photo's name or reading (a fresh set is evidence only while nob
 it): per seed one line with issue 8's floors met or missed, then the seeds together.
 
     python -m vision.fresh --seeds 46-53 [--variant A] [--count 30] [--empty 4] [--jobs 2] [--keep DIR]
+    python -m vision.fresh --seeds 9757-9764 --art shipped --count 0 --empty 0 --beside 40 --jobs 2
+
+``--beside N`` adds N photos of a planet with a neighbour's planet beside it on the table (issue 8's
+full conditions: tilt up to 30°, the planet from a quarter of the short side, through a phone's
+lens; with the second box's art the whole set is then made through that lens, as
+``samples_box --lens 53`` makes it), and the totals count the photos where the neighbour's planet was
+read instead. ``--art shipped`` makes the sets from the shipped art (``python -m vision.samples``,
+nothing to learn) and reads them with it.
 
 Made to be run on seeds the reader was never tuned on (the team's check); ``--keep DIR`` keeps the
 sets (``DIR/seedS``; nothing kept by default). Generating a set of 30 + 4 photos takes ~80 s of one
@@ -23,10 +31,13 @@ from contextlib import nullcontext
 from pathlib import Path
 
 from .bench import FLOORS, floors_missed, learn_box, run
+from .samples import BESIDE_FILL, BESIDE_TILT, PHONE_LENS
 
 # the figures a set's totals are made of (``bench.run``'s keys), added up over the seeds
 TOTALS = ("cells_right", "cells_total", "planets", "planets_scored", "planets_refused", "empties", "refused",
-          "wrong", "wrong_not_doubtful", "right_doubtful")
+          "wrong", "wrong_not_doubtful", "right_doubtful", "neighbour_read")
+# the photos with a neighbour's planet: through a phone's lens, issue 8's full tilt and smallest
+# planet (``samples.BESIDE_TILT``, ``BESIDE_FILL``), with either art
 # the floors a fresh set is held to: issue 8's (the share of right cells doubtful is not one of them)
 FRESH_FLOORS = FLOORS
 
@@ -49,21 +60,33 @@ def seeds_of(text: str) -> list[int]:
     return seeds
 
 
-def make_set(folder: Path, seed: int, variant: str, count: int, empty: int) -> Path:
-    """The generator's set for ``seed``, written under ``folder`` (its own command's photos)."""
+def make_set(folder: Path, seed: int, variant: str, count: int, empty: int, beside: int = 0,
+             art: str = "box") -> Path:
+    """The generator's set for ``seed``, written under ``folder`` (its own command's photos):
+    ``folder/teach`` and ``folder/test`` for the second box's art, ``folder/test`` alone for the
+    shipped art (``art="shipped"``; ``variant`` is then not used)."""
     import io
     from contextlib import redirect_stdout
 
-    from . import samples_box
+    from . import samples, samples_box
+    near = ["--beside", str(beside), "--beside-tilt", f"{BESIDE_TILT:g}",
+            "--beside-fill", ",".join(f"{x:g}" for x in BESIDE_FILL)] if beside else []
     with redirect_stdout(io.StringIO()):   # it lists every file written: not a total
-        samples_box.main([str(folder), "--seed", str(seed), "--variant", variant,
-                          "--count", str(count), "--empty", str(empty)])
+        if art == "shipped":   # its photos with a neighbour are taken through a phone's lens in any case
+            samples.main([str(folder / "test"), "--seed", str(seed), "--count", str(count), "--empty", str(empty)]
+                         + near)
+        else:   # the generator's lens is the whole set's
+            samples_box.main([str(folder), "--seed", str(seed), "--variant", variant, "--count", str(count),
+                              "--empty", str(empty)] + near + (["--lens", f"{PHONE_LENS:g}"] if beside else []))
     return folder
 
 
 def read_set(folder: Path, reader=None) -> dict:
     """The set learned and read as ``vision.bench`` does (each photo once; ``reader``: another than
     ``vision.recognize``), its totals, and how many teaching photos' layouts were not found."""
+    if not (folder / "teach").is_dir():   # the shipped art's: nothing to learn
+        r = run(folder / "test", reader=reader)
+        return {**{k: r[k] for k in TOTALS}, "not_learned": 0}
     with tempfile.TemporaryDirectory() as box:
         _secs, missed, _tapped = learn_box(folder / "teach", Path(box), quiet=True)
         r = run(folder / "test", reference=box, reader=reader)
@@ -80,15 +103,16 @@ def line(name: str, t: dict) -> str:
             f"no-planet refused {t['refused']}/{t['empties']}  "
             f"wrong-not-doubtful {t['wrong_not_doubtful']}/{t['wrong']}  "
             f"right-but-doubtful {t['right_doubtful']}/{t['cells_right']}  layouts not found {t['not_learned']}  "
+            f"neighbour's planet read {t['neighbour_read']}  "
             + ("floors met" if not missed else "MISSED: " + "; ".join(missed)))
 
 
 def _one(args: tuple) -> dict:
-    seed, variant, count, empty, keep = args
+    seed, variant, count, empty, beside, art, keep = args
     if keep is not None:
-        return read_set(make_set(Path(keep) / f"seed{seed}", seed, variant, count, empty))
+        return read_set(make_set(Path(keep) / f"seed{seed}", seed, variant, count, empty, beside, art))
     with tempfile.TemporaryDirectory() as tmp:
-        return read_set(make_set(Path(tmp), seed, variant, count, empty))
+        return read_set(make_set(Path(tmp), seed, variant, count, empty, beside, art))
 
 
 def main(argv=None) -> int:
@@ -98,6 +122,10 @@ def main(argv=None) -> int:
                     help="the generator's art and light (A: the second box's own)")
     ap.add_argument("--count", type=int, default=30, help="planet photos per set (default 30)")
     ap.add_argument("--empty", type=int, default=4, help="photos without a planet per set (default 4)")
+    ap.add_argument("--beside", type=int, default=0,
+                    help="photos with a neighbour's planet beside the one photographed, per set (default 0)")
+    ap.add_argument("--art", choices=("box", "shipped"), default="box",
+                    help="the second box's art, learned from each set's teaching photos (default), or the shipped art")
     ap.add_argument("--jobs", type=int, default=1, help="sets made and read at once (default 1)")
     ap.add_argument("--keep", type=Path, metavar="DIR", help="keep each set in DIR/seedS (default: none kept)")
     a = ap.parse_args(sys.argv[1:] if argv is None else argv)
@@ -105,11 +133,13 @@ def main(argv=None) -> int:
         seeds = seeds_of(a.seeds)
     except ValueError as exc:
         ap.error(str(exc))
-    if a.count < 1 or a.empty < 0 or a.jobs < 1:
-        ap.error("--count and --jobs are 1 or more, --empty 0 or more")
-    print(f"fresh sets of variant {a.variant}, {a.count} planets + {a.empty} without, seeds {a.seeds}: "
+    if a.count < 0 or a.empty < 0 or a.beside < 0 or a.jobs < 1 or a.count + a.beside < 1:
+        ap.error("--count, --empty and --beside are 0 or more, with a planet photo at least; --jobs 1 or more")
+    art = "the shipped art" if a.art == "shipped" else f"variant {a.variant}"
+    near = f" + {a.beside} with a neighbour's planet" if a.beside else ""
+    print(f"fresh sets of {art}, {a.count} planets{near} + {a.empty} without, seeds {a.seeds}: "
           "totals only", flush=True)
-    work = [(s, a.variant, a.count, a.empty, a.keep) for s in seeds]
+    work = [(s, a.variant, a.count, a.empty, a.beside, a.art, a.keep) for s in seeds]
     together = dict.fromkeys(TOTALS + ("not_learned",), 0)
     met = 0
     with ProcessPoolExecutor(max_workers=a.jobs) if a.jobs > 1 else nullcontext() as pool:

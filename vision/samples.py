@@ -637,11 +637,18 @@ def save_jpeg(path: Path, bgr: np.ndarray, quality: int, orientation: int = 1) -
 
 
 BACKGROUNDS = ("wood", "cloth", "felt", "noise", "stone")
+# The photos with a neighbour's planet: issue 8's full conditions (the camera tilted up to 30°,
+# the planet aimed at from a quarter of the short side), through a phone's lens.
+BESIDE_TILT = 30.0
+BESIDE_FILL = (0.25, 0.55)
 
 
-def make_samples(outdir, seed=1, count=32, empty=6, small=0, lens=None) -> list[Path]:
+def make_samples(outdir, seed=1, count=32, empty=6, small=0, lens=None, beside=0,
+                 beside_tilt=BESIDE_TILT, beside_fill=BESIDE_FILL) -> list[Path]:
     """Phone photos (7–12 MP, some stored sideways with an EXIF tag); the first ``small`` are
-    1600×1200 instead (a photo sent through a chat app). ``lens``: ``camera_quad``'s."""
+    1600×1200 instead (a photo sent through a chat app). ``lens``: ``camera_quad``'s. ``beside``:
+    that many photos more with a neighbour's planet (``make_beside``), made last, so a set made
+    without them is the same byte for byte."""
     rng = np.random.default_rng(seed)
     out = Path(outdir)
     out.mkdir(parents=True, exist_ok=True)
@@ -673,6 +680,33 @@ def make_samples(outdir, seed=1, count=32, empty=6, small=0, lens=None) -> list[
         save_jpeg(path, photo, int(rng.integers(60, 93)))
         (out / f"n{i + 1:02d}.json").write_text(json.dumps({"planet": None}) + "\n")
         written.append(path)
+    return written + make_beside(out, rng, beside, PHONE_LENS if lens is None else lens, beside_tilt, beside_fill)
+
+
+def make_beside(out: Path, rng, count: int, lens: float = PHONE_LENS, tilt: float = BESIDE_TILT,
+                fill: tuple = BESIDE_FILL) -> list[Path]:
+    """``sNN.jpg``: a planet of the shipped art photographed at a game's end with a neighbour's
+    planet beside it on the same table, partly or wholly in frame (``take_photo``'s ``neighbour``;
+    the player aims at their own, so it lies near the frame's middle), through a camera of view
+    ``lens``, tilted up to ``tilt`` degrees, the planet aimed at ``fill`` (low, high) of the short
+    side; phone sizes, some stored sideways, blur, noise, JPEG 60–92. The truth (``sNN.json``) is
+    the planet aimed at; its ``neighbour`` holds the other's cells and corners."""
+    written = []
+    for i in range(count):
+        w, h = phone_size(rng, portrait=i % 3 == 0)
+        grid, other = random_planet(rng, backs=True if i % 4 == 1 else None), random_planet(rng)
+        angle = float(rng.choice([0, 90, 180, 270])) + float(rng.uniform(-180, 180) if i % 3 == 0 else rng.uniform(-6, 6))
+        bg = BACKGROUNDS[i % len(BACKGROUNDS)]
+        truth: dict = {}
+        photo = take_photo(rng, grid, w, h, hand=True, angle=angle, tilt=float(rng.uniform(0, tilt)),
+                           fill=float(rng.uniform(*fill)), bg="stone" if bg == "noise" else bg,
+                           light=float(rng.uniform(.1, .7)), blur=float(rng.choice([0, 0, .8, 1.5, 2.5])) * (w / 1600),
+                           noise=float(rng.uniform(1, 6)), truth=truth, neighbour=other, lens=lens)
+        orient = int(rng.choice([6, 8, 3])) if i % 4 == 0 else 1
+        path = out / f"s{i + 1:02d}.jpg"
+        save_jpeg(path, photo, int(rng.integers(60, 93)), orient)
+        (out / f"s{i + 1:02d}.json").write_text(json.dumps({**grid, **truth}) + "\n")
+        written.append(path)
     return written
 
 
@@ -699,9 +733,22 @@ def main(argv=None):
     ap.add_argument("--count", type=int, default=32)
     ap.add_argument("--empty", type=int, default=6)
     ap.add_argument("--small", type=int, default=0, help="how many 1600×1200 photos (the rest: phone size)")
+    ap.add_argument("--beside", type=int, default=0,
+                    help="how many photos with a neighbour's planet beside the one photographed (sNN.jpg, made last; "
+                         "through a phone's lens unless --lens says otherwise)")
+    ap.add_argument("--beside-tilt", type=float, default=BESIDE_TILT,
+                    help="the camera's tilt in the photos with a neighbour's planet: up to this many degrees")
+    ap.add_argument("--beside-fill", default=",".join(f"{x:g}" for x in BESIDE_FILL),
+                    help="… the planet aimed at this part of the short side: LOW,HIGH")
     add_lens_argument(ap)
     a = ap.parse_args(argv)
-    for p in make_samples(a.outdir, a.seed, a.count, a.empty, a.small, a.lens):
+    try:
+        fill = tuple(float(x) for x in a.beside_fill.split(","))
+    except ValueError:
+        ap.error(f"--beside-fill {a.beside_fill!r}: two numbers, LOW,HIGH")
+    if len(fill) != 2 or not 0 < fill[0] <= fill[1] < 1:
+        ap.error(f"--beside-fill {a.beside_fill!r}: LOW,HIGH with 0 < LOW <= HIGH < 1")
+    for p in make_samples(a.outdir, a.seed, a.count, a.empty, a.small, a.lens, a.beside, a.beside_tilt, fill):
         print(p)
 
 
