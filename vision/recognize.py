@@ -830,23 +830,30 @@ def _classify(patches, fits, index, quad, D=None, only_k=None):
         stack = next(s for s, ps in positions.items() if p in ps)
         rows = allowed[stack]
         s = D[rot[p] * 4 + (k + tt[p]) % 4]
-        s1 = float(s[row])
-        others = [float(s[j]) for j in rows if content[j] != content[row]]
-        alt = max(others) if others else -1.0
-        margin = s1 - alt
-        # calibrated on ~3000 cells of sample and validation photos: every wrong cell had a
-        # margin under 0.01; 2-3% of right cells have one under 0.02 (they are flagged too).
-        # A poor match (under 0.5; ~1.5% of right cells) is doubtful whatever the margin: in
-        # hard photos (heavy blur, tiny planets) wrong cells had margins up to 0.12 but matches
-        # under 0.45.
-        conf = float(min(np.clip(margin / (2 * MARGIN_DOUBT), 0, 1), np.clip((s1 - 0.35) / 0.3, 0, 1)))
+        conf, margin = _confidence(s, row, rows, content)
         cells.append(names[row])
         confs.append(conf)
-        sims.append(s1)
+        sims.append(float(s[row]))
         margins.append(margin)
     return {"total": total, "k": k, "rot": rot, "rows": chosen, "D": D, "cells": cells, "confs": confs,
             "sims": np.array(sims), "margins": margins,
             "score": float(np.mean(sims)), "fits": fits, "quad": quad}
+
+
+def _confidence(s: np.ndarray, row: int, rows, content) -> tuple[float, float]:
+    """How sure the whole-tile comparison is of ``row`` in a cell whose similarities to every
+    reference are ``s``: (confidence, margin), the margin being to the best tile of other contents
+    among ``rows`` (those its stack allows)."""
+    s1 = float(s[row])
+    others = [float(s[j]) for j in rows if content[j] != content[row]]
+    alt = max(others) if others else -1.0
+    margin = s1 - alt
+    # calibrated on ~3000 cells of sample and validation photos: every wrong cell had a
+    # margin under 0.01; 2-3% of right cells have one under 0.02 (they are flagged too).
+    # A poor match (under 0.5; ~1.5% of right cells) is doubtful whatever the margin: in
+    # hard photos (heavy blur, tiny planets) wrong cells had margins up to 0.12 but matches
+    # under 0.45.
+    return float(min(np.clip(margin / (2 * MARGIN_DOUBT), 0, 1), np.clip((s1 - 0.35) / 0.3, 0, 1))), margin
 
 
 # ---------------------------------------------------------------------------------------------
