@@ -336,3 +336,23 @@ def test_with_the_shipped_art_two_planets_that_touch_are_parted_by_a_wider_trim(
     assert _right(reading, aimed) == 16 and _right(reading, neighbour) < 8
     monkeypatch.setattr(tuning, "SHIPPED_TRIM_OPENS", (0.15,))
     assert not recognize((SHIPPED / f"{name}.jpg").read_bytes()).ok
+
+
+@pytest.mark.parametrize("name", ["9801-s25", "9803-s09"])
+def test_with_the_shipped_art_a_cell_read_as_its_lookalike_is_doubtful(name, monkeypatch):
+    """Dev sets 9801 and 9803 (``python -m vision.samples DIR --seed S --count 0 --empty 0 --beside
+    40``; 9801-s25 scaled to 1600 px, 9803-s09 as made, since scaled its cell reads doubtful either way): one cell's tile (9801-s25: C13, two white sheep and a box; 9803-s09:
+    D02) reads best as a whole, but its look-alike (C03, two grey sheep and a baobab; D01) fits
+    better where the two pictures differ, so the look-alike step reads the look-alike, which is
+    wrong. The two comparisons disagree, so the cell is doubtful (``LOOK_SWAP_OWN_CONF``: as sure as
+    the whole tile is of the tile now read). Before, it kept the confidence the whole tile gave
+    the tile it replaced, and the wrong cell read sure."""
+    aimed, _ = _truth(name, SHIPPED)
+    reading = recognize((SHIPPED / f"{name}.jpg").read_bytes())
+    right, k = compare(reading.cells, aimed)
+    assert reading.ok and sum(right) == 15
+    wrong = rotations(list(range(16)))[k][right.index(False)]   # the wrong cell, as the reading holds it
+    assert reading.doubtful[wrong] and reading.confidences[wrong] == 0.0
+    monkeypatch.setattr(tuning, "LOOK_SWAP_OWN_CONF", False)
+    before = recognize((SHIPPED / f"{name}.jpg").read_bytes())
+    assert before.cells == reading.cells and not before.doubtful[wrong]

@@ -594,7 +594,8 @@ def _tell_lookalikes(res: dict, index) -> None:
     again where the two pictures differ, without the photo's slow light (a lamp's fall-off across
     a tile makes a white sheep as dark as the grey sheep's grey beside a bright top, and the
     whole-tile comparison, normalized per tile, then prefers the grey one; issue 8, seed 242). A
-    rival that fits better there is taken when no other cell holds it; the cell's confidence is
+    rival that fits better there is taken when no other cell holds it, as sure as the whole-tile
+    comparison is of it (which preferred the tile it replaces: doubtful); the cell's confidence is
     capped by how clearly its tile beats every look-alike there (0 when one fits better)."""
     if not LOOKALIKES or res.get("patches") is None:
         return
@@ -619,6 +620,8 @@ def _tell_lookalikes(res: dict, index) -> None:
         if told < LOOK_SWAP and rival not in rows:
             rows[p] = rival   # the look-alike fits better where they differ: it is read
             told = min(-told, _worst_lookalike(index, refs, patch, cell, rival, near, s, content)[0])  # and beat its own
+            if tuning.LOOK_SWAP_OWN_CONF:   # as sure as the whole tile is of it, not of the tile it replaced
+                confs[p] = _confidence(s, rival, allowed[stack_of[p]], content)[0]
         looks[p] = told
         confs[p] = float(min(confs[p], np.clip(told / (2 * LOOK_DOUBT), 0, 1)))
     res["rows"], res["confs"], res["looks"] = rows, confs, looks

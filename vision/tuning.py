@@ -101,6 +101,15 @@ LOOK_SWAP = -0.04
 LOOK_DOUBT = 0.05      # a cell beating its look-alikes there by under 2× this is less sure (under 1×:
                        # doubtful); right cells of the tuning sweep: 0.1% under 0.07, 1% under 0.086
 
+# A cell read as its look-alike (LOOK_SWAP) is as sure as the whole-tile comparison is of the tile now
+# read (``recognize._confidence``), which preferred the tile it replaced: doubtful. Before stop 68 it
+# kept the confidence the whole tile gave the tile it replaced, so two comparisons that disagreed
+# read sure. Dev sets 9800-9804 (the shipped art with a neighbour's planet, `python -m vision.samples
+# DIR --seed S --count 0 --empty 0 --beside 40`): 8 cells read as their look-alike, 3 right (doubtful
+# either way), 5 wrong, 2 of them sure (d9801 s25 C13 -> C03 at 1.0, whole tiles 0.091 apart;
+# d9803 s09 D02 -> D01 at 0.70): the only sure wrong cells of those 200 photos.
+LOOK_SWAP_OWN_CONF = True
+
 # --- learning a box (vision/learn.py) ------------------------------------------------------
 # Box photos, the six teaching photos: the layout's side is 0.6–0.85 of the short side, it
 # is turned under 4° and tilted under 8°. box2-heldout3's (seen since issue 8's teaching round)
