@@ -43,7 +43,7 @@ from scorer.i18n import _ as translate
 from .outline import _order, _quads_from_mask, blob_quads, mask_groups, trimmed  # noqa: F401
 from .index import CELL, HI, describe_coarse, describe_turns, get_index, similarity
 from .stages import (Slider, beside_places, cut_by_frame, elsewhere, off_middle, one_thread, painted,
-                     slide, wide_blur)
+                     slide, squares_along_edges, wide_blur)
 
 from .tuning import (BACK_NEAR, CELL_MATCH, DOUBT, GOOD, MARGIN, MARGIN_DOUBT, PLANET_CELLS, PLANET_MIN,
                      READS, READS_FIRST, REREAD_MOVE, SCALES, SEARCH, SHIPPED_SIDE, WORK, FINE_BELOW, GROWN, TRIES,
@@ -448,6 +448,8 @@ def _read_beside(pyr, work: np.ndarray, quads: list, f: float, index, seen: dict
     places = beside_places(quads, read, h * f, w * f)
     if places:
         other = _read_candidates(pyr, places, f, index, seen, tuning.BESIDE_READS)
+        if not _is_planet(other) and tuning.SHIPPED_SQUARED:   # the places squared as the planet in them may lie
+            other = _read_squared(pyr, work, places, f, index, seen, tuning.BESIDE_READS)
         if _is_planet(other) and elsewhere(np.asarray(other["quad"], np.float32) * f, read):
             return other
     if not (tuning.BESIDE_PAINTED and tuning.BESIDE_OFF_PAINTED and off_middle(read, h * f, w * f)):
@@ -468,6 +470,15 @@ def _read_beside(pyr, work: np.ndarray, quads: list, f: float, index, seen: dict
             and not cut_by_frame(np.asarray(alone["quad"], np.float32) * f, h * f, w * f)):
         return alone
     return best
+
+
+def _read_squared(pyr, work: np.ndarray, quads: list, f: float, index, seen: dict, most: int):
+    """The outlines ``quads`` (in the work image ``work``'s pixels, ``f`` of ``pyr[0]``'s) squared as the
+    edges in them run (``stages.squares_along_edges``, ``SQUARED_SIDES`` of each one's side), read as
+    candidates are (``most`` at most): an outline a mask rounded off sits square to the frame while
+    the planet in it is turned, and reads as no planet."""
+    squares = [v for q in quads for v in squares_along_edges(work, q, tuning.SQUARED_SIDES)]
+    return _read_candidates(pyr, squares, f, index, seen, most) if squares else None
 
 
 def _read(img, quad: np.ndarray, index, refine: int = 1):
@@ -933,16 +944,19 @@ def _planet_in(pyr: list, work: np.ndarray, f: float, index) -> tuple[dict | Non
         if _is_planet(other):
             best = other
     if tuning.SHIPPED_TRIM and not _is_planet(best):
-        best = _read_trimmed(pyr, f, index, seen, blobs, quads + seconds, best)
+        best = _read_trimmed(pyr, work, f, index, seen, blobs, quads + seconds, best)
     return best, quads, seconds, seen
 
 
-def _read_trimmed(pyr: list, f: float, index, seen: dict, blobs: list, found: list, best: dict | None) -> dict | None:
-    """None of the outlines ``found`` (in the work image's pixels, ``f`` of ``pyr[0]``'s) reads as a
+def _read_trimmed(pyr: list, work: np.ndarray, f: float, index, seen: dict, blobs: list, found: list,
+                  best: dict | None) -> dict | None:
+    """None of the outlines ``found`` (in the work image ``work``'s pixels, ``f`` of ``pyr[0]``'s) reads as a
     planet: each of the masks' largest ``blobs`` with what hangs off it taken away
     (``outline.trimmed``, by each disc of ``SHIPPED_TRIM_OPENS``: a strip of the table, or the planet
     beside, it touches; the wider discs part two planets that touch along more of a side) and its two
-    largest pieces' outlines read, all at once (``BESIDE_READS`` families at most). A planet read there
+    largest pieces' outlines read, all at once (``BESIDE_READS`` families at most); none reads as a
+    planet (``SHIPPED_SQUARED``): the pieces squared as the edges in them run (``_read_squared``,
+    ``SQUARED_READS`` at most). A planet read there
     is the planet read unless an outline found, or a piece, lies where another planet may
     (``beside_places``: nearer the frame's middle, the player's own planet, which then reads as none):
     ``best`` then."""
@@ -958,6 +972,8 @@ def _read_trimmed(pyr: list, f: float, index, seen: dict, blobs: list, found: li
     if not pieces:
         return best
     other = _read_candidates(pyr, pieces, f, index, seen, tuning.BESIDE_READS)
+    if not _is_planet(other) and tuning.SHIPPED_SQUARED:
+        other = _read_squared(pyr, work, pieces, f, index, seen, tuning.SQUARED_READS)
     if not _is_planet(other):
         return best
     h, w = pyr[0].shape[:2]

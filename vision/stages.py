@@ -148,6 +148,31 @@ def quad_side(quad) -> float:
     return float(np.sqrt(max(1.0, cv2.contourArea(np.asarray(quad, np.float32)))))
 
 
+def squares_along_edges(image: np.ndarray, quad, sides: tuple) -> list[np.ndarray]:
+    """Squares about the outline ``quad``'s middle (``image``'s pixels), turned as the edges inside
+    it run (the magnitude-weighted mean of the gradients' direction, taken modulo a quarter turn:
+    a planet's tiles and their gaps run its way), of ``sides`` parts of ``quad_side``. An outline
+    fitted to a blob whose corners the masks rounded off may sit square to the frame while the
+    planet in it is turned; these sit as the planet does. None when the outline holds no pixels."""
+    q = np.asarray(quad, np.float32)
+    h, w = image.shape[:2]
+    x0, y0 = (max(0, int(np.floor(v))) for v in q.min(axis=0))
+    x1, y1 = min(w, int(np.ceil(q[:, 0].max()))), min(h, int(np.ceil(q[:, 1].max())))
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return []
+    grey = image[y0:y1, x0:x1]
+    grey = (cv2.cvtColor(grey, cv2.COLOR_BGR2GRAY) if grey.ndim == 3 else grey).astype(np.float32)
+    gx, gy = cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1)
+    inside = np.zeros(grey.shape, np.uint8)
+    cv2.fillPoly(inside, [np.int32(np.round(q - [x0, y0]))], 1)
+    pull = (np.hypot(gx, gy) * inside * np.exp(4j * np.arctan2(gy, gx))).sum()
+    turn = float(np.angle(pull)) / 4
+    c, s = np.cos(turn), np.sin(turn)
+    middle, side = q.mean(axis=0), quad_side(q)
+    unit = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float32) @ np.array([[c, s], [-s, c]], np.float32)
+    return [(unit * (side * k / 2) + middle).astype(np.float32) for k in sides]
+
+
 def beside_places(quads, read, h: float, w: float) -> list:
     """Of the outlines ``quads``, those where another planet than the one read (outline ``read``)
     may lie, nearer the middle of an ``h``×``w`` photo (in the same pixels): their middles lie

@@ -1006,6 +1006,18 @@ BESIDE_SECONDS = True       # the shipped art's reader: none reads as a planet, 
 BESIDE_OFF_PAINTED = True   # … and a planet read off the frame's middle (BESIDE_CUT_OFF): read again with it painted over
 SHIPPED_TRIM = True         # the shipped art's reader, still none: the masks' largest blobs trimmed, none nearer the middle
 SHIPPED_TRIM_OPENS = (0.15, 0.3, 0.45)   # … by each of these discs (parts of the square root of the blob's area)
+# Stop 68: the shipped art's reader, where a place beside (the beside look) or a trimmed piece reads as
+# no planet, reads it again squared as the edges in it run (``stages.squares_along_edges``): a mask
+# rounds a blob's corners off, and its outline may then sit square to the frame while the planet in
+# it is turned by 20° (dev 9804's s22: the place of the planet aimed at read 0.45, squared 0.86, and
+# the neighbour's planet, read first, was kept with 14 wrong cells sure). Dev sets 9800-9807 (the
+# shipped art with a neighbour's planet, `python -m vision.samples DIR --seed S --count 0 --empty 0
+# --beside 40`): see vision/README, "Squared places and pieces".
+SHIPPED_SQUARED = True
+SQUARED_SIDES = (0.8, 0.9, 1.0)   # … each square this part of the outline's side (a square turned 20° in
+                                  # a box square to the frame: 0.78 of its side, with the box's margin more)
+SQUARED_READS = 12                # … of a trimmed blob's pieces' squares, at most this many read (best
+                                  # ranked first, until one is GOOD; 9801's s21: its planet's square ranks 10th of 96)
 # Two planets that touch (stop 63): every mask may hold both as one blob, with no outline on the
 # planet aimed at alone (9663's b13). The places read also come from each mask's largest blob that
 # holds BESIDE_JOINED of the planet read's area, less the planet read's outline grown BESIDE_GROW
