@@ -958,8 +958,9 @@ def _read_trimmed(pyr: list, work: np.ndarray, f: float, index, seen: dict, blob
     planet (``SHIPPED_SQUARED``): the pieces squared as the edges in them run (``_read_squared``,
     ``SQUARED_READS`` at most). A planet read there
     is the planet read unless an outline found, or a piece, lies where another planet may
-    (``beside_places``: nearer the frame's middle, the player's own planet, which then reads as none):
-    ``best`` then."""
+    (``beside_places``: nearer the frame's middle, the player's own planet, which then reads as none);
+    those places squared (``SHIPPED_SQUARED``), a planet read there with none nearer still is the
+    planet read; else ``best``."""
     pieces: list = []
     for blob in blobs:
         if blob is None:
@@ -977,9 +978,17 @@ def _read_trimmed(pyr: list, work: np.ndarray, f: float, index, seen: dict, blob
     if not _is_planet(other):
         return best
     h, w = pyr[0].shape[:2]
-    if beside_places(found + pieces, np.asarray(other["quad"], np.float32) * f, h * f, w * f):
-        return best
-    return other
+    read = np.asarray(other["quad"], np.float32) * f
+    nearer = beside_places(found + pieces, read, h * f, w * f)
+    if not nearer:
+        return other
+    if tuning.SHIPPED_SQUARED and tuning.SQUARED_NEARER:   # where the player's planet may lie, nearer the middle, squared
+        aimed = _read_squared(pyr, work, nearer, f, index, seen, tuning.SQUARED_READS)
+        if _is_planet(aimed):
+            at = np.asarray(aimed["quad"], np.float32) * f
+            if elsewhere(at, read) and not beside_places(found + pieces, at, h * f, w * f):
+                return aimed
+    return best
 
 
 def recognize(data: bytes, reference_dir=None, *, reference=None) -> Reading:

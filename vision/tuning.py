@@ -1018,6 +1018,10 @@ SQUARED_SIDES = (0.8, 0.9, 1.0)   # … each square this part of the outline's s
                                   # a box square to the frame: 0.78 of its side, with the box's margin more)
 SQUARED_READS = 12                # … of a trimmed blob's pieces' squares, at most this many read (best
                                   # ranked first, until one is GOOD; 9801's s21: its planet's square ranks 10th of 96)
+SQUARED_NEARER = True             # … a planet read there but barred (a place nearer the frame's middle):
+                                  # those places squared and read, the planet there taken when none lies
+                                  # nearer still (dev 9800's s01: the neighbour's planet read, barred, then
+                                  # the planet aimed at read from the place nearer the middle, 16/16)
 # Two planets that touch (stop 63): every mask may hold both as one blob, with no outline on the
 # planet aimed at alone (9663's b13). The places read also come from each mask's largest blob that
 # holds BESIDE_JOINED of the planet read's area, less the planet read's outline grown BESIDE_GROW
