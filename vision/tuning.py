@@ -1012,7 +1012,7 @@ SHIPPED_TRIM_OPENS = (0.15, 0.3, 0.45)   # … by each of these discs (parts of 
 # it is turned by 20° (dev 9804's s22: the place of the planet aimed at read 0.45, squared 0.86, and
 # the neighbour's planet, read first, was kept with 14 wrong cells sure). Dev sets 9800-9807 (the
 # shipped art with a neighbour's planet, `python -m vision.samples DIR --seed S --count 0 --empty 0
-# --beside 40`): see vision/README, "Squared places and pieces".
+# --beside 40`): see vision/README, "Look-alikes read sure, and outlines square to the frame".
 SHIPPED_SQUARED = True
 SQUARED_SIDES = (0.8, 0.9, 1.0)   # … each square this part of the outline's side (a square turned 20° in
                                   # a box square to the frame: 0.78 of its side, with the box's margin more)
