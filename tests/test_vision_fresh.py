@@ -123,3 +123,21 @@ def test_the_shipped_art_reads_a_shipped_set_with_nothing_learned(shipped_beside
     t = fresh.read_set(shipped_beside)
     assert (t["planets"], t["cells_total"], t["not_learned"]) == (2, 32, 0), t
     assert t["neighbour_read"] == 0 and t["wrong_not_doubtful"] == 0 and t["cells_right"] >= 28, t
+
+
+def test_kept_sets_are_read_again_as_they_are(small_set, monkeypatch, capsys):
+    """``--read DIR``: the sets an earlier ``--keep DIR`` kept are read again, not made again (two
+    versions of the code compared on the same photos); a seed with no kept set is a message, exit 2."""
+    kept = small_set.parent
+    (kept / f"seed{SEED}").mkdir(exist_ok=True)
+    shutil.copytree(small_set, kept / f"seed{SEED}", dirs_exist_ok=True)
+
+    def never(*args):
+        raise AssertionError("a kept set is not made again")
+    monkeypatch.setattr(fresh, "make_set", never)
+    fresh.main(["--seeds", f"{SEED}", "--read", str(kept)])
+    out = capsys.readouterr().out
+    assert f"the sets kept in {kept}" in out and "/32" in out and f"seed {SEED}" in out
+    with pytest.raises(SystemExit) as exc:
+        fresh.main(["--seeds", f"{SEED},{SEED + 1}", "--read", str(kept)])
+    assert exc.value.code == 2 and f"seed {SEED + 1}" in capsys.readouterr().err

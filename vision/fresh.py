@@ -8,6 +8,7 @@ it): per seed one line with issue 8's floors met or missed, then the seeds toget
 
     python -m vision.fresh --seeds 46-53 [--variant A] [--count 30] [--empty 4] [--jobs 2] [--keep DIR]
     python -m vision.fresh --seeds 9757-9764 --art shipped --count 0 --empty 0 --beside 40 --jobs 2
+    python -m vision.fresh --seeds 46-53 --read DIR     # sets kept by --keep DIR, read again as they are
 
 ``--beside N`` adds N photos of a planet with a neighbour's planet beside it on the table (issue 8's
 full conditions: tilt up to 30°, the planet from a quarter of the short side, through a phone's
@@ -108,7 +109,9 @@ def line(name: str, t: dict) -> str:
 
 
 def _one(args: tuple) -> dict:
-    seed, variant, count, empty, beside, art, keep = args
+    seed, variant, count, empty, beside, art, keep, again = args
+    if again is not None:   # a set kept before (--keep), read again as it is
+        return read_set(Path(again) / f"seed{seed}")
     if keep is not None:
         return read_set(make_set(Path(keep) / f"seed{seed}", seed, variant, count, empty, beside, art))
     with tempfile.TemporaryDirectory() as tmp:
@@ -128,18 +131,28 @@ def main(argv=None) -> int:
                     help="the second box's art, learned from each set's teaching photos (default), or the shipped art")
     ap.add_argument("--jobs", type=int, default=1, help="sets made and read at once (default 1)")
     ap.add_argument("--keep", type=Path, metavar="DIR", help="keep each set in DIR/seedS (default: none kept)")
+    ap.add_argument("--read", type=Path, metavar="DIR",
+                    help="read the sets kept in DIR/seedS by an earlier --keep again, as they are (to compare "
+                         "two versions of the code on the same photos), instead of making them")
     a = ap.parse_args(sys.argv[1:] if argv is None else argv)
     try:
         seeds = seeds_of(a.seeds)
     except ValueError as exc:
         ap.error(str(exc))
+    if a.read is not None:
+        if a.keep is not None:
+            ap.error("--read reads kept sets as they are; --keep makes them: give one")
+        missing = [s for s in seeds if not (a.read / f"seed{s}" / "test").is_dir()]
+        if missing:
+            ap.error(f"no kept set in {a.read} for seed {', '.join(map(str, missing))} (made with --keep {a.read})")
     if a.count < 0 or a.empty < 0 or a.beside < 0 or a.jobs < 1 or a.count + a.beside < 1:
         ap.error("--count, --empty and --beside are 0 or more, with a planet photo at least; --jobs 1 or more")
     art = "the shipped art" if a.art == "shipped" else f"variant {a.variant}"
     near = f" + {a.beside} with a neighbour's planet" if a.beside else ""
-    print(f"fresh sets of {art}, {a.count} planets{near} + {a.empty} without, seeds {a.seeds}: "
-          "totals only", flush=True)
-    work = [(s, a.variant, a.count, a.empty, a.beside, a.art, a.keep) for s in seeds]
+    made = (f"the sets kept in {a.read}" if a.read is not None
+            else f"fresh sets of {art}, {a.count} planets{near} + {a.empty} without")
+    print(f"{made}, seeds {a.seeds}: totals only", flush=True)
+    work = [(s, a.variant, a.count, a.empty, a.beside, a.art, a.keep, a.read) for s in seeds]
     together = dict.fromkeys(TOTALS + ("not_learned",), 0)
     met = 0
     with ProcessPoolExecutor(max_workers=a.jobs) if a.jobs > 1 else nullcontext() as pool:
