@@ -153,7 +153,8 @@ def squares_along_edges(image: np.ndarray, quad, sides: tuple) -> list[np.ndarra
     it run (the magnitude-weighted mean of the gradients' direction, taken modulo a quarter turn:
     a planet's tiles and their gaps run its way), of ``sides`` parts of ``quad_side``. An outline
     fitted to a blob whose corners the masks rounded off may sit square to the frame while the
-    planet in it is turned; these sit as the planet does. None when the outline holds no pixels."""
+    planet in it is turned; these sit as the planet does. None (an empty list) when the outline holds
+    under 8 pixels across."""
     q = np.asarray(quad, np.float32)
     h, w = image.shape[:2]
     x0, y0 = (max(0, int(np.floor(v))) for v in q.min(axis=0))
