@@ -759,7 +759,11 @@ def bounded(conf: np.ndarray, rows: tuple, first: tuple, ex: Exemplars) -> np.nd
 def _read_in_turn(photo: Photo, outlines, ex: Exemplars, best: Verdict | None, most: int,
                   rest: list | None = None) -> Verdict | None:
     """``best`` or the best reading of ``outlines`` (at most ``most``), until one reads surely.
-    ``rest``: where the outlines ``most`` left unread go (one iterator of them, for ``REST_LOOK``)."""
+    ``rest``: where the outlines ``most`` left unread go (one iterator of them, for ``REST_LOOK``).
+    The best: the surest (``score``); with ``PLANET_FIRST``, any planet (``is_planet``) before any
+    outline that is not one, and only a planet read surely ends the reading (an outline whose
+    lattice lies too poorly on the photo's edges to be a planet may match its tiles well: a
+    neighbour's planet cut by the frame, or half on a tablecloth's stripes)."""
     outlines = iter(outlines)
     for n, outline in enumerate(outlines):
         if n == most:
@@ -767,11 +771,17 @@ def _read_in_turn(photo: Photo, outlines, ex: Exemplars, best: Verdict | None, m
                 rest.append(itertools.chain([outline], outlines))
             break
         v = read_outline(photo, outline, ex)
-        if best is None or v.score > best.score:
+        if best is None or _ranked(v, ex) > _ranked(best, ex):
             best = v
-        if best.score >= tuning.READ_SURE:
+        if best.score >= tuning.READ_SURE and (not tuning.PLANET_FIRST or is_planet(best, ex)):
             break
     return best
+
+
+def _ranked(v: Verdict, ex: Exemplars) -> tuple:
+    """How a reading ranks among the outlines read (``_read_in_turn``): by its score, a planet
+    before any outline that is not one (``PLANET_FIRST``)."""
+    return (tuning.PLANET_FIRST and is_planet(v, ex), v.score)
 
 
 def _read_flattened(photo: Photo, ex: Exemplars, best: Verdict | None, rest: list | None = None,

@@ -285,6 +285,11 @@ GAIN_CLIP = 0.05       # white balance: a channel's gain may differ this much fr
 # was right; wrong outlines 0.65–1.32, no planet ≤ 0.70. The fit of the lattice alone ranked a
 # wrong outline first in 7 of 30 photos: outlines are read in turn until one reads this surely.
 READ_SURE = 1.6        # a reading this sure needs no other outline
+PLANET_FIRST = True    # among the outlines read, a planet (reader.is_planet) ranks before any outline that
+                       # is not one, and only a planet read surely ends a look (stop 69, dev set 9905's b08,
+                       # variant G with a neighbour's planet: the neighbour's outline, its lattice under
+                       # PLANET_LATTICE, scored 1.67 >= READ_SURE: each later look read one outline and
+                       # the planet aimed at, read by the grown look at 1.62, lost to it; refused)
 READ_OUTLINES = 4      # at most this many outlines read in full
 # The photo-light round (stages.flattened, reader._read_flattened): heldout3's 7 refused planets had
 # outlines 0.65-10 cells off (read from the generator's outline, 13-16 cells right), the table masks
