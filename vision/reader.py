@@ -32,7 +32,7 @@ from scorer.i18n import _
 from .facedown import in_threes
 from .layout import STACK_AT
 from .searched import Picture as SearchPicture, detail as search_detail, searched
-from .stages import (STACKS, Aligned, beside_places, elsewhere, joined_rest, Cells, Outline, Photo, align_cells, cell_detail, chroma, cut_cells, zoomed_tile,
+from .stages import (STACKS, Aligned, beside_places, squares_along_edges, elsewhere, joined_rest, Cells, Outline, Photo, align_cells, cell_detail, chroma, cut_cells, zoomed_tile,
                      decode_photo, exemplar_details, finer_region, fine_cells_at, fine_detail, fine_cells, fine_exemplar, match,
                      grid_outlines, matched_filters, moved_in_lattice, on_gap_lines, one_thread, outlines_in_turn, quad_side, tell_apart_all,
                      even_light, refit_outline, register_exemplars, stack_looks, tell_apart_each, turned_details,
@@ -674,10 +674,33 @@ def _read_grown(photo: Photo, ex: Exemplars, best: Verdict | None, kept: dict) -
     found = grown_candidates(photo, kept)
     if not found:
         return best
-    screen = [read_outline(photo, Outline(q, 0.0), ex, refit=0).score for q in found]
+    order = _screened(photo, found, ex)
     edges = kept_edges(photo, kept)
-    outlines = (fit_outline(edges, found[k]) for k in np.argsort(-np.float32(screen), kind="stable"))
-    return _read_in_turn(photo, outlines, ex, best, tuning.GROW_OUTLINES)
+    best = _read_in_turn(photo, (fit_outline(edges, found[k]) for k in order), ex, best, tuning.GROW_OUTLINES)
+    if tuning.SQUARED_LOOK and not is_planet(best, ex):
+        best = _read_squared(photo, ex, best, [found[k] for k in order[:tuning.SQUARED_OF]], edges)
+    return best
+
+
+def _screened(photo: Photo, quads: list, ex: Exemplars) -> np.ndarray:
+    """The outlines ``quads`` read once each as they lie, cheaply (not fitted to the lattice, no
+    refit): their order, the best read first."""
+    screen = [read_outline(photo, Outline(q, 0.0), ex, refit=0).score for q in quads]
+    return np.argsort(-np.float32(screen), kind="stable")
+
+
+def _read_squared(photo: Photo, ex: Exemplars, best: Verdict | None, quads: list, edges: np.ndarray) -> Verdict | None:
+    """Still no planet: the squared look. The masks round a blob's corners off, and an outline fitted
+    to what is left may sit square to the frame, or a cell off, while the planet in it is turned; the
+    lattice fit then slides onto the wrong edges. Squares about the middles of ``quads`` (the grown
+    look's best screened), turned as the edges inside them run (``stages.squares_along_edges``,
+    ``SQUARED_SIDES`` of their side), are screened as the grown look screens its outlines, and the
+    ``SQUARED_BOX_READS`` best fitted and read in full."""
+    squares = [sq for q in quads for sq in squares_along_edges(photo.image, q, tuning.SQUARED_SIDES)]
+    if not squares:
+        return best
+    order = _screened(photo, squares, ex)
+    return _read_in_turn(photo, (fit_outline(edges, squares[k]) for k in order), ex, best, tuning.SQUARED_BOX_READS)
 
 
 def _nudges(step: float) -> tuple:

@@ -907,6 +907,16 @@ GROW_SCALES = (1.2, 4 / 3)   # the planet's disc to the planet (1.2x), 3 cells b
 GROW_LONG = 1.15             # an outline this much longer than wide holds 4 cells by 3 (a 30-degree tilt: 1.15 at most)
 GROW_BEYOND = 0.05           # an outline grown past the photo's edge by more than this part of its short side: left out
 GROW_OUTLINES = 2            # read in full at most
+# The squared look (stop 69, reader._read_squared): still no planet after the grown look, the grown
+# look's best screened outlines squared as the edges in them run (stages.squares_along_edges, at
+# SQUARED_SIDES of their side, as the shipped art's SHIPPED_SQUARED), screened, the best read in full.
+# Dev set 9904's b08 (variant G, a neighbour's planet beside, python -m vision.fresh --variant G
+# --count 0 --empty 0 --beside 20 --keep DIR): the grown look's best outline lay half a cell off the
+# planet and slid a cell onto the wrong edges when fitted (score 1.03); its 0.8 square lay 0.44 of a
+# cell off, ranked first of its squares, and read 1.68 fitted; refused before.
+SQUARED_LOOK = True
+SQUARED_OF = 2               # the grown look's best screened outlines squared (each at 3 sides)
+SQUARED_BOX_READS = 2        # … of their squares, at most this many read in full, the best screened first
 # The planet's disc (stop 55, after the above): of the dev sets' 16 planets the grown outlines left
 # refused (those of 9301-9311, 9321-9331, and 9346-9347 of the fresh sets 9341-9351, read once before,
 # then looked at), a square about one of the 5 likeliest circles (HoughCircles: edge 60, votes 20 of
