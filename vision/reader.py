@@ -18,6 +18,7 @@ each searched over small zooms, turns and shifts: ``vision/searched.py``).
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
@@ -37,7 +38,7 @@ from .stages import (STACKS, Aligned, beside_places, squares_along_edges, elsewh
                      grid_outlines, matched_filters, moved_in_lattice, on_gap_lines, one_thread, outlines_in_turn, quad_side, tell_apart_all,
                      even_light, refit_outline, register_exemplars, stack_looks, tell_apart_each, turned_details,
                      Slider, detail_sides, squares_aligned, trimmed_outlines, fit_outline, flattened_outlines, grown_candidates, kept_edges,
-                     fitted_in_turn, painted_over, cut_by_frame)
+                     fitted_in_turn, painted_over, cut_by_frame, off_middle)
 
 
 @dataclass(frozen=True)
@@ -596,7 +597,8 @@ def moved_by(a: Outline, b: Outline) -> float:
     return float(np.linalg.norm(a.corners - b.corners, axis=1).max()) / side
 
 
-def read_photo(photo: Photo, ex: Exemplars, beside: bool = True) -> Verdict | None:
+def read_photo(photo: Photo, ex: Exemplars, beside: bool = True,
+               where: Callable[[np.ndarray], bool] | None = None) -> Verdict | None:
     """The best reading over the candidate outlines, read one by one until one reads as surely
     as a planet does (None: no outline at all). None read as a planet: the photo with its slow
     light taken out (``FLAT_LOOK``), then the outlines the masks found after the first
@@ -604,22 +606,26 @@ def read_photo(photo: Photo, ex: Exemplars, beside: bool = True) -> Verdict | No
     masks' blobs with what hangs off them trimmed (``TRIM_LOOK``), also when the best is a planet
     read less than surely (``TRIM_UNSURE``). Still no planet: the outlines each look's cap left
     unread, in the looks' order (``REST_LOOK``). A planet read: another planet nearer the frame's
-    middle, when the masks found one (``BESIDE_LOOK``, ``_read_beside``; ``beside`` False: not looked for)."""
+    middle, when the masks found one (``BESIDE_LOOK``, ``_read_beside``; ``beside`` False: not looked for).
+    ``where``: only outlines whose corners it holds true for are read (``None``: every one)."""
     kept: dict = {}   # the photo's outlines and edge map, made once for both looks at them
     rest: list = []   # each look's outlines its cap left unread, in the looks' order
-    best = _read_in_turn(photo, outlines_in_turn(photo, kept=kept), ex, None, tuning.READ_OUTLINES, rest)
+
+    def only(outlines):
+        return outlines if where is None else (o for o in outlines if where(o.corners))
+    best = _read_in_turn(photo, only(outlines_in_turn(photo, kept=kept)), ex, None, tuning.READ_OUTLINES, rest)
     if tuning.FLAT_LOOK and not is_planet(best, ex):
-        best = _read_flattened(photo, ex, best, rest, kept)
+        best = _read_flattened(photo, ex, best, rest, kept, only)
     if tuning.LATE_LOOK and not is_planet(best, ex):
-        best = _read_in_turn(photo, outlines_in_turn(photo, later=True, kept=kept), ex, best, tuning.READ_OUTLINES, rest)
+        best = _read_in_turn(photo, only(outlines_in_turn(photo, later=True, kept=kept)), ex, best, tuning.READ_OUTLINES, rest)
     if tuning.GRID_LOOK and not is_planet(best, ex):
-        best = _read_in_turn(photo, grid_outlines(photo, kept), ex, best, tuning.GRID_OUTLINES, rest)
+        best = _read_in_turn(photo, only(grid_outlines(photo, kept)), ex, best, tuning.GRID_OUTLINES, rest)
     if tuning.TRIM_LOOK and (not is_planet(best, ex) or (tuning.TRIM_UNSURE and best.score < tuning.READ_SURE)):
-        best = _read_in_turn(photo, trimmed_outlines(photo, kept), ex, best, tuning.READ_OUTLINES, rest)
+        best = _read_in_turn(photo, only(trimmed_outlines(photo, kept)), ex, best, tuning.READ_OUTLINES, rest)
     if tuning.REST_LOOK and not is_planet(best, ex):
         best = _read_in_turn(photo, itertools.chain.from_iterable(rest), ex, best, tuning.REST_OUTLINES)
     if tuning.GROW_LOOK and not is_planet(best, ex):
-        best = _read_grown(photo, ex, best, kept)
+        best = _read_grown(photo, ex, best, kept, where)
     if beside and tuning.BESIDE_LOOK and is_planet(best, ex):
         best = _read_beside(photo, ex, best, kept)
     return nudged(photo, best, ex) if best is not None else None
@@ -637,8 +643,14 @@ def _read_beside(photo: Photo, ex: Exemplars, best: Verdict, kept: dict) -> Verd
     the player frames their own planet whole): the photo read again whole (``read_photo``) with the
     planet read painted over as the table (``stages.painted_over``), as if it were a photo of the
     planet aimed at alone; its planet, when it lies at one of those places (or, the planet read cut,
-    elsewhere and wholly in frame) and reads better, is kept. No place and a planet wholly in frame
-    (a photo of one planet): ``best``, nothing read."""
+    elsewhere and wholly in frame) and reads better, is kept. The same, with no place read as a planet,
+    when the planet read lies off the frame's middle (``BOX_OFF_PAINTED``, ``stages.off_middle``): a
+    planet found then that passes ``beside_places``' bars against it (nearer the middle) and lies
+    wholly in frame is kept (no mask outlined the planet aimed at, dim and joined to the table, while
+    the neighbour's stood out); only outlines that pass those bars are read then (``where``: a photo
+    of one planet off the middle is read again at the cost of the few outlines nearer the middle,
+    not of every look's). No place and a planet wholly in frame about the middle (a photo of
+    one planet): ``best``, nothing read."""
     h, w = photo.image.shape[:2]
     found = kept.get("quads", []) + kept.get("beside", [])
     if tuning.BESIDE_JOINED:
@@ -653,17 +665,24 @@ def _read_beside(photo: Photo, ex: Exemplars, best: Verdict, kept: dict) -> Verd
             if v.score >= tuning.READ_SURE:
                 return v
     cut = cut_by_frame(best.outline.corners, h, w)
-    if tuning.BESIDE_PAINTED and (places or cut):
-        alone = read_photo(painted_over(photo, best.outline.corners, tuning.BESIDE_PAINT_GROW), ex, beside=False)
+    off = tuning.BOX_OFF_PAINTED and chosen is None and off_middle(best.outline.corners, h, w)
+    if tuning.BESIDE_PAINTED and (places or cut or off):
+        read = best.outline.corners
+        nearer = None if places or cut else \
+            (lambda q: bool(beside_places([q], read, h, w)) and not cut_by_frame(q, h, w))
+        alone = read_photo(painted_over(photo, read, tuning.BESIDE_PAINT_GROW), ex, beside=False, where=nearer)
         if alone is not None and is_planet(alone, ex) and (chosen is None or alone.score > chosen.score) \
                 and (any(not elsewhere(alone.outline.corners, q) for q in places)
                      or (cut and elsewhere(alone.outline.corners, best.outline.corners)
+                         and not cut_by_frame(alone.outline.corners, h, w))
+                     or (off and beside_places([alone.outline.corners], best.outline.corners, h, w)
                          and not cut_by_frame(alone.outline.corners, h, w))):
             chosen = alone
     return best if chosen is None else chosen
 
 
-def _read_grown(photo: Photo, ex: Exemplars, best: Verdict | None, kept: dict) -> Verdict | None:
+def _read_grown(photo: Photo, ex: Exemplars, best: Verdict | None, kept: dict,
+                where: Callable[[np.ndarray], bool] | None = None) -> Verdict | None:
     """Still no planet: the grown look. A planet whose outer row of tiles, or whose corners'
     tiles, look like the table (pink skies on orange wood under a dim lamp) has outlines from the
     masks that hold only part of it: its round disc, or 4 cells by 3. Every outline the looks
@@ -671,7 +690,7 @@ def _read_grown(photo: Photo, ex: Exemplars, best: Verdict | None, kept: dict) -
     lies, cheaply (not fitted to the lattice, no refit); the ``GROW_OUTLINES`` read best are then
     fitted and read in full, as every look's are. The lattice's fit ranks these outlines poorly
     (the planet's own came 7th to 25th of 34-48 on dev set 9327), the cheap reading first."""
-    found = grown_candidates(photo, kept)
+    found = [q for q in grown_candidates(photo, kept) if where is None or where(q)]
     if not found:
         return best
     order = _screened(photo, found, ex)
@@ -808,12 +827,14 @@ def _ranked(v: Verdict, ex: Exemplars) -> tuple:
 
 
 def _read_flattened(photo: Photo, ex: Exemplars, best: Verdict | None, rest: list | None = None,
-                    kept: dict | None = None) -> Verdict | None:
+                    kept: dict | None = None, only: Callable | None = None) -> Verdict | None:
     """No outline read as a planet: look for outlines again in the photo with its slow light taken
     out (``stages.flattened``: a strong vignette or a lamp's fall-off had hidden the planet's
     outline, heldout3's and heldout4's refused planets); each is read from the photo itself.
-    ``rest``: as ``_read_in_turn``'s. ``kept``: the photo's (``stages.flattened_outlines``)."""
-    return _read_in_turn(photo, flattened_outlines(photo, kept), ex, best, tuning.FLAT_OUTLINES, rest)
+    ``rest``: as ``_read_in_turn``'s. ``kept``: the photo's (``stages.flattened_outlines``).
+    ``only``: what the outlines go through first (``read_photo``'s ``where``)."""
+    outlines = flattened_outlines(photo, kept)
+    return _read_in_turn(photo, outlines if only is None else only(outlines), ex, best, tuning.FLAT_OUTLINES, rest)
 
 
 def is_planet(v: Verdict | None, ex: Exemplars) -> bool:

@@ -1019,6 +1019,13 @@ BESIDE_EDGE = 0.01          # … or a corner of the planet read lies this part 
 BESIDE_CUT_OFF = 0.25       # … and its middle this part of the short side off the frame's middle
 BESIDE_SECONDS = True       # the shipped art's reader: none reads as a planet, the masks' next largest blobs read
 BESIDE_OFF_PAINTED = True   # … and a planet read off the frame's middle (BESIDE_CUT_OFF): read again with it painted over
+BOX_OFF_PAINTED = True      # the box reader too (stop 69): dev sets 9908-9909 (variant H, dim orange wood, python -m
+                            # vision.fresh --variant H --count 0 --empty 0 --beside 20): in 4 photos the neighbour's
+                            # planet, 0.32-0.47 of the short side off the middle, was read, no mask outlined the
+                            # planet aimed at (0.02-0.12 off), and the painted photo finds it. Only outlines that
+                            # pass beside_places' bars are read in it (reader.read_photo's where): a photo of one
+                            # planet off the middle pays 0.1-0.5 s more (box2's 6 such, p02 52 -> 555 ms), not the
+                            # 0.7-1.5 s of every look's outlines
 SHIPPED_TRIM = True         # the shipped art's reader, still none: the masks' largest blobs trimmed, none nearer the middle
 SHIPPED_TRIM_OPENS = (0.15, 0.3, 0.45)   # … by each of these discs (parts of the square root of the blob's area)
 # Stop 68: the shipped art's reader, where a place beside (the beside look) or a trimmed piece reads as
