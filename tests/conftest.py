@@ -248,3 +248,28 @@ def box2_learned(tmp_path_factory):
     folder = tmp_path_factory.mktemp("box2")
     learn_box(ROOT / "sample_photos" / "box2" / "teach", folder)
     return folder
+
+
+@pytest.fixture(scope="session")
+def dim_learned(tmp_path_factory):
+    """Dev set 9327's box (``python -m vision.samples_box DIR --seed 9327 --variant H --count 20
+    --empty 2``: pink-skied corner tiles, dim lamps on orange wood), learned from its six teaching
+    photos kept in tests/data/box2-f9327H-dim, once for the suite; tests only read it."""
+    from vision.bench import learn_box
+    folder = tmp_path_factory.mktemp("f9327H")
+    learn_box(ROOT / "tests" / "data" / "box2-f9327H-dim" / "teach", folder, quiet=True)
+    return folder
+
+
+def reads_the_planet(path, ex, least: int):
+    """The learned box ``ex``'s reading of the photo ``path``: a planet, ``least`` of its cells
+    right or more (its truth in ``path``'s JSON), every wrong one doubtful."""
+    from vision import reader
+    from vision.bench import compare, load_truth, rotations
+    reading = reader.read_box(path.read_bytes(), ex)
+    assert reading.ok, reading.error
+    right, k = compare(reading.cells, load_truth(path.with_suffix(".json")))
+    doubtful = rotations(reading.doubtful)[k]
+    assert sum(right) >= least
+    assert [q for q in range(16) if not right[q] and not doubtful[q]] == []
+    return reading

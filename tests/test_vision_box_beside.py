@@ -27,11 +27,11 @@ from pathlib import Path
 
 import pytest
 
+from conftest import reads_the_planet
 from vision import reader, tuning
-from vision.bench import compare, learn_box, load_truth, rotations
+from vision.bench import compare, learn_box
 
 DATA = Path(__file__).resolve().parent / "data" / "box2-f9905G-beside"
-DIM = Path(__file__).resolve().parent / "data" / "box2-f9327H-dim"
 DIM_BESIDE = Path(__file__).resolve().parent / "data" / "box2-f9908H-beside"
 
 
@@ -43,28 +43,8 @@ def busy_learned(tmp_path_factory):
     return reader.exemplars_in(folder)
 
 
-@pytest.fixture(scope="module")
-def dim_learned(tmp_path_factory):
-    """Dev set 9327's box (variant H), learned from its six teaching photos."""
-    folder = tmp_path_factory.mktemp("f9327H")
-    learn_box(DIM / "teach", folder, quiet=True)
-    return reader.exemplars_in(folder)
-
-
 def _neighbours(path: Path) -> list:
     return [c for row in json.loads(path.with_suffix(".json").read_text())["neighbour"]["cells"] for c in row]
-
-
-def _reads_the_planet_aimed_at(name: str, ex, least: int, folder: Path = DATA / "test") -> None:
-    """``folder/name.jpg`` read with ``ex``: ``least`` cells of the planet aimed at right or more,
-    every wrong one doubtful."""
-    path = folder / f"{name}.jpg"
-    reading = reader.read_box(path.read_bytes(), ex)
-    assert reading.ok, reading.error
-    right, k = compare(reading.cells, load_truth(path.with_suffix(".json")))
-    doubtful = rotations(reading.doubtful)[k]
-    assert sum(right) >= least
-    assert [q for q in range(16) if not right[q] and not doubtful[q]] == []
 
 
 def test_a_planet_read_outranks_a_sure_outline_that_is_no_planet(busy_learned, monkeypatch):
@@ -74,7 +54,7 @@ def test_a_planet_read_outranks_a_sure_outline_that_is_no_planet(busy_learned, m
     monkeypatch.setattr(tuning, "PLANET_FIRST", False)
     assert not reader.read_box(path.read_bytes(), busy_learned).ok
     monkeypatch.setattr(tuning, "PLANET_FIRST", True)
-    _reads_the_planet_aimed_at("9905-b08", busy_learned, 15)
+    reads_the_planet(path, busy_learned, 15)
 
 
 def test_an_outline_half_a_cell_off_is_read_squared(busy_learned, monkeypatch):
@@ -84,7 +64,7 @@ def test_an_outline_half_a_cell_off_is_read_squared(busy_learned, monkeypatch):
     monkeypatch.setattr(tuning, "SQUARED_LOOK", False)
     assert not reader.read_box(path.read_bytes(), busy_learned).ok
     monkeypatch.setattr(tuning, "SQUARED_LOOK", True)
-    _reads_the_planet_aimed_at("9904-b08", busy_learned, 15)
+    reads_the_planet(path, busy_learned, 15)
 
 
 @pytest.mark.parametrize("name, least", [("9908-b03", 14), ("9909-b18", 13)])
@@ -94,7 +74,8 @@ def test_a_neighbours_planet_off_the_middle_is_painted_over(dim_learned, monkeyp
     wrong one doubtful: 15 and 14 when measured)."""
     path = DIM_BESIDE / f"{name}.jpg"
     monkeypatch.setattr(tuning, "BOX_OFF_PAINTED", False)
-    before = reader.read_box(path.read_bytes(), dim_learned)
+    ex = reader.exemplars_in(dim_learned)
+    before = reader.read_box(path.read_bytes(), ex)
     assert before.ok and sum(compare(before.cells, _neighbours(path))[0]) >= 14
     monkeypatch.setattr(tuning, "BOX_OFF_PAINTED", True)
-    _reads_the_planet_aimed_at(name, dim_learned, least, DIM_BESIDE)
+    reads_the_planet(path, ex, least)

@@ -15,8 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import reads_the_planet
 from vision import reader, tuning
-from vision.bench import compare, learn_box, load_truth, rotations
 from vision.stages import disc_quads, grown_quads
 
 DIM = Path(__file__).resolve().parent / "data" / "box2-f9327H-dim"
@@ -113,17 +113,6 @@ def test_a_round_planet_is_found_by_its_disc():
     assert len(missed) <= 2, missed
 
 
-@pytest.fixture(scope="module")
-def dim_learned(tmp_path_factory):
-    """A fresh set of the second box's generator (``python -m vision.samples_box DIR --seed 9327
-    --variant H --count 20 --empty 2``: pink-skied corner tiles, dim lamps on orange wood; a dev
-    set of this round, its figures tuned on), learned from its six teaching photos; two of its
-    planet photos and one with no planet kept."""
-    folder = tmp_path_factory.mktemp("f9327H")
-    learn_box(DIM / "teach", folder, quiet=True)
-    return folder
-
-
 @pytest.mark.parametrize("photo, least", [("p03", 15), ("p04", 16), ("p11", 13)])
 def test_a_planet_only_part_of_which_the_masks_hold_is_read(dim_learned, monkeypatch, photo, least):
     """p03: the masks hold 4 cells by 3 of the planet (its top row's dark tiles in the lamp's
@@ -137,12 +126,7 @@ def test_a_planet_only_part_of_which_the_masks_hold_is_read(dim_learned, monkeyp
     monkeypatch.setattr(tuning, "GROW_LOOK", False)
     assert not reader.read_box(path.read_bytes(), ex).ok
     monkeypatch.setattr(tuning, "GROW_LOOK", True)
-    reading = reader.read_box(path.read_bytes(), ex)
-    assert reading.ok, reading.error
-    right, k = compare(reading.cells, load_truth(path.with_suffix(".json")))
-    doubtful = rotations(reading.doubtful)[k]
-    assert sum(right) >= least
-    assert [q for q in range(16) if not right[q] and not doubtful[q]] == []
+    reads_the_planet(path, ex, least)
 
 
 def test_a_photo_with_no_planet_is_still_refused(dim_learned):
