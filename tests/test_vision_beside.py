@@ -28,7 +28,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from vision import reader, samples, tuning
+from vision import reader, samples, stages, tuning
 from vision.bench import compare, rotations
 from vision.recognize import recognize
 
@@ -77,11 +77,17 @@ def test_without_the_beside_look_the_neighbours_planet_is_read(name, box2_learne
 def test_a_planet_joined_to_the_neighbours_needs_the_blob_less_the_planet_read(box2_learned, monkeypatch):
     """b13: the two planets touch, every mask holds both as one blob, and no outline of a mask lies
     on the planet aimed at alone: only the blob less the neighbour's planet read does
-    (``stages.joined_rest``)."""
+    (``stages.joined_rest``). Since stop 69 the neighbour's planet, read off the frame's middle, also
+    sends the photo to be read again with it painted over (``BOX_OFF_PAINTED``), which finds the
+    planet aimed at too: without both the neighbour's planet is read, with that alone the planet aimed at."""
     monkeypatch.setattr(tuning, "BESIDE_JOINED", None)
+    monkeypatch.setattr(tuning, "BOX_OFF_PAINTED", False)
     aimed, neighbour = _truth("b13")
     reading = recognize((DATA / "b13.jpg").read_bytes(), reference=box2_learned)
     assert reading.ok and _right(reading, neighbour) >= 15 and _right(reading, aimed) < 8
+    monkeypatch.setattr(tuning, "BOX_OFF_PAINTED", True)
+    reading = recognize((DATA / "b13.jpg").read_bytes(), reference=box2_learned)
+    assert reading.ok and _aimed_read(reading, aimed)[1] == 0 and _right(reading, neighbour) < 8
 
 
 def test_the_planet_read_stays_when_it_is_the_one_in_the_middle(box2_learned):
@@ -93,7 +99,9 @@ def test_the_planet_read_stays_when_it_is_the_one_in_the_middle(box2_learned):
 
 def test_a_photo_of_one_planet_reads_nothing_more(box2_learned, monkeypatch):
     """box2's photos hold one planet each: the look finds no other place to read in any of them, so
-    they read as before and in the same time."""
+    they read as before. Only those whose planet lies off the frame's middle (``stages.off_middle``,
+    the truth's outline; 4 of these 12) are read again with it painted over (``BOX_OFF_PAINTED``,
+    stop 69), and still read their own planet."""
     reads = []
     real = reader.read_outline
 
@@ -107,9 +115,25 @@ def test_a_photo_of_one_planet_reads_nothing_more(box2_learned, monkeypatch):
     real_painted = reader.painted_over
     monkeypatch.setattr(reader, "painted_over", lambda *a: painted.append(1) or real_painted(*a))
     photos = sorted((ROOT / "sample_photos" / "box2" / "test").glob("p*.jpg"))[:12]
+    painted_photos, off = [], []
     for p in photos:
+        before = len(painted)
         assert recognize(p.read_bytes(), reference=box2_learned).ok
-    assert reads == [] and painted == []
+        if len(painted) > before:
+            painted_photos.append(p.name)
+        h, w = cv2.imdecode(np.frombuffer(p.read_bytes(), np.uint8), cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION).shape[:2]
+        corners = json.loads(p.with_suffix(".json").read_text())["corners"]
+        if stages.off_middle(corners, *((w, h) if _sideways(p) else (h, w))):
+            off.append(p.name)
+    assert reads == []
+    assert painted_photos == off and len(off) == 4
+
+
+def _sideways(path: Path) -> bool:
+    """Is the photo stored sideways (EXIF orientation 5-8: its upright width is the file's height)?"""
+    from PIL import Image
+    with Image.open(path) as im:
+        return im.getexif().get(274, 1) in (5, 6, 7, 8)
 
 
 # --- through a phone's lens at up to 30° (stop 65: d9695A, ``/work/notes/s65/bb.py``) -----------------
@@ -166,6 +190,7 @@ def test_a_planet_the_frame_cuts_is_not_the_one_aimed_at(box2_learned, monkeypat
     reading = recognize(data, reference=box2_learned)
     assert reading.ok and _aimed_read(reading, aimed) == (16, 0)
     monkeypatch.setattr(tuning, "BESIDE_EDGE", 1.0)
+    monkeypatch.setattr(tuning, "BOX_OFF_PAINTED", False)   # stop 69: the neighbour's planet, off the middle, sends it there too
     reading = recognize(data, reference=box2_learned)
     assert reading.ok and _right(reading, neighbour) >= 12
 
