@@ -668,15 +668,16 @@ def _read_beside(photo: Photo, ex: Exemplars, best: Verdict, kept: dict) -> Verd
     off = tuning.BOX_OFF_PAINTED and chosen is None and off_middle(best.outline.corners, h, w)
     if tuning.BESIDE_PAINTED and (places or cut or off):
         read = best.outline.corners
-        nearer = None if places or cut else \
-            (lambda q: bool(beside_places([q], read, h, w)) and not cut_by_frame(q, h, w))
-        alone = read_photo(painted_over(photo, read, tuning.BESIDE_PAINT_GROW), ex, beside=False, where=nearer)
+
+        def nearer(q) -> bool:   # a planet nearer the middle than the one read, wholly in frame
+            return bool(beside_places([q], read, h, w)) and not cut_by_frame(q, h, w)
+        alone = read_photo(painted_over(photo, read, tuning.BESIDE_PAINT_GROW), ex, beside=False,
+                           where=None if places or cut else nearer)
         if alone is not None and is_planet(alone, ex) and (chosen is None or alone.score > chosen.score) \
                 and (any(not elsewhere(alone.outline.corners, q) for q in places)
                      or (cut and elsewhere(alone.outline.corners, best.outline.corners)
                          and not cut_by_frame(alone.outline.corners, h, w))
-                     or (off and beside_places([alone.outline.corners], best.outline.corners, h, w)
-                         and not cut_by_frame(alone.outline.corners, h, w))):
+                     or (off and nearer(alone.outline.corners))):
             chosen = alone
     return best if chosen is None else chosen
 
