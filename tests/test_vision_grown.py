@@ -134,3 +134,22 @@ def test_a_photo_with_no_planet_is_still_refused(dim_learned):
     one too, and is refused."""
     reading = reader.read_box((DIM / "test" / "n01.jpg").read_bytes(), reader.exemplars_in(dim_learned))
     assert not reading.ok and reading.error
+
+
+UNFITTED = Path(__file__).resolve().parent / "data" / "box2-f9909H-unfitted"
+
+
+@pytest.mark.parametrize("photo, least", [("9909-b09", 12), ("9909-b01", 15)])
+def test_a_planet_the_lattice_fit_slides_off_is_read_unfitted(dim_learned, monkeypatch, photo, least):
+    """Dev set 9909 (variant H: every tile hatched with thin diagonal lines, a neighbour's planet
+    beside), read with 9327's box. In b09 the grown look's best outline lies 0.39 of a cell off the
+    planet and the lattice fit slides it onto the hatching, 0.87 off: no look reads a planet and the
+    photo is refused. Read as it lies, refitted by where its tiles were found, it ends 0.10 off and
+    reads as a planet (``tuning.UNFITTED_LOOK``): 12 cells right or more, every wrong one doubtful.
+    b01 the same, 15 or more."""
+    path = UNFITTED / f"{photo}.jpg"
+    ex = reader.exemplars_in(dim_learned)
+    monkeypatch.setattr(tuning, "UNFITTED_LOOK", False)
+    assert not reader.read_box(path.read_bytes(), ex).ok
+    monkeypatch.setattr(tuning, "UNFITTED_LOOK", True)
+    reads_the_planet(path, ex, least)

@@ -33,7 +33,7 @@ from scorer.i18n import _
 from .facedown import in_threes
 from .layout import STACK_AT
 from .searched import Picture as SearchPicture, detail as search_detail, searched
-from .stages import (STACKS, Aligned, beside_places, squares_along_edges, elsewhere, joined_rest, Cells, Outline, Photo, align_cells, cell_detail, chroma, cut_cells, zoomed_tile,
+from .stages import (STACKS, lattice_fits, Aligned, beside_places, squares_along_edges, elsewhere, joined_rest, Cells, Outline, Photo, align_cells, cell_detail, chroma, cut_cells, zoomed_tile,
                      decode_photo, exemplar_details, finer_region, fine_cells_at, fine_detail, fine_cells, fine_exemplar, match,
                      grid_outlines, matched_filters, moved_in_lattice, on_gap_lines, one_thread, outlines_in_turn, quad_side, tell_apart_all,
                      even_light, refit_outline, register_exemplars, stack_looks, tell_apart_each, turned_details,
@@ -690,7 +690,8 @@ def _read_grown(photo: Photo, ex: Exemplars, best: Verdict | None, kept: dict,
     found, and those grown to a whole planet (``stages.grown_candidates``), is read once as it
     lies, cheaply (not fitted to the lattice, no refit); the ``GROW_OUTLINES`` read best are then
     fitted and read in full, as every look's are. The lattice's fit ranks these outlines poorly
-    (the planet's own came 7th to 25th of 34-48 on dev set 9327), the cheap reading first."""
+    (the planet's own came 7th to 25th of 34-48 on dev set 9327), the cheap reading first. Still
+    no planet: the squared look (``_read_squared``), then the unfitted one (``_read_unfitted``)."""
     found = [q for q in grown_candidates(photo, kept) if where is None or where(q)]
     if not found:
         return best
@@ -699,6 +700,24 @@ def _read_grown(photo: Photo, ex: Exemplars, best: Verdict | None, kept: dict,
     best = _read_in_turn(photo, (fit_outline(edges, found[k]) for k in order), ex, best, tuning.GROW_OUTLINES)
     if tuning.SQUARED_LOOK and not is_planet(best, ex):
         best = _read_squared(photo, ex, best, [found[k] for k in order[:tuning.SQUARED_OF]], edges)
+    if tuning.UNFITTED_LOOK and not is_planet(best, ex):
+        best = _read_unfitted(photo, ex, best, [found[k] for k in order[:tuning.GROW_OUTLINES]], edges)
+    return best
+
+
+def _read_unfitted(photo: Photo, ex: Exemplars, best: Verdict | None, quads: list, edges: np.ndarray) -> Verdict | None:
+    """Still no planet: the unfitted look. On art whose every tile is hatched or striped the
+    lattice fit (``fit_outline``) may slide an outline a third of a cell off the planet onto lines
+    of the art, a cell off; read as it lies instead, the outline is moved by where its tiles were
+    found (``read_outline``'s refit), as teaching's cut is. Each of ``quads`` (the grown look's
+    best screened, which it read fitted) is read so, and judged with the lattice's fit where the
+    reading ended (``is_planet``'s bar on how the lattice lies on the photo's edges, unchanged)."""
+    for q in quads:
+        v = read_outline(photo, Outline(np.float32(q), 0.0), ex)
+        corners = v.outline.corners
+        v = replace(v, outline=Outline(corners, float(lattice_fits(edges, np.float32(corners)[None])[0])))
+        if best is None or _ranked(v, ex) > _ranked(best, ex):
+            best = v
     return best
 
 

@@ -917,6 +917,17 @@ GROW_OUTLINES = 2            # read in full at most
 SQUARED_LOOK = True
 SQUARED_OF = 2               # the grown look's best screened outlines squared (each at 3 sides)
 SQUARED_BOX_READS = 2        # … of their squares, at most this many read in full, the best screened first
+# The unfitted look (stop 70, reader._read_unfitted): still no planet after the squared look, the grown
+# look's GROW_OUTLINES best screened outlines read again as they lie (refitted by where the tiles were found,
+# not by the lattice fit), each judged with the lattice's fit where its reading ended. Dev sets 9908-9911
+# (variant H: a slate planet hatched with thin diagonal lines, dim orange wood; python -m vision.fresh
+# --variant H --count 0 --empty 0 --beside 20 --keep DIR), their 5 refused photos: the true outline read
+# fitted as a planet for 4 (1.49-1.55); in 9909's b09 the grown look's best outline lay 0.39 of a cell
+# off, the fit slid it 0.87 off (read 1.10, no planet); read as it lay, it ended 0.10 off and read 1.49,
+# a planet, 12-13 cells right. 9909's b01 read too (16 cells right); 9908's b04 and 9910's b01 have no
+# outline near their planet; 9910's b04 (a side of 0.19 of the photo's short side) reads 1.39 unfitted
+# but its lattice lies at 0.66 even on the truth, under PLANET_LATTICE. No other dev photo changed.
+UNFITTED_LOOK = True
 # The planet's disc (stop 55, after the above): of the dev sets' 16 planets the grown outlines left
 # refused (those of 9301-9311, 9321-9331, and 9346-9347 of the fresh sets 9341-9351, read once before,
 # then looked at), a square about one of the 5 likeliest circles (HoughCircles: edge 60, votes 20 of
