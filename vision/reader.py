@@ -625,7 +625,7 @@ def read_photo(photo: Photo, ex: Exemplars, beside: bool = True,
     if tuning.REST_LOOK and not is_planet(best, ex):
         best = _read_in_turn(photo, itertools.chain.from_iterable(rest), ex, best, tuning.REST_OUTLINES)
     if tuning.GROW_LOOK and not is_planet(best, ex):
-        best = _read_grown(photo, ex, best, kept, where)
+        best = _read_grown(photo, ex, best, kept, where, beside)
     if beside and tuning.BESIDE_LOOK and is_planet(best, ex):
         best = _read_beside(photo, ex, best, kept)
     return nudged(photo, best, ex) if best is not None else None
@@ -683,7 +683,7 @@ def _read_beside(photo: Photo, ex: Exemplars, best: Verdict, kept: dict) -> Verd
 
 
 def _read_grown(photo: Photo, ex: Exemplars, best: Verdict | None, kept: dict,
-                where: Callable[[np.ndarray], bool] | None = None) -> Verdict | None:
+                where: Callable[[np.ndarray], bool] | None = None, beside: bool = True) -> Verdict | None:
     """Still no planet: the grown look. A planet whose outer row of tiles, or whose corners'
     tiles, look like the table (pink skies on orange wood under a dim lamp) has outlines from the
     masks that hold only part of it: its round disc, or 4 cells by 3. Every outline the looks
@@ -701,21 +701,36 @@ def _read_grown(photo: Photo, ex: Exemplars, best: Verdict | None, kept: dict,
     if tuning.SQUARED_LOOK and not is_planet(best, ex):
         best = _read_squared(photo, ex, best, [found[k] for k in order[:tuning.SQUARED_OF]], edges)
     if tuning.UNFITTED_LOOK and not is_planet(best, ex):
-        best = _read_unfitted(photo, ex, best, [found[k] for k in order[:tuning.GROW_OUTLINES]], edges)
+        best = _read_unfitted(photo, ex, best, [found[k] for k in order[:tuning.GROW_OUTLINES]], edges,
+                              kept if beside else None)
     return best
 
 
-def _read_unfitted(photo: Photo, ex: Exemplars, best: Verdict | None, quads: list, edges: np.ndarray) -> Verdict | None:
+def _read_unfitted(photo: Photo, ex: Exemplars, best: Verdict | None, quads: list, edges: np.ndarray,
+                   kept: dict | None = None) -> Verdict | None:
     """Still no planet: the unfitted look. On art whose every tile is hatched or striped the
     lattice fit (``fit_outline``) may slide an outline a third of a cell off the planet onto lines
     of the art, a cell off; read as it lies instead, the outline is moved by where its tiles were
     found (``read_outline``'s refit), as teaching's cut is. Each of ``quads`` (the grown look's
     best screened, which it read fitted) is read so, and judged with the lattice's fit where the
-    reading ended (``is_planet``'s bar on how the lattice lies on the photo's edges, unchanged)."""
+    reading ended (``is_planet``'s bar on how the lattice lies on the photo's edges, unchanged).
+    The last look, and the least sure: a planet it reads is kept as it is only when it ends about the
+    frame's middle (within ``UNFITTED_MIDDLE`` of the short side), where the player aims. Off it, on a
+    table with a neighbour's planet, it may be the neighbour's: it is kept only through the beside
+    look (``_read_beside``, ``kept``), when that finds a planet nearer the middle; otherwise the photo
+    is refused, as before this look. Without ``kept`` (a photo read again for the beside look, whose
+    caller judges where the planet found lies) every planet read is kept as it is."""
+    h, w = photo.image.shape[:2]
     for q in quads:
         v = read_outline(photo, Outline(np.float32(q), 0.0), ex)
         corners = v.outline.corners
         v = replace(v, outline=Outline(corners, float(lattice_fits(edges, np.float32(corners)[None])[0])))
+        if is_planet(v, ex) and kept is not None and float(np.linalg.norm(
+                corners.mean(axis=0) - np.float32([w / 2, h / 2]))) > tuning.UNFITTED_MIDDLE * min(h, w):
+            aimed = _read_beside(photo, ex, v, kept) if tuning.BESIDE_LOOK else v
+            if aimed is v:
+                continue
+            v = aimed
         if best is None or _ranked(v, ex) > _ranked(best, ex):
             best = v
     return best
