@@ -725,8 +725,7 @@ def _read_unfitted(photo: Photo, ex: Exemplars, best: Verdict | None, quads: lis
         v = read_outline(photo, Outline(np.float32(q), 0.0), ex)
         corners = v.outline.corners
         v = replace(v, outline=Outline(corners, float(lattice_fits(edges, np.float32(corners)[None])[0])))
-        if is_planet(v, ex) and kept is not None and float(np.linalg.norm(
-                corners.mean(axis=0) - np.float32([w / 2, h / 2]))) > tuning.UNFITTED_MIDDLE * min(h, w):
+        if is_planet(v, ex) and kept is not None and off_middle(corners, h, w, tuning.UNFITTED_MIDDLE):
             aimed = _read_beside(photo, ex, v, kept) if tuning.BESIDE_LOOK else v
             if aimed is v:
                 continue

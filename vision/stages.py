@@ -200,12 +200,12 @@ def cut_by_frame(quad, h: float, w: float) -> bool:
     return margin < -tuning.BESIDE_EDGE * min(h, w) and off_middle(q, h, w)
 
 
-def off_middle(quad, h: float, w: float) -> bool:
-    """Does the outline ``quad``'s middle lie ``BESIDE_CUT_OFF`` of the short side of an ``h``×``w``
-    photo, or more, off the frame's middle (where the player aims)?"""
+def off_middle(quad, h: float, w: float, part: float | None = None) -> bool:
+    """Does the outline ``quad``'s middle lie ``part`` (``BESIDE_CUT_OFF`` unless given) of the short
+    side of an ``h``×``w`` photo, or more, off the frame's middle (where the player aims)?"""
     q = np.asarray(quad, np.float32)
     off = float(np.linalg.norm(q.mean(axis=0) - np.array([w / 2, h / 2], np.float32)))
-    return off >= tuning.BESIDE_CUT_OFF * min(h, w)
+    return off >= (tuning.BESIDE_CUT_OFF if part is None else part) * min(h, w)
 
 
 def elsewhere(quad, read) -> bool:
