@@ -40,8 +40,8 @@ from . import tuning
 from .box import SAMPLE_PX, Box, Sample
 from .imageio import UnusableImage
 from .layout import STACK_AT
-from .stages import (Disc, Outline, Photo, at_find_side, candidate_quads, cut_cells, decode_photo, find_layouts, frame_tiles,
-                     frame_tiles_on_gaps, is_level, lattice_on_gaps, lattice_parts, layout_fits, line_straightnesses,
+from .stages import (Disc, Outline, Photo, at_find_side, cut_cells, decode_photo, find_layouts, frame_tiles,
+                     frame_tiles_on_gaps, is_level, lattice_on_gaps, lattice_parts, layout_fits, layout_quads, line_straightnesses,
                      moved_in_lattice, on_gap_lines, fit_layout, one_thread, oriented_edges, planet_discs, quad_side,
                      rim_strengths, shortest_side, straighten_layout, straightest_lattices)
 
@@ -123,19 +123,20 @@ def find_layout(photo: Photo, backs: bool = False) -> Outline | None:
     time while the lattice moved so lies on the layout better (``_moved_onto_layout``), then its
     sides are moved onto the layout's (``_sides_onto_layout``)."""
     table = _not_table(photo.image)
-    edges, layouts = oriented_edges(photo.image), find_layouts(photo)   # fitted once, for both looks
+    quads = layout_quads(photo)   # the masks' outlines, made once for every look at them
+    edges, layouts = oriented_edges(photo.image), find_layouts(photo, quads=quads)   # fitted once, for both looks
     refused: list[Outline] = []
     found = _first_layout(table, edges, layouts, refused=refused)
     if found is None:
-        found = _straightened_layout(photo, table, edges, layouts) if tuning.STRAIGHTEN else None
+        found = _straightened_layout(table, edges, layouts, quads) if tuning.STRAIGHTEN else None
         if found is None and tuning.LEARN_SQUARED:
-            found = _squared_layout(photo, table, edges, layouts)
+            found = _squared_layout(photo, table, edges, layouts, quads)
         if found is None and tuning.LEARN_DISCS:
             found = _disc_layout(photo, table, edges)
         if found is None and backs and tuning.LEARN_BACKS:
             found = _backs_layout(photo, table, edges)
     elif tuning.LIGHT_EDGES:
-        found = _second_opinion(photo, table, found, sure=not refused)
+        found = _second_opinion(photo, table, found, quads, sure=not refused)
     if found is not None and tuning.LEARN_MOVED:
         found = _moved_onto_layout(table, edges, found)
     if found is not None and tuning.LEARN_SIDES:
@@ -366,7 +367,7 @@ def _band_straightness(edges: tuple, H: np.ndarray, dx: int, dy: int) -> float:
     return float(np.median(np.median(at(across), axis=1) / (np.median(at(along), axis=1) + 1.0)))
 
 
-def _squared_layout(photo: Photo, table: np.ndarray, edges: tuple, layouts: list[Outline]) -> Outline | None:
+def _squared_layout(photo: Photo, table: np.ndarray, edges: tuple, layouts: list[Outline], quads: list) -> Outline | None:
     """When neither a fitted nor a straightened candidate is found. A layout is square, so a
     candidate that is not (``_squared``) is part of one, a row or column of its tiles left with the
     table by the masks (box2-heldout7's t01: tiles as busy and, in the lamp's fall-off, as dark as
@@ -375,7 +376,6 @@ def _squared_layout(photo: Photo, table: np.ndarray, edges: tuple, layouts: list
     and the first whose lines are straight (``LEARN_STRAIGHT``) and whose cells are off the table
     is taken; a cell is off the table here also when it is unlike the table beside the outline
     (``_off_table(image=)``, ``_unlike_beside``), not only the photo's border."""
-    quads = candidate_quads(photo.image, upright=True)[:tuning.LEARN_CANDIDATES]
     squared = [fit_layout(edges, s) for q in quads for s in _squared(q)]
     return _first_layout(table, edges, sorted(list(layouts) + squared, key=lambda o: -o.fit), photo.image)
 
@@ -535,14 +535,13 @@ def _backs_apart(img: np.ndarray, edges: tuple, quad: np.ndarray) -> float:
     return min(sides) if sides and len(sides) >= tuning.LEARN_BACKS_SIDES else 0.0
 
 
-def _straightened_layout(photo: Photo, table: np.ndarray, edges: tuple, layouts: list[Outline]) -> Outline | None:
+def _straightened_layout(table: np.ndarray, edges: tuple, layouts: list[Outline], quads: list) -> Outline | None:
     """When no fitted candidate has straight lines: each candidate outline, as found and as
     fitted, moved until its lines are straightest (``stages.straighten_layout``: on art full of
     edges along the rows, box2-heldout14's waves, every fitted lattice lay 0.3-1 cell off, on the
     art), the straightest off the table. Straightening raises any outline's straightness, a
     no-planet photo's too, so it must reach ``STRAIGHTENED_MIN``, not ``LEARN_STRAIGHT``."""
-    starts = candidate_quads(photo.image, upright=True)[:tuning.LEARN_CANDIDATES]
-    starts += [o.corners for o in layouts]
+    starts = list(quads) + [o.corners for o in layouts]
     best: tuple[np.ndarray, float] | None = None
     for q in starts:
         quad, straight = straighten_layout(edges, q)
@@ -554,7 +553,7 @@ def _straightened_layout(photo: Photo, table: np.ndarray, edges: tuple, layouts:
     return Outline(best[0], float(layout_fits(edges, best[0][None], tuning.LAYOUT_WEAKEST)[0]))
 
 
-def _second_opinion(photo: Photo, table: np.ndarray, found: Outline, sure: bool = True) -> Outline:
+def _second_opinion(photo: Photo, table: np.ndarray, found: Outline, quads: list, sure: bool = True) -> Outline:
     """The layout found again on edges with the light taken out (``stages.light_free``: under a
     lamp falling off to one side the tiles' borders in the dim part are weak, and a lattice a
     whole cell off can fit the bright part better: heldout4's t04). When the two lie more than
@@ -565,7 +564,7 @@ def _second_opinion(photo: Photo, table: np.ndarray, found: Outline, sure: bool 
     (``_part_of_layout``: the sign of that lamp, heldout4's t04 again), so the one whose weakest
     lines carry more edges on the light-free edges is taken however near the two lie."""
     edges = oriented_edges(photo.image, light=True)
-    other = _first_layout(table, edges, find_layouts(photo, light=True))
+    other = _first_layout(table, edges, find_layouts(photo, light=True, quads=quads))
     if other is None:
         return found
     cell = quad_side(found.corners) / 4

@@ -469,12 +469,17 @@ def straighten_layout(edges: tuple, quad: np.ndarray) -> tuple[np.ndarray, float
     return _climb(quad, lambda qs: layout_straightnesses(edges, qs), tuning.STRAIGHTEN_STEPS, tuning.STRAIGHTEN_MOVES)
 
 
-def find_layouts(photo: Photo, light: bool = False) -> list[Outline]:
-    """A teaching photo's candidate outlines (upright), each fitted with ``fit_layout``, best
-    first (``LEARN_CANDIDATES`` of them); ``light``: on edges with the light taken out."""
+def layout_quads(photo: Photo) -> list[np.ndarray]:
+    """A teaching photo's candidate outlines (upright) as the masks find them, not fitted
+    (``LEARN_CANDIDATES`` of them)."""
+    return candidate_quads(photo.image, upright=True)[:tuning.LEARN_CANDIDATES]
+
+
+def find_layouts(photo: Photo, light: bool = False, quads: list | None = None) -> list[Outline]:
+    """A teaching photo's candidate outlines (``layout_quads``, or ``quads`` when already made),
+    each fitted with ``fit_layout``, best first; ``light``: on edges with the light taken out."""
     edges = oriented_edges(photo.image, light)
-    quads = candidate_quads(photo.image, upright=True)[:tuning.LEARN_CANDIDATES]
-    return sorted((fit_layout(edges, q) for q in quads), key=lambda o: -o.fit)
+    return sorted((fit_layout(edges, q) for q in (layout_quads(photo) if quads is None else quads)), key=lambda o: -o.fit)
 
 
 _CORNER_MOVES = np.zeros((16, 4, 2), np.float32)
