@@ -51,6 +51,7 @@ def test_a_layout_found_with_its_sides_off_is_found_on_the_layout(monkeypatch, p
     found = learn.find_layout(photo)
     assert found is not None and cells_off(found.corners, truth) < 0.2
     monkeypatch.setattr(tuning, "LEARN_SIDES", False)
+    monkeypatch.setattr(tuning, "LEARN_UNFITTED", False)   # (f7004E's t01: the masks' own outline, 0.06 off, mends it too)
     fitted = learn.find_layout(photo)
     assert fitted is not None and cells_off(fitted.corners, truth) > was_off
     edges = oriented_edges(photo.image)

@@ -137,10 +137,36 @@ def find_layout(photo: Photo, backs: bool = False) -> Outline | None:
             found = _backs_layout(photo, table, edges)
     elif tuning.LIGHT_EDGES:
         found = _second_opinion(photo, table, found, quads, sure=not refused)
+    if found is not None and tuning.LEARN_UNFITTED:
+        found = _unfitted_layout(table, edges, found, quads)
     if found is not None and tuning.LEARN_MOVED:
         found = _moved_onto_layout(table, edges, found)
     if found is not None and tuning.LEARN_SIDES:
         found = _sides_onto_layout(table, edges, found)
+    return found
+
+
+def _unfitted_layout(table: np.ndarray, edges: tuple, found: Outline, quads: list) -> Outline:
+    """``found``, or the masks' own outline of the layout as it lies (``quads``: ``layout_quads``, not
+    fitted) when that one's lines are straighter (``layout_straightness`` more than
+    ``LEARN_MOVED_GAIN`` times) and it lies more than ``UNFITTED_APART`` of a cell from ``found``:
+    on art and tables full of short straight lines (variant P's carved lino and moquette, its
+    shaken camera's doubled edges) the fit climbs from a mask's outline 0.1 of a cell off onto
+    a lattice 0.4-0.7 off, whose lines are less straight. The outline taken passes every bar a
+    layout found passes (``_shaped_like_a_layout``, not ``_part_of_layout``)."""
+    if not quads:
+        return found
+    straight = np.median(line_straightnesses(edges, np.stack([found.corners] + quads)), axis=1)
+    cell = quad_side(found.corners) / 4
+    for k in np.argsort(-straight[1:], kind="stable"):
+        q = quads[k]
+        if straight[k + 1] <= tuning.LEARN_MOVED_GAIN * straight[0]:
+            break
+        apart = float(np.linalg.norm(q - found.corners, axis=1).max()) / cell
+        if (apart > tuning.UNFITTED_APART
+                and _shaped_like_a_layout(table, edges, q, tuning.LEARN_STRAIGHT)
+                and not (tuning.LEARN_WHOLE and _part_of_layout(table, edges, q))):
+            return Outline(q.astype(np.float32), float(layout_fits(edges, q[None], tuning.LAYOUT_WEAKEST)[0]))
     return found
 
 

@@ -783,6 +783,17 @@ LEARN_BEYOND_CELLS = 3
 # refuses it as before), and no other; on the 13 seen sets' 65 layouts it moves none.
 LEARN_MOVED = True
 LEARN_MOVED_GAIN = 1.15
+# The unfitted layout (learn._unfitted_layout, stop 71): the masks' own outline of the layout, as it
+# lies, taken for the one found when its lines are straighter by LEARN_MOVED_GAIN and the two lie more
+# than UNFITTED_APART of a cell apart. Measured on the 174 teaching photos of dev sets 9821-9837 (one per
+# variant A-Q) and 9900-9911 (/work/notes/s71_raw.py, s71_layouts.py): without the apart bar it took 26
+# outlines, 19 of them within 0.22 of a cell of the one found (both on the layout: 0.06-0.16 off, then
+# 0.07-0.18), and 7 from 0.31-2.37 apart, 6 of them nearer the truth: 9836P's t01 0.62 -> 0.15, t02 0.45 ->
+# 0.23, t03 0.42 -> 0.18, t05 1.66 -> 0.16 (found by the disc look), 9835O's t01 0.16 -> 0.12 and
+# 9830J's t06 0.26 -> 0.20 (9835O's t02, 0.18 -> 0.22, the one a little farther). The bar sits in that
+# gap, a quarter of a cell; on the second box's own teaching photos an outline on the truth is kept.
+LEARN_UNFITTED = True
+UNFITTED_APART = 0.25
 LEARN_MOVES = 2
 # A teaching photo is taken from above (the page asks so), so its layout's opposite sides are nearly as
 # long as each other and its corners nearly square: over 946 teaching photos of the seen and fresh sets
