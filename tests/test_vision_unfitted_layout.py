@@ -1,8 +1,8 @@
 """Teaching takes the masks' own outline of a layout, as it lies, when the fitted one drifted off it
 (``vision.learn._unfitted_layout``, ``tuning.LEARN_UNFITTED``). On the second box's variant P (carved
 lino art full of short straight cuts, a moquette or speckled table, a camera shaken on a train so
-every edge is doubled) the masks outline the layout within 0.15-0.25 of a cell, and the lattice fit
-climbs from there onto a lattice 0.45-1.7 cells off, whose lines are less straight: fresh survey set
+every edge is doubled) the masks outline the layout within 0.1-0.25 of a cell, and the lattice fit
+climbs from there onto a lattice 0.4-1.7 cells off, whose lines are less straight: fresh survey set
 9836 (stop 70) lost two of its six layouts, and taught a third from squares 0.6 of a cell off.
 
 The photos are set 9836's t01, t02 and t05 (``tests/data/box2-f9836P-unfitted``: the second box's
