@@ -119,9 +119,11 @@ def find_layout(photo: Photo, backs: bool = False) -> Outline | None:
     square). When none is, the candidates straightened (``_straightened_layout``); when none is
     either, the candidates made square (``_squared_layout``); then squares about the photo's round
     discs (``_disc_layout``); then, for a layout of ``backs`` (the plan's face-down layout), the
-    photo's straightest square lattices (``_backs_layout``). The one found is moved a cell at a
-    time while the lattice moved so lies on the layout better (``_moved_onto_layout``), then its
-    sides are moved onto the layout's (``_sides_onto_layout``)."""
+    photo's straightest square lattices (``_backs_layout``). The one found is taken as the masks'
+    own outline of the layout when that one's lines are straighter and it lies apart from the one
+    found (``_unfitted_layout``: the fit drifted off the layout), then moved a cell at a time while
+    the lattice moved so lies on the layout better (``_moved_onto_layout``), then its sides are
+    moved onto the layout's (``_sides_onto_layout``)."""
     table = _not_table(photo.image)
     quads = layout_quads(photo)   # the masks' outlines, made once for every look at them
     edges, layouts = oriented_edges(photo.image), find_layouts(photo, quads=quads)   # fitted once, for both looks
@@ -151,8 +153,8 @@ def _unfitted_layout(table: np.ndarray, edges: tuple, found: Outline, quads: lis
     fitted) when that one's lines are straighter (``layout_straightness`` more than
     ``LEARN_MOVED_GAIN`` times) and it lies more than ``UNFITTED_APART`` of a cell from ``found``:
     on art and tables full of short straight lines (variant P's carved lino and moquette, its
-    shaken camera's doubled edges) the fit climbs from a mask's outline 0.1 of a cell off onto
-    a lattice 0.4-0.7 off, whose lines are less straight. The outline taken passes every bar a
+    shaken camera's doubled edges) the fit climbs from a mask's outline 0.1-0.25 of a cell off onto
+    a lattice 0.4-1.7 off, whose lines are less straight. The outline taken passes every bar a
     layout found passes (``_shaped_like_a_layout``, not ``_part_of_layout``)."""
     if not quads:
         return found
