@@ -15,7 +15,7 @@ import pytest
 
 from vision import learn, tuning
 from vision.stages import Outline, oriented_edges
-from layout_truth import cells_off, photo_and_truth
+from layout_truth import cells_off, photo_and_truth, taught_off
 
 ROOT = Path(__file__).resolve().parents[1]
 BUSY = ROOT / "tests" / "data" / "box2-f4017G-busy-table-t04.jpg"
@@ -33,19 +33,10 @@ def test_a_layout_found_a_column_off_onto_a_busy_table_is_moved_back(monkeypatch
 
 def test_the_lesson_of_that_photo_cuts_its_tiles_from_the_layout(monkeypatch):
     """The tiles taught are those of the layout: the lesson's outline is the one found, on the layout."""
-    grid = json.loads(BUSY.with_suffix(".json").read_text())
-    seen = []
-    real = learn.cut_tiles
-
-    def cut(photo, outline, *args, **kwargs):
-        seen.append((photo, outline))
-        return real(photo, outline, *args, **kwargs)
-    monkeypatch.setattr(learn, "cut_tiles", cut)
-    lesson = learn.learn(BUSY.read_bytes(), grid)
+    lesson, offs = taught_off(BUSY, monkeypatch)
     assert lesson.ok, lesson.error
-    (photo, outline), = seen
-    truth = np.float32(grid["corners"]) / photo.scale
-    assert cells_off(outline.corners, truth) < 0.25
+    off, = offs
+    assert off < 0.25
 
 
 @pytest.mark.parametrize("name", ["t01", "t02", "t03", "t04", "t05"])

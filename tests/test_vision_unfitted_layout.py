@@ -8,14 +8,13 @@ climbs from there onto a lattice 0.4-1.7 cells off, whose lines are less straigh
 The photos are set 9836's t01, t02 and t05 (``tests/data/box2-f9836P-unfitted``: the second box's
 generator, ``python -m vision.fresh --seeds 9836 --variant P --count 12 --empty 2 --keep DIR``, its
 teaching photos), their true corners in their .json."""
-import json
 from pathlib import Path
 
 import pytest
 
 from vision import learn, tuning
 from vision.stages import Outline, layout_quads, oriented_edges
-from layout_truth import cells_off, photo_and_truth
+from layout_truth import cells_off, photo_and_truth, taught_off
 
 ROOT = Path(__file__).resolve().parents[1]
 SHAKEN = ROOT / "tests" / "data" / "box2-f9836P-unfitted"
@@ -35,15 +34,7 @@ def test_a_layout_the_fit_drifted_off_is_taken_as_the_masks_outline_it(monkeypat
 def test_the_layout_refused_before_is_now_learned(monkeypatch):
     """t02 was found 0.45 of a cell off and its lesson refused, the teacher asked for its corners;
     now its tiles are cut from the layout and learned."""
-    grid = json.loads((SHAKEN / "t02.json").read_text())
-    seen = []
-    real = learn.cut_tiles
-
-    def cut(photo, outline, *args, **kwargs):
-        seen.append(cells_off(outline.corners, photo_and_truth(SHAKEN / "t02.jpg")[1]))
-        return real(photo, outline, *args, **kwargs)
-    monkeypatch.setattr(learn, "cut_tiles", cut)
-    lesson = learn.learn((SHAKEN / "t02.jpg").read_bytes(), grid)
+    lesson, seen = taught_off(SHAKEN / "t02.jpg", monkeypatch)
     assert lesson.ok, lesson.error
     assert seen and seen[0] < 0.25
 

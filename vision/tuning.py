@@ -783,6 +783,7 @@ LEARN_BEYOND_CELLS = 3
 # refuses it as before), and no other; on the 13 seen sets' 65 layouts it moves none.
 LEARN_MOVED = True
 LEARN_MOVED_GAIN = 1.15
+LEARN_MOVES = 2
 # The unfitted layout (learn._unfitted_layout, stop 71): the masks' own outline of the layout, as it
 # lies, taken for the one found when its lines are straighter by LEARN_MOVED_GAIN and the two lie more
 # than UNFITTED_APART of a cell apart. Measured on the 174 teaching photos of dev sets 9821-9837 (one per
@@ -794,7 +795,6 @@ LEARN_MOVED_GAIN = 1.15
 # gap, a quarter of a cell; on the second box's own teaching photos an outline on the truth is kept.
 LEARN_UNFITTED = True
 UNFITTED_APART = 0.25
-LEARN_MOVES = 2
 # A teaching photo is taken from above (the page asks so), so its layout's opposite sides are nearly as
 # long as each other and its corners nearly square: over 946 teaching photos of the seen and fresh sets
 # (the generator's corners; /work/notes/side_ratio2.py, outside the repository) the opposite sides' ratio
