@@ -4,8 +4,11 @@ photo is read again first and must be the planet as checked; anything else chang
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
+import cv2
+import numpy as np
 import pytest
 
 from scorer.catalog import catalog
@@ -44,9 +47,13 @@ def read(box: Box, name: str, test: Path = TEST, exemplars=None):
     ex = exemplars if exemplars is not None else exemplars_of(box.references(), box.outward())
     reading = read_box((test / f"{name}.jpg").read_bytes(), ex)
     assert reading.ok, reading.error
-    cells = truth(name, test)
+    return reading, as_read(reading, truth(name, test))
+
+
+def as_read(reading, cells: list) -> list:
+    """The planet ``cells`` turned as ``reading`` reads it (the quarter turn agreeing most)."""
     same = [sum(_content(a) == _content(b) for a, b in zip(reading.cells, turned(cells, k))) for k in range(4)]
-    return reading, turned(cells, same.index(max(same)))
+    return turned(cells, same.index(max(same)))
 
 
 def without(box: Box, key: str) -> Box:
@@ -123,8 +130,10 @@ def test_a_poorly_read_planet_the_player_checked_is_remembered(hard_box, monkeyp
     assert len(wrong) >= 4                                   # a planet read poorly
     lesson = learn_from_scan(data, right, wrong, hard_box)
     assert lesson.ok, lesson.error
-    assert sorted(s.position for s in lesson.learned) == wrong
-    assert [s.name for s in sorted(lesson.learned, key=lambda s: s.position)] == [right[q] for q in wrong]
+    taken = lesson.learned + lesson.kept                     # each corrected tile learned, or kept as sharper
+    assert sorted(s.position for s in taken) == wrong
+    assert [s.name for s in sorted(taken, key=lambda s: s.position)] == [right[q] for q in wrong]
+    assert lesson.learned                                    # this photo is sharp: some are its own
     # the check by agreement alone refuses it (why this rule exists)
     monkeypatch.setattr("vision.tuning.SCAN_UNLIKELY", -1)
     refused = learn_from_scan(data, right, wrong, hard_box)
@@ -145,3 +154,57 @@ def test_a_checked_planet_that_changes_a_sure_cell_is_not_remembered(hard_box):
     wrong = [p for p in range(16) if _content(reading.cells[p]) != _content(changed[p])]
     lesson = learn_from_scan(data, changed, wrong, hard_box)
     assert not lesson.ok and "Only" in lesson.error and lesson.box is hard_box
+
+
+# A scan is a planet photo: often smaller in the frame, tilted, blurred or JPEG'd. Its picture of a
+# tile replaces the box's only when it carries as much drawing (``learn.fine_detail``,
+# ``tuning.REMEMBER_SHARPER``): a player who corrects and remembers never blurs the box.
+
+def _jpeg(img, quality: int = 92) -> bytes:
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    assert ok
+    return buf.tobytes()
+
+
+def _photo(name: str):
+    return cv2.imread(str(TEST / f"{name}.jpg"), cv2.IMREAD_COLOR)
+
+
+def _faces(reading, right: list) -> list:
+    """The cells of a reading that are right and show a face."""
+    return [q for q in range(16) if right[q] != "back" and _content(reading.cells[q]) == _content(right[q])]
+
+
+def test_a_blurred_scan_does_not_replace_a_sharper_picture(box, monkeypatch):
+    blurred = _jpeg(cv2.GaussianBlur(_photo("p01"), (0, 0), 6))
+    reading = read_box(blurred, exemplars_of_box(box))
+    assert reading.ok, reading.error
+    right = as_read(reading, truth("p01"))
+    assert sum(_content(a) == _content(b) for a, b in zip(reading.cells, right)) >= 12
+    qs = _faces(reading, right)[:3]
+    assert len(qs) == 3
+    lesson = learn_from_scan(blurred, right, qs, box)
+    assert lesson.ok, lesson.error
+    assert lesson.learned == () and sorted(s.position for s in lesson.kept) == qs
+    assert lesson.box is box                                # nothing stored: the box as it was
+    monkeypatch.setattr("vision.tuning.REMEMBER_SHARPER", False)
+    replaced = learn_from_scan(blurred, right, qs, box)     # without the rule: the blurred pictures taken
+    assert sorted(s.position for s in replaced.learned) == qs and replaced.kept == ()
+    assert all(replaced.box.samples[right[q]].png != box.samples[right[q]].png for q in qs)
+
+
+def test_a_sharp_scan_replaces_a_washed_out_picture(box):
+    data = (TEST / "p01.jpg").read_bytes()
+    reading, right = read(box, "p01", exemplars=exemplars_of_box(box))
+    q, washed = _faces(reading, right)[0], _faces(reading, right)[1]
+    hazy = dict(box.samples)
+    for key in (right[q], right[washed]):                   # glare over a teaching photo: the drawing paled
+        img = box.samples[key].image().astype(np.float32)
+        pale = np.clip(0.35 * img + 0.65 * 235, 0, 255).astype(np.uint8)
+        hazy[key] = replace(box.samples[key], png=cv2.imencode(".png", cv2.GaussianBlur(pale, (0, 0), 1.5))[1].tobytes())
+    pale_box = Box(samples=hazy)
+    lesson = learn_from_scan(data, right, [q], pale_box)
+    assert lesson.ok, lesson.error
+    assert [s.key for s in lesson.learned] == [right[q]] and lesson.kept == ()
+    assert lesson.box.samples[right[q]].png != pale_box.samples[right[q]].png
+    assert lesson.box.samples[right[washed]].png == pale_box.samples[right[washed]].png   # not asked: kept

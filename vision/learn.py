@@ -70,6 +70,7 @@ class Lesson:
     box: Box | None = None
     error: str | None = None
     learned: tuple = ()           # the samples learned from this photo, by position
+    kept: tuple = ()              # … not learned: the box's picture of the tile is sharper (a scan's)
     cells: tuple = field(default_factory=tuple)  # the grid's 16 names, in position order
     not_found: bool = False       # refused because no layout was found (its corners may be shown)
 
@@ -907,7 +908,7 @@ def learn_from_scan(data: bytes, cells: list, positions, box: Box) -> Lesson:
             outline = Outline((v.outline.corners * (photo.scale / fine.scale)).astype(np.float32), v.outline.fit)
         sides: list = []
         tiles = cut_tiles(fine, outline, v.turn, sides=sides)
-    return _lesson(box, cells, tiles, positions, sides)
+    return _lesson(box, cells, tiles, positions, sides, sharper=tuning.REMEMBER_SHARPER)
 
 
 def _agreeing(v, ex, cells: list) -> int:
@@ -981,17 +982,27 @@ def blank_faces(tiles: list, cells: list) -> list[int]:
     return [p for p in faces if detail[p] < tuning.LEARN_BLANK * typical]
 
 
-def _lesson(box: Box, cells: list, tiles: list, positions, sides: list | None = None) -> Lesson:
+def _lesson(box: Box, cells: list, tiles: list, positions, sides: list | None = None,
+            sharper: bool = False) -> Lesson:
     """The box with the tiles at ``positions`` learned (each named by ``cells``; empty squares
     and positions off the planet teach nothing); ``sides``: each tile's square's side, a part of
-    its cell (``Sample.frame``; none: 1.0)."""
-    samples = []
+    its cell (``Sample.frame``; none: 1.0). ``sharper`` (a scan's lesson, ``REMEMBER_SHARPER``): a
+    tile whose picture in the box carries more drawing than this one (``fine_detail``) keeps it,
+    and goes to the lesson's ``kept``."""
+    samples, kept = [], []
     for p in sorted(set(positions)):
         if 0 <= p < 16 and cells[p] is not None:
             ok, png = cv2.imencode(".png", tiles[p])
-            samples.append(Sample(cells[p], p, png.tobytes(), round(float(sides[p]), 4) if sides else 1.0))
+            sample = Sample(cells[p], p, png.tobytes(), round(float(sides[p]), 4) if sides else 1.0)
+            had = box.samples.get(sample.key)
+            if sharper and had is not None and fine_detail(had.image()) > fine_detail(tiles[p]):
+                kept.append(sample)
+            else:
+                samples.append(sample)
+    if not samples:   # nothing new: the box as it was, its blend kept
+        return Lesson(ok=True, box=box, cells=tuple(cells), kept=tuple(kept))
     learned = box.add(samples)
     if not learned.missing():  # every face known: how to compare them is kept in the box
         from .reader import box_with_blend
         learned = box_with_blend(learned)
-    return Lesson(ok=True, box=learned, learned=tuple(samples), cells=tuple(cells))
+    return Lesson(ok=True, box=learned, learned=tuple(samples), cells=tuple(cells), kept=tuple(kept))

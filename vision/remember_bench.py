@@ -50,6 +50,7 @@ class Totals:
     right_taught: int = 0       # cells right with the box as taught
     right_learning: int = 0     # ... with the box as it has learned from the corrections so far
     remembered: int = 0         # tiles remembered
+    sharper: int = 0            # corrected tiles not remembered: the box's picture is sharper (REMEMBER_SHARPER)
     refused: int = 0            # corrections remembering refused
     wrong: int = 0              # wrong cells (box as taught)
     first4: int = 0             # the right tile among the first 4 likely
@@ -67,7 +68,7 @@ class Totals:
             f"{self.others_agree}/{self.others}, the check {self.others_same}/{self.others}",
             f"  correcting and remembering every scan: cells right {self.right_taught}/{self.cells} with the "
             f"box as taught, {self.right_learning}/{self.cells} learning ({self.remembered} tiles remembered, "
-            f"{self.refused} refused)",
+            f"{self.sharper} kept as the box had them, sharper, {self.refused} refused)",
             f"  wrong cells {self.wrong}: right tile in the first {LIKELY} likely {self.first4} "
             f"({self.first4_free} tappable), in the review's first row {self.row}, among all kept {self.kept}",
             f"  each photo read again after its own 16 tiles were remembered from it (the ceiling of "
@@ -162,6 +163,7 @@ def run(folder: Path, most: int | None = None) -> Totals:
                     box = lesson.box
                     box.save(learning)
                     t.remembered += len(lesson.learned)
+                    t.sharper += len(lesson.kept)
                 else:
                     t.refused += 1
     return t

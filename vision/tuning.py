@@ -229,6 +229,17 @@ SCAN_AGREE = 10
 # changing no sure cell had over 11 cells among the likely tiles (the closest with more changed 4 sure cells).
 SCAN_UNLIKELY = 4
 SCAN_SIDE = 1200       # a scan kept for remembering, and its tiles cut from it: short side (tiles ≥ 75 px)
+# A tile the box already has a picture of is remembered from a scan only when the scan's picture carries
+# as much drawing (``learn.fine_detail``) as the box's (stop 72): a scan is a planet photo, often smaller,
+# tilted, blurred or JPEG'd, and its picture replaces the box's. On line art (variant I, one ink) a
+# player who corrected every scan and remembered the tiles made the box worse, cell after cell (dev set
+# 9829: 169 -> 154 of 192 right, 38 tiles remembered): blurred pictures of fine lines matched other
+# tiles' blurred cells. Kept are the pictures a scan would have blurred; taken still are those a scan
+# shows better (a teaching photo's glare that paled a tile's drawing: tests/test_remember_tiles.py).
+# True/False, no bar: the sharper of the two pictures is kept. A player remembering every corrected
+# scan, off -> on: held out 1124 -> 1146 of 1280 cells, dev 3138 -> 3137 and fresh 3068 -> 3073 of
+# 3264 (17 sets each, one per variant), seen heldout4/7/8/14 1183 -> 1196 (vision/README.md, stop 72).
+REMEMBER_SHARPER = True
 # Do a box's tiles face outwards (box.Box.outward)? Its backs of a stack, seen at several positions,
 # vote: turned back upright they look alike when they face outwards. A stack's backs vote only when
 # one of the two ways makes them look alike (mean correlation at 32 px at least OUTWARD_ALIKE): backs
