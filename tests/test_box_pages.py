@@ -199,7 +199,10 @@ def remember(client, scan_id: str, cells: list):
     return client.post(f"/scan/{scan_id}/remember", data={**form, "players-0-name": "Ann", "scan": scan_id})
 
 
-def test_remember_the_tiles_i_corrected(app, plain):
+def test_remember_the_tiles_i_corrected(app, plain, monkeypatch, tmp_path):
+    # box2's p01 is read right, so the player here puts a spare tile on a square: its picture is then
+    # of another tile, which the box keeps when its own shows more drawing (REMEMBER_SHARPER, below)
+    monkeypatch.setattr("vision.tuning.REMEMBER_SHARPER", False)
     for n in range(1, 7):
         assert send(plain, n, photo(n)).status_code == 303, n
     r = scan(plain, TEST / "p01.jpg")
@@ -233,6 +236,22 @@ def test_remember_the_tiles_i_corrected(app, plain):
     r = remember(app.test_client(), scan_id, cells)
     assert r.status_code == 400 and "expired" in text(r) and stamp(app) == after
     app.config["WTF_CSRF_ENABLED"] = False
+
+    # a blurred photo: the box keeps its sharper picture, says so, and stores nothing
+    monkeypatch.setattr("vision.tuning.REMEMBER_SHARPER", True)
+    import cv2
+    blurred = tmp_path / "blurred.jpg"
+    cv2.imwrite(str(blurred), cv2.GaussianBlur(cv2.imread(str(TEST / "p01.jpg")), (0, 0), 6))
+    blurred_id, read = review_of(scan(plain, blurred))
+    other = next(t.id for t in catalog() if t.stack == "center" and t.id not in read and t.id != spare)
+    kept_picture = plain.get(f"/box/tile/{other}.png").data
+    changed = list(read)
+    changed[q] = other
+    r = remember(plain, blurred_id, changed)
+    assert r.status_code == 200, text(r)
+    assert "Your box kept its own picture of 1 tile" in text(r) and 'id="remembered"' not in text(r)
+    assert f"/box/tile/{other}.png" in text(r)                   # the picture it keeps, shown
+    assert stamp(app) == after and plain.get(f"/box/tile/{other}.png").data == kept_picture
 
     assert plain.post(f"/scan/{'x' * 12}/remember").status_code == 404
     assert plain.post("/box/forget").status_code == 303

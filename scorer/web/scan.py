@@ -2,7 +2,8 @@
 the grid editor (doubtful cells outlined), then scored alone or added to a table. With a learned
 box in use, "Remember the tiles I corrected" teaches the box how those tiles look in this photo
 (``vision.learn.learn_from_scan``; only corrected tiles: remembering tiles that were read right
-from a tilted photo made later readings worse).
+from a tilted photo made later readings worse). A tile whose picture in the box shows its drawing
+more sharply than this photo does is kept as it was, and the page says so (``Lesson.kept``).
 
 Thin: the upload is checked for size here, everything about the image (type, truncation,
 decompression bombs, no planet in sight) is the recognizer's to refuse, with a message that is
@@ -71,7 +72,7 @@ def _page(form=None, error=None, status=200):
 
 
 def _review(cells, doubtful=(), name="", error=None, cell_errors=None, status=200, active=None, scan_id="",
-            remembered=None):
+            remembered=None, sharper=None):
     scan_id = scan_id if stored(scan_id) else ""
     grid = planet(cells, prefix=PREFIX, active=active, doubtful=doubtful, errors=cell_errors,
                   used={c for c in cells if c and c != BACK},   # greyed in the picker, as on the score page
@@ -82,7 +83,7 @@ def _review(cells, doubtful=(), name="", error=None, cell_errors=None, status=20
                            name=name, error=error, scan_id=scan_id, table=session.get("table") or [], straight=straight,
                            doubtful_count=sum(1 for c in grid.cells if c.doubtful),
                            can_remember=_learnable(scan_id, used), st=box_status(used),
-                           remembered=remembered), status
+                           remembered=remembered, sharper=sharper), status
 
 
 # ---------------------------------------------------------------------------------------------
@@ -269,31 +270,34 @@ def remember(scan_id: str):
     if not corrected:
         return again(_("You corrected no tile, so there is nothing to remember. Change a tile that "
                        "was read wrong first."), status=422)
-    problem, learned = _remember(scan_id, cells, corrected, used)
+    problem, learned, sharper = _remember(scan_id, cells, corrected, used)
     if problem:
         return again(problem[0], status=problem[1])
     kept["cells"] = cells   # remembered: pressing again has nothing new to learn
     (scans_dir() / scan_id / "reading.json").write_text(json.dumps(kept))
-    return again(remembered=learned)   # the page asks for the box again: its pictures' new version
+    # the page asks for the box again: its pictures' new version
+    return again(remembered=learned, sharper=sharper)
 
 
-def _remember(scan_id: str, cells: list, corrected: list, used) -> tuple[tuple[str, int] | None, tuple]:
+def _remember(scan_id: str, cells: list, corrected: list, used) -> tuple[tuple[str, int] | None, tuple, tuple]:
     """Teach ``used`` (the box in use) the ``corrected`` tiles of this scan: (None, the samples
-    learned), or ((message, status), ()) when nothing was stored."""
+    learned, those whose picture in the box is sharper and was kept: ``Lesson.kept``), or
+    ((message, status), (), ()) when nothing was stored. A lesson that learned nothing stores nothing."""
     from vision.learn import learn_from_scan
     with learning() as free:
         if not free:
             return (_("The app is already learning another photo. Wait a few seconds and try again; "
-                      "nothing was lost."), 429), ()
+                      "nothing was lost."), 429), (), ()
         lesson = off_the_loop(learn_from_scan, (scans_dir() / scan_id / LEARN_COPY).read_bytes(),
                               cells, corrected, used.box)
     if not lesson.ok or lesson.box is None:
-        return (lesson.error or _("This photo could not be learned."), 422), ()
-    try:
-        save_box_bytes(get_db(), lesson.box.to_bytes(), used.stamp)
-    except StaleBox:   # changed or forgotten by another phone since it was read
-        return (_("The box was changed from another phone meanwhile. Try again."), 409), ()
-    return None, lesson.learned
+        return (lesson.error or _("This photo could not be learned."), 422), (), ()
+    if lesson.learned:
+        try:
+            save_box_bytes(get_db(), lesson.box.to_bytes(), used.stamp)
+        except StaleBox:   # changed or forgotten by another phone since it was read
+            return (_("The box was changed from another phone meanwhile. Try again."), 409), (), ()
+    return None, lesson.learned, lesson.kept
 
 
 @bp.post("/scan/score")
