@@ -40,7 +40,23 @@ def same_contents(tile_id: str) -> list[str]:
     return [t.id for t in cat if key(t) == key(cat[tile_id])]
 
 
-def test_teach_a_box_then_scan_and_score_a_planet_of_it(live_server, page, shot):
+def remember_another_tile(page, square: int) -> None:
+    """On the review: put another tile (other contents) on ``square``, then "Remember the tiles I
+    corrected"."""
+    page.locator(f"[data-cell='{square}']").click()
+    page.wait_for_load_state("networkidle")
+    now = page.input_value(f"#players-0-cells-{square}")
+    other = next(v for v in page.locator(".choice:enabled").evaluate_all("cs => cs.map(c => c.value)")
+                 if v and v not in same_contents(now))
+    page.locator(f".choice[value='{other}']").click()
+    expect(page.locator(f"#players-0-cells-{square}")).to_have_value(other)
+    page.click("#remember")
+
+
+def test_teach_a_box_then_scan_and_score_a_planet_of_it(live_server, page, shot, monkeypatch, tmp_path):
+    # the player below also puts a tile on a square that holds another: a picture of another tile,
+    # which the box keeps when its own shows more drawing (REMEMBER_SHARPER, switched on at the end)
+    monkeypatch.setattr("vision.tuning.REMEMBER_SHARPER", False)
     taps = 0
     page.goto(live_server.url + "/box")
     assert "0 of 6 layouts learned" in page.inner_text("main")
@@ -138,16 +154,24 @@ def test_teach_a_box_then_scan_and_score_a_planet_of_it(live_server, page, shot)
     # back on the review: put another tile in a square and remember it (the box learns that
     # picture for that tile, as a player fixing a misread tile would teach it)
     page.goto(review_url)
-    page.locator("[data-cell='5']").click()
-    page.wait_for_load_state("networkidle")
-    now = page.input_value("#players-0-cells-5")
-    other = next(v for v in page.locator(".choice:enabled").evaluate_all("cs => cs.map(c => c.value)")
-                 if v and v not in same_contents(now))
-    page.locator(f".choice[value='{other}']").click()
-    expect(page.locator("#players-0-cells-5")).to_have_value(other)
-    page.click("#remember")
+    remember_another_tile(page, 5)
     expect(page.locator("#remembered img")).to_have_count(1, timeout=LEARN_WAIT)
     assert "remembered 1 tile" in page.inner_text("#remembered")
     page.wait_for_load_state("networkidle")
     no_horizontal_scroll(page)
     shot(page, "remembered-one")
+    # a blurred photo of the planet: the box keeps its sharper picture of the tile, and says so
+    monkeypatch.setattr("vision.tuning.REMEMBER_SHARPER", True)
+    import cv2
+    blurred = tmp_path / "blurred.jpg"
+    cv2.imwrite(str(blurred), cv2.GaussianBlur(cv2.imread(str(BOX2 / "test" / "p01.jpg")), (0, 0), 6))
+    page.goto(live_server.url + "/scan")
+    page.set_input_files("#photo", str(blurred))
+    page.wait_for_selector("h1:has-text('Check the planet')", timeout=60_000)
+    remember_another_tile(page, 5)
+    expect(page.locator("#kept-sharper img")).to_have_count(1, timeout=LEARN_WAIT)
+    assert "kept its own picture of 1 tile" in page.inner_text("#kept-sharper")
+    assert page.locator("#remembered").count() == 0
+    page.wait_for_load_state("networkidle")
+    no_horizontal_scroll(page)
+    shot(page, "kept-sharper")
