@@ -1,6 +1,9 @@
 """``python -m vision.remember_bench``: what remembering does on a second-box set, totals only."""
 from pathlib import Path
 
+import pytest
+
+from vision import tuning
 from vision.remember_bench import main, run
 
 HARD = Path(__file__).resolve().parent.parent / "sample_photos" / "box2-heldout8"   # a box read poorly
@@ -20,8 +23,19 @@ def test_totals_on_a_box_read_poorly():
     assert t.right_taught < t.right_self < t.cells
 
 
-def test_an_unknown_set_is_refused(capsys):
-    import pytest
+def test_an_unknown_set_is_refused(capsys, tmp_path):
     with pytest.raises(SystemExit):
         main(["--set=no-such-set"])
     assert "no such set" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["--folder", str(tmp_path)])                              # no teach/ and test/ in it
+    assert "not a set" in capsys.readouterr().err
+
+
+def test_remembering_alone_on_a_folder_with_the_rule_off(capsys):
+    main(["--folder", str(HARD), "--most", "2", "--remembering-only", "--keep-sharper", "off"])
+    out = capsys.readouterr().out
+    assert out.startswith(f"{HARD}: 2 photos\n") and "own planet" not in out
+    assert "correcting and remembering every scan: cells right" in out
+    assert " 0 kept as the box had them" in out                       # the rule off: every correction taken
+    assert tuning.REMEMBER_SHARPER is True                             # switched back after the run

@@ -8,7 +8,9 @@ For each set, its box learned from its six teaching photos as ``vision.bench`` l
    turn (a planet typed in by mistake) are put to the check remembering makes
    (``learn._same_planet``), and to ``SCAN_AGREE`` alone.
 2. **A player who corrects every scan and remembers the corrected tiles**, photo after photo:
-   the cells right with the box as taught, and with the box as it has learned by then.
+   the cells right with the box as taught, and with the box as it has learned by then
+   (``--remembering-only``: this part alone; ``--keep-sharper off``: with ``REMEMBER_SHARPER``
+   switched off, to measure what the rule does).
 3. **The picker's first row**: of the wrong cells of the box-as-taught readings, how many have the
    right tile in the first 4 likely tiles, how many of those could be tapped (no other square
    holds every tile of that look), in the first row the review shows (``reading.first_row`` of the
@@ -17,6 +19,9 @@ For each set, its box learned from its six teaching photos as ``vision.bench`` l
    from it (``learn_from_scan``), with the box as taught otherwise: what cutting, aligning and
    comparing read when the pictures are the photo's own (a photo the box as taught does not read as
    a planet counts no cell).
+
+``--folder DIR`` reads a set outside ``sample_photos/`` (``teach/`` and ``test/``, as
+``python -m vision.fresh --keep DIR`` makes them).
 """
 from __future__ import annotations
 
@@ -59,21 +64,26 @@ class Totals:
     kept: int = 0               # among all the likely tiles kept
     right_self: int = 0         # cells right, each photo read after its own 16 tiles were remembered from it
 
-    def lines(self, name: str) -> list[str]:
+    def lines(self, name: str, remembering_only: bool = False) -> list[str]:
+        if remembering_only:
+            return [f"{name}: {self.photos} photos", self._remembering()]
         return [
             f"{name}: {self.photos} photos, {self.planets} read as planets again",
             f"  own planet remembered: SCAN_AGREE alone {self.own_agree}/{self.planets}, "
             f"the check {self.own_same}/{self.planets}",
             f"  another photo's planet (each quarter turn) accepted: SCAN_AGREE alone "
             f"{self.others_agree}/{self.others}, the check {self.others_same}/{self.others}",
-            f"  correcting and remembering every scan: cells right {self.right_taught}/{self.cells} with the "
-            f"box as taught, {self.right_learning}/{self.cells} learning ({self.remembered} tiles remembered, "
-            f"{self.sharper} kept as the box had them, sharper, {self.refused} refused)",
+            self._remembering(),
             f"  wrong cells {self.wrong}: right tile in the first {LIKELY} likely {self.first4} "
             f"({self.first4_free} tappable), in the review's first row {self.row}, among all kept {self.kept}",
             f"  each photo read again after its own 16 tiles were remembered from it (the ceiling of "
             f"cutting, aligning and comparing): cells right {self.right_self}/{self.cells}",
         ]
+
+    def _remembering(self) -> str:
+        return (f"  correcting and remembering every scan: cells right {self.right_taught}/{self.cells} with the "
+                f"box as taught, {self.right_learning}/{self.cells} learning ({self.remembered} tiles remembered, "
+                f"{self.sharper} kept as the box had them, sharper, {self.refused} refused)")
 
 
 def _turned(cells: list, k: int) -> list:
@@ -112,9 +122,9 @@ def _has(tiles: list, want) -> bool:
     return any(bench.content_key(x) == want for x in tiles)
 
 
-def run(folder: Path, most: int | None = None) -> Totals:
+def run(folder: Path, most: int | None = None, remembering_only: bool = False) -> Totals:
     """The totals of one second-box set (``folder`` holds ``teach/`` and ``test/``); ``most``: its
-    first photos only."""
+    first photos only; ``remembering_only``: part 2 alone (the other parts' totals stay 0)."""
     t = Totals()
     with tempfile.TemporaryDirectory() as tmp:
         taught, learning = Path(tmp) / "taught", Path(tmp) / "learning"
@@ -130,57 +140,89 @@ def run(folder: Path, most: int | None = None) -> Totals:
             data, truth = photo.read_bytes(), truths[i]
             t.photos += 1
             t.cells += 16
-            with one_thread():
-                v = read_photo(decode_photo(data), again)
-            if v is not None and is_planet(v, again):
-                t.planets += 1
-                _flags, k = bench.compare([again.names[r] for r in v.rows], truth)
-                own = _turned(truth, -k)
-                t.own_agree += _agreeing(v, again, own) >= tuning.SCAN_AGREE
-                t.own_same += _same_planet(v, again, own)
-                for j, other in enumerate(truths):
-                    for turn in range(4) if j != i else ():
-                        cells = _turned(other, turn)
-                        t.others += 1
-                        t.others_agree += _agreeing(v, again, cells) >= tuning.SCAN_AGREE
-                        t.others_same += _same_planet(v, again, cells)
             read = read_box(data, static)
             if read.ok:
                 flags, k = bench.compare(read.cells, truth)
                 t.right_taught += sum(flags)
-                _rows(t, read, truth)
-                t.right_self += _read_with_its_own_tiles(data, _turned(truth, -k), truth, taught_box)
-            now = read_box(data, exemplars_in(learning))
-            if not now.ok:
-                continue
-            flags, k = bench.compare(now.cells, truth)
-            t.right_learning += sum(flags)
-            checked = _turned(truth, -k)   # the planet as the player checks it, in the reading's order
-            corrected = [q for q in range(16) if _content(now.cells[q]) != _content(checked[q])]
-            if corrected:
-                lesson = learn_from_scan(data, checked, corrected, box)
-                if lesson.ok:
-                    box = lesson.box
-                    box.save(learning)
-                    t.remembered += len(lesson.learned)
-                    t.sharper += len(lesson.kept)
-                else:
-                    t.refused += 1
+                if not remembering_only:
+                    _rows(t, read, truth)
+                    t.right_self += _read_with_its_own_tiles(data, _turned(truth, -k), truth, taught_box)
+            if not remembering_only:
+                _same_planet_checks(t, data, truths, i, again)
+            box = _remember_corrections(t, data, truth, box, learning)
     return t
+
+
+def _same_planet_checks(t: Totals, data: bytes, truths: list, i: int, again) -> None:
+    """Part 1 for photo ``i`` (``truths[i]``: its own planet; ``again``: the box as taught, as
+    ``learn_from_scan`` reads it)."""
+    with one_thread():
+        v = read_photo(decode_photo(data), again)
+    if v is None or not is_planet(v, again):
+        return
+    t.planets += 1
+    _flags, k = bench.compare([again.names[r] for r in v.rows], truths[i])
+    own = _turned(truths[i], -k)
+    t.own_agree += _agreeing(v, again, own) >= tuning.SCAN_AGREE
+    t.own_same += _same_planet(v, again, own)
+    for j, other in enumerate(truths):
+        for turn in range(4) if j != i else ():
+            cells = _turned(other, turn)
+            t.others += 1
+            t.others_agree += _agreeing(v, again, cells) >= tuning.SCAN_AGREE
+            t.others_same += _same_planet(v, again, cells)
+
+
+def _remember_corrections(t: Totals, data: bytes, truth: list, box, learning: Path):
+    """Part 2 for one photo: read with the box as learned so far (saved in ``learning``), every
+    wrong cell corrected and remembered; the box as it is afterwards."""
+    now = read_box(data, exemplars_in(learning))
+    if not now.ok:
+        return box
+    flags, k = bench.compare(now.cells, truth)
+    t.right_learning += sum(flags)
+    checked = _turned(truth, -k)   # the planet as the player checks it, in the reading's order
+    corrected = [q for q in range(16) if _content(now.cells[q]) != _content(checked[q])]
+    if not corrected:
+        return box
+    lesson = learn_from_scan(data, checked, corrected, box)
+    if not lesson.ok:
+        t.refused += 1
+        return box
+    lesson.box.save(learning)
+    t.remembered += len(lesson.learned)
+    t.sharper += len(lesson.kept)
+    return lesson.box
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.remember_bench", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--set", dest="sets", action="append", required=True, metavar="NAME",
+    parser.add_argument("--set", dest="sets", action="append", default=[], metavar="NAME",
                         help=f"a second-box set of sample_photos/ (repeatable): {', '.join(bench.BOX_SETS)}")
+    parser.add_argument("--folder", dest="folders", action="append", default=[], type=Path, metavar="DIR",
+                        help="a set outside sample_photos/, holding teach/ and test/ (repeatable)")
     parser.add_argument("--most", type=int, default=None, help="each set's first N test photos only")
+    parser.add_argument("--remembering-only", action="store_true",
+                        help="part 2 alone: a player who corrects and remembers every scan")
+    parser.add_argument("--keep-sharper", choices=("on", "off"), default="on",
+                        help="REMEMBER_SHARPER: keep a tile's picture when the box's is sharper (default on)")
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     unknown = [name for name in args.sets if name not in bench.BOX_SETS]
     if unknown:
         parser.error(f"no such set: {', '.join(unknown)}")
+    missing = [str(d) for d in args.folders if not (d / "teach").is_dir() or not (d / "test").is_dir()]
+    if missing:
+        parser.error(f"not a set (no teach/ and test/ in it): {', '.join(missing)}")
+    if not args.sets and not args.folders:
+        parser.error("name a set (--set) or a folder (--folder)")
     root = Path(__file__).resolve().parent.parent / "sample_photos"
-    for name in args.sets:
-        print("\n".join(run(root / name, args.most).lines(name)), flush=True)
+    was, tuning.REMEMBER_SHARPER = tuning.REMEMBER_SHARPER, args.keep_sharper == "on"
+    try:
+        for name, folder in [(n, root / n) for n in args.sets] + [(str(d), d) for d in args.folders]:
+            totals = run(folder, args.most, args.remembering_only)
+            print("\n".join(totals.lines(name, args.remembering_only)), flush=True)
+    finally:
+        tuning.REMEMBER_SHARPER = was
     return 0
 
 
